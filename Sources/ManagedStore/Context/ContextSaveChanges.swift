@@ -1,0 +1,59 @@
+import Foundation
+
+/// What a context's save changed, as its ``ManagedObjectContext/didSaveNotification`` carries
+/// it: `Sendable`, so an observer on any queue may keep it and hand it to another context.
+///
+/// `Notification` itself is not `Sendable`; take this out of it where it is delivered:
+///
+/// ```swift
+/// NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification,
+///                                        object: worker, queue: nil) { note in
+///     guard let changes = ContextSaveChanges(note) else { return }
+///     viewContext.perform { viewContext.mergeChanges(fromContextDidSave: changes) }
+/// }
+/// ```
+public struct ContextSaveChanges: Sendable {
+    /// Objects the save inserted (with their permanent IDs after a save to the store).
+    public let insertedObjectIDs: Set<ManagedObjectID>
+    /// Objects the save updated.
+    public let updatedObjectIDs: Set<ManagedObjectID>
+    /// Objects the save deleted.
+    public let deletedObjectIDs: Set<ManagedObjectID>
+    /// The temporary IDs the saved objects had, and the permanent IDs they have now.
+    public var temporaryObjectIDs: [ManagedObjectID: ManagedObjectID] {
+        Dictionary(temporaryIDPairs.map { ($0.temporary, $0.permanent) }, uniquingKeysWith: { $1 })
+    }
+    /// The same, in save order, as the merge walks them.
+    let temporaryIDPairs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)]
+    /// The values the inserted and updated objects were saved with, for merging without I/O.
+    let insertedRows: [RowSnapshot]
+    let updatedRows: [RowSnapshot]
+
+    init(insertedRows: [RowSnapshot], updatedRows: [RowSnapshot], deletedObjectIDs: [ManagedObjectID],
+         temporaryIDPairs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)]) {
+        self.insertedRows = insertedRows
+        self.updatedRows = updatedRows
+        self.insertedObjectIDs = Self.ids(of: insertedRows)
+        self.updatedObjectIDs = Self.ids(of: updatedRows)
+        self.deletedObjectIDs = Set(deletedObjectIDs)
+        self.temporaryIDPairs = temporaryIDPairs
+    }
+
+    private static func ids(of rows: [RowSnapshot]) -> Set<ManagedObjectID> {
+        var ids = Set<ManagedObjectID>(minimumCapacity: rows.count)
+        for row in rows { ids.insert(row.id) }
+        return ids
+    }
+
+    /// The changes a ``ManagedObjectContext/didSaveNotification`` carries; nil for any other
+    /// notification.
+    public init?(_ notification: Notification) {
+        guard let changes = notification.userInfo?[ManagedObjectContext.NotificationKey.changes.rawValue] as? ContextSaveChanges else {
+            return nil
+        }
+        self = changes
+    }
+
+    /// True when the save changed nothing.
+    public var isEmpty: Bool { insertedRows.isEmpty && updatedRows.isEmpty && deletedObjectIDs.isEmpty }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// The objects `request` describes. Runs as one SQL query on a read connection (it never
+    /// waits for a write), or through the parent for a child context. With
+    /// ``FetchRequest/includesPendingChanges`` (the default), the context's own unsaved
+    /// insertions, updates and deletions (and a parent's, for a child) count too.
+    ///
+    /// Objects the context already holds are returned as they are here, unsaved changes and
+    /// all; they take the store's newer values only by a merge or a refresh.
+    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+        checkQueue()
+        let entity = try entity(for: T.self)
+        return try fetchObjects(request, entity: entity).map { $0 as! T }
+    }
+
+    /// How many objects `request` would fetch (its limit and offset count).
+    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+        checkQueue()
+        let entity = try entity(for: T.self)
+        if request.includesPendingChanges && hasPendingChanges(for: entity) {
+            return try fetchObjects(request, entity: entity).count
+        }
+        if let parent {
+            return try parent.performAndWait { () throws -> Int in try parent.count(for: request) }
+        }
+        let plan = try FetchPlan(request, entity: entity)
+        var total = max(0, try store().count(plan.query) - request.fetchOffset)
+        if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
+        return total
+    }
+
+    func entity(for type: ManagedObject.Type) throws -> EntityDescription {
+        guard let entity = model.entity(for: type) else { throw ManagedStoreError.unknownEntity(String(describing: type)) }
+        return entity
+    }
+
+    func store() throws -> SQLiteStore {
+        guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
+        return try coordinator.store()
+    }
+
+    /// A request compiled to SQL, with its sort order for the in-memory pass.
+    struct FetchPlan {
+        var query: StoreQuery
+        var sortSlots: [(slot: Int, ascending: Bool)]
+
+        init<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws {
+            let compiler = PredicateSQLCompiler(entity: entity)
+            query = StoreQuery(entity: entity)
+            if let predicate = request.predicate {
+                let (clause, arguments) = try compiler.whereClause(for: predicate)
+                query.whereClause = clause
+                query.arguments = arguments
+            }
+            let (orderBy, slots) = try compiler.orderBy(request.sortDescriptors)
+            query.orderBy = orderBy
+            query.limit = request.fetchLimit
+            query.offset = request.fetchOffset
+            sortSlots = slots
+        }
+    }
+
+    func fetchObjects<T: ManagedObject>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [ManagedObject] {
+        let plan = try FetchPlan(request, entity: entity)
+        let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
+        let rows: [RowSnapshot]
+        if let parent {
+            var parentRequest = request
+            if pending {
+                parentRequest.fetchLimit = 0
+                parentRequest.fetchOffset = 0
+            }
+            rows = try parent.performAndWait { () throws -> [RowSnapshot] in
+                try parent.fetchObjects(parentRequest, entity: entity).map {
+                    RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values)
+                }
+            }
+        } else {
+            var query = plan.query
+            if pending {
+                query.limit = 0
+                query.offset = 0
+            }
+            rows = try store().fetch(query)
+        }
+        let fetched = rows.map(materialize)
+        guard pending else { return fetched }
+        return try applyPendingChanges(to: fetched, request: request, entity: entity, plan: plan)
+    }
+
+    /// Folds the context's unsaved changes into objects fetched by their stored values.
+    private func applyPendingChanges<T: ManagedObject>(to fetched: [ManagedObject], request: FetchRequest<T>,
+                                                       entity: EntityDescription, plan: FetchPlan) throws -> [ManagedObject] {
+        func matches(_ object: ManagedObject) throws -> Bool {
+            guard let predicate = request.predicate else { return true }
+            return try predicate.evaluate(object as! T)
+        }
+        var seen = Set<ObjectIdentifier>()
+        var result: [ManagedObject] = []
+        for object in fetched where !object.isDeletedState {
+            if object.hasValueChanges, try !matches(object) { continue }
+            if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
+        }
+        let changed = updated.values.filter { $0.entity === entity && $0.hasValueChanges && !$0.isDeletedState }
+            .sorted { $0.objectID.key < $1.objectID.key }
+        for object in changed where !seen.contains(ObjectIdentifier(object)) {
+            if try matches(object) {
+                seen.insert(ObjectIdentifier(object))
+                result.append(object)
+            }
+        }
+        let added = inserted.objects.filter { $0.entity === entity }
+        for object in added where try matches(object) {
+            result.append(object)
+        }
+        if !plan.sortSlots.isEmpty {
+            result = result.enumerated().sorted { a, b in
+                for (slot, ascending) in plan.sortSlots {
+                    let x = a.element.values[slot], y = b.element.values[slot]
+                    if x == y { continue }
+                    return ascending ? AttributeValue.ascending(x, y) : AttributeValue.ascending(y, x)
+                }
+                return a.offset < b.offset
+            }.map(\.element)
+        }
+        let start = min(request.fetchOffset, result.count)
+        var slice = result[start...]
+        if request.fetchLimit > 0 { slice = slice.prefix(request.fetchLimit) }
+        return Array(slice)
+    }
+
+    /// The registered object for a fetched row (its state here kept), or a new one.
+    func materialize(_ row: RowSnapshot) -> ManagedObject {
+        if let object = lookUp(row.id) {
+            if object.isFaultState { fill(object, with: row) }
+            return object
+        }
+        let object = row.id.entity.managedObjectClass.init(entity: row.id.entity, insertInto: nil)
+        object.objectID = row.id
+        object.values = row.values
+        object.committedValues = row.values
+        object.version = row.version
+        object.managedObjectContext = self
+        register(object)
+        object.awakeFromFetch()
+        return object
+    }
+
+    func hasPendingChanges(for entity: EntityDescription) -> Bool {
+        inserted.objects.contains { $0.entity === entity }
+            || deleted.values.contains { $0.entity === entity }
+            || updated.values.contains { $0.entity === entity && $0.hasValueChanges }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Merges another context's save, given its ``didSaveNotification`` (call on this
+    /// context's queue; to cross queues, take ``ContextSaveChanges`` out of the notification).
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        guard let changes = ContextSaveChanges(notification) else {
+            preconditionFailure("ManagedStore: mergeChanges(fromContextDidSave:) was given a \(notification.name.rawValue) notification")
+        }
+        mergeChanges(fromContextDidSave: changes)
+    }
+
+    /// Merges another context's save: registered objects take the saved values (keeping their
+    /// own unsaved changes on top), objects whose rows were deleted leave the context, and
+    /// objects known here by a temporary ID take their permanent one. Posts
+    /// ``objectsDidChangeNotification``. No I/O happens.
+    public func mergeChanges(fromContextDidSave changes: ContextSaveChanges) {
+        checkQueue()
+        if !registry.isEmpty || !inserted.isEmpty {
+            for (temporary, permanent) in changes.temporaryIDPairs {
+                if let object = lookUp(temporary) { reassign(object, to: permanent) }
+            }
+        }
+        var refreshed: [ManagedObject] = []
+        if !registry.isEmpty {
+            for rows in [changes.insertedRows, changes.updatedRows] {
+                for row in rows {
+                    guard let object = registry[row.id], !object.isFaultState, !object.isInsertedState else { continue }
+                    refresh(object, to: row)
+                    refreshed.append(object)
+                }
+            }
+        }
+        var removed: [ManagedObject] = []
+        for id in changes.deletedObjectIDs {
+            guard let object = registry[id] else { continue }
+            evict(object)
+            object.isDeletedState = true
+            removed.append(object)
+        }
+        var info: [String: Any] = [:]
+        if !refreshed.isEmpty {
+            info[NotificationKey.updatedObjects.rawValue] = Set(refreshed)
+            info[NotificationKey.refreshedObjects.rawValue] = Set(refreshed)
+        }
+        if !removed.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(removed) }
+        if !changes.insertedObjectIDs.isEmpty { info[NotificationKey.mergedInsertedObjectIDs.rawValue] = changes.insertedObjectIDs }
+        if !info.isEmpty {
+            NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
+        }
+        relayToChildren(changes)
+    }
+
+    /// Sets an object's committed values to `row`, keeping its unsaved changes on top.
+    private func refresh(_ object: ManagedObject, to row: RowSnapshot) {
+        var values = row.values
+        if !object.committedValues.isEmpty {
+            for slot in values.indices where object.values[slot] != object.committedValues[slot] {
+                values[slot] = object.values[slot]
+            }
+        }
+        object.values = values
+        object.committedValues = row.values
+        object.version = row.version
+    }
+
+    /// Brings an object up to date with its store (or parent). With `mergeChanges: false` it
+    /// becomes a fault and its unsaved changes are dropped; with `true` it takes the current
+    /// values and keeps its unsaved changes on top. Inserted objects are left as they are.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
+        guard object.managedObjectContext === self, !object.isInsertedState else { return }
+        if !mergeChanges {
+            let key = ObjectIdentifier(object)
+            updated[key] = nil
+            pendingUpdated[key] = nil
+            if object.isDeletedState { return }
+            object.values = []
+            object.committedValues = []
+            object.isFaultState = true
+            return
+        }
+        if object.isFaultState { return }
+        guard let row = try? snapshot(for: object.objectID) else { return }
+        refresh(object, to: row)
+    }
+
+    /// Refreshes every registered object, keeping unsaved changes.
+    public func refreshAllObjects() {
+        checkQueue()
+        for object in registry.allObjects {
+            refresh(object, mergeChanges: object.hasChanges)
+        }
+    }
+
+    /// Drops every unsaved change: inserted objects leave the context, updated ones take back
+    /// their committed values, deleted ones are restored.
+    public func rollback() {
+        checkQueue()
+        for object in inserted.objects { object.managedObjectContext = nil }
+        for object in updated.values where !object.committedValues.isEmpty { object.values = object.committedValues }
+        for object in deleted.values {
+            object.isDeletedState = false
+            if !object.committedValues.isEmpty { object.values = object.committedValues }
+        }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        pendingUpdated.removeAll()
+        pendingDeleted.removeAll()
+    }
+
+    /// Forgets every object and change: the context is as new. Objects it held must not be
+    /// used again. Posts ``objectsDidChangeNotification`` with ``NotificationKey/invalidatedAllObjects``.
+    public func reset() {
+        checkQueue()
+        for object in registry.allObjects { object.managedObjectContext = nil }
+        for object in inserted.objects { object.managedObjectContext = nil }
+        registry.removeAll()
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        pendingUpdated.removeAll()
+        pendingDeleted.removeAll()
+        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self,
+                                        userInfo: [NotificationKey.invalidatedAllObjects.rawValue: true])
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Posted on the context's queue just before it saves; the object is the context.
+    public static let willSaveNotification = Notification.Name("ManagedObjectContextWillSave")
+    /// Posted on the context's queue after it saved; the object is the context. Its userInfo
+    /// has ``NotificationKey/insertedObjectIDs``, ``NotificationKey/updatedObjectIDs`` and
+    /// ``NotificationKey/deletedObjectIDs`` (each a `Set<ManagedObjectID>`) and
+    /// ``NotificationKey/changes`` (a ``ContextSaveChanges``), all `Sendable`.
+    public static let didSaveNotification = Notification.Name("ManagedObjectContextDidSave")
+    /// Posted on the context's queue when its objects changed: by local edits (at the end of
+    /// each `perform`/`performAndWait` block, or at `processPendingChanges()`), by a merge, or
+    /// by a reset. Its userInfo has the changed objects under ``NotificationKey/insertedObjects``,
+    /// ``NotificationKey/updatedObjects``, ``NotificationKey/deletedObjects`` and
+    /// ``NotificationKey/refreshedObjects`` (each a `Set<ManagedObject>`, for use on the
+    /// context's queue only).
+    public static let objectsDidChangeNotification = Notification.Name("ManagedObjectContextObjectsDidChange")
+
+    /// The keys of the contexts' notifications' userInfo dictionaries (use `rawValue`).
+    public struct NotificationKey: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// didSave: `Set<ManagedObjectID>` of inserted objects.
+        public static let insertedObjectIDs = NotificationKey(rawValue: "inserted_objectIDs")
+        /// didSave: `Set<ManagedObjectID>` of updated objects.
+        public static let updatedObjectIDs = NotificationKey(rawValue: "updated_objectIDs")
+        /// didSave: `Set<ManagedObjectID>` of deleted objects.
+        public static let deletedObjectIDs = NotificationKey(rawValue: "deleted_objectIDs")
+        /// didSave: the ``ContextSaveChanges``.
+        public static let changes = NotificationKey(rawValue: "changes")
+        /// objectsDidChange: `Set<ManagedObject>` inserted.
+        public static let insertedObjects = NotificationKey(rawValue: "inserted")
+        /// objectsDidChange: `Set<ManagedObject>` updated.
+        public static let updatedObjects = NotificationKey(rawValue: "updated")
+        /// objectsDidChange: `Set<ManagedObject>` deleted.
+        public static let deletedObjects = NotificationKey(rawValue: "deleted")
+        /// objectsDidChange: `Set<ManagedObject>` whose values a merge or refresh replaced.
+        public static let refreshedObjects = NotificationKey(rawValue: "refreshed")
+        /// objectsDidChange after a merge: `Set<ManagedObjectID>` of objects another context
+        /// inserted (not registered here until fetched).
+        public static let mergedInsertedObjectIDs = NotificationKey(rawValue: "merged_inserted_objectIDs")
+        /// objectsDidChange after ``ManagedObjectContext/reset()``: `true`.
+        public static let invalidatedAllObjects = NotificationKey(rawValue: "invalidatedAll")
+    }
+
+    /// Posts objectsDidChange for the local changes made since the last call, if any.
+    /// Called at the end of each outermost `perform`/`performAndWait` block and before a save.
+    public func processPendingChanges() {
+        checkQueue()
+        guard inserted.hasUnnotified || !pendingUpdated.isEmpty || !pendingDeleted.isEmpty else { return }
+        var info: [String: Any] = [:]
+        let fresh = inserted.takeUnnotified()
+        if !fresh.isEmpty { info[NotificationKey.insertedObjects.rawValue] = Set(fresh) }
+        if !pendingUpdated.isEmpty { info[NotificationKey.updatedObjects.rawValue] = Set(pendingUpdated.values) }
+        if !pendingDeleted.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(pendingDeleted.values) }
+        pendingUpdated.removeAll()
+        pendingDeleted.removeAll()
+        guard !info.isEmpty else { return }
+        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Saves the context's changes: to the store in one transaction for a context on a
+    /// coordinator, or into the parent context (no I/O) for a child. A save with no changes
+    /// does nothing.
+    ///
+    /// Posts ``willSaveNotification`` before and ``didSaveNotification`` after. Throws
+    /// ``ManagedStoreError/validationFailed(_:)`` when a non-optional attribute is nil, and
+    /// ``ManagedStoreError/saveConflicts(constraint:optimisticLocking:)`` for conflicts the
+    /// ``mergePolicy`` does not resolve; the context keeps its changes when a save throws.
+    public func save() throws {
+        checkQueue()
+        precondition(!isSaving, "ManagedStore: save() was called on context \(self) while it was saving")
+        guard hasChanges else { return }
+        isSaving = true
+        defer { isSaving = false }
+        try saveChanges()
+        registry.sweepIfGrown()
+    }
+
+    private func saveChanges() throws {
+        processPendingChanges()
+        NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
+
+        let insertedObjects = inserted.objects
+        let updatedObjects = updated.values.filter { $0.hasValueChanges && !$0.isDeletedState }
+            .sorted { $0.objectID.key < $1.objectID.key }
+        let deletedObjects = Array(deleted.values)
+        for object in insertedObjects { object.willSave() }
+        for object in updatedObjects { object.willSave() }
+        for object in deletedObjects { object.willSave() }
+        try validate(insertedObjects + updatedObjects)
+
+        let changes: ContextSaveChanges
+        if let parent {
+            changes = try push(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects, to: parent)
+        } else {
+            changes = try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        pendingUpdated.removeAll()
+        pendingDeleted.removeAll()
+        for object in insertedObjects where object.managedObjectContext === self { object.didSave() }
+        for object in updatedObjects where object.managedObjectContext === self { object.didSave() }
+        postDidSave(changes)
+    }
+
+    private func validate(_ objects: [ManagedObject]) throws {
+        var failures: [ValidationFailure] = []
+        for object in objects {
+            for slot in object.entity.requiredSlots where object.values[slot].isNull {
+                failures.append(ValidationFailure(objectID: object.objectID, attribute: object.entity.attributes[slot].name,
+                                                  reason: "is nil, but the attribute is not optional"))
+            }
+        }
+        if !failures.isEmpty { throw ManagedStoreError.validationFailed(failures) }
+    }
+
+    /// Writes the changes to the store and brings the objects up to date with what was written.
+    private func write(inserted insertedObjects: [ManagedObject], updated updatedObjects: [ManagedObject],
+                       deleted deletedObjects: [ManagedObject]) throws -> ContextSaveChanges {
+        guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
+        var request = SaveRequest(mergePolicy: mergePolicy)
+        request.inserts = insertedObjects.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
+        request.updates = updatedObjects.map {
+            SaveRequest.Update(objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version)
+        }
+        request.deletes = deletedObjects.map { SaveRequest.Delete(objectID: $0.objectID, version: $0.version) }
+        let outcome = try coordinator.store().save(request)
+
+        var insertedRows = outcome.insertedRows.makeIterator()
+        for (object, fate) in zip(insertedObjects, outcome.insertFates) {
+            if case .inserted = fate, let row = insertedRows.next() {
+                object.isInsertedState = false
+                object.objectID = row.id
+                adopt(row, into: object)
+                registry.addSaved(object)
+            } else {
+                apply(fate, to: object)
+            }
+        }
+        for (object, fate) in zip(updatedObjects, outcome.updateFates) { apply(fate, to: object) }
+        for (object, fate) in zip(deletedObjects, outcome.deleteFates) { apply(fate, to: object) }
+        let changes = ContextSaveChanges(insertedRows: outcome.insertedRows, updatedRows: outcome.updatedRows,
+                                         deletedObjectIDs: outcome.deletedIDs, temporaryIDPairs: outcome.temporaryIDPairs)
+        coordinator.relay(changes, from: self)
+        return changes
+    }
+
+    /// Brings an object up to date with what the save did to it.
+    private func apply(_ fate: SaveOutcome.Fate, to object: ManagedObject) {
+        switch fate {
+        case .inserted:
+            preconditionFailure("ManagedStore: an inserted row without its object")
+        case .row(let row):
+            if row.id != object.objectID, let other = registry[row.id], other !== object {
+                // Another object here already stands for the row: it takes the values, and this
+                // one leaves the context.
+                evict(object)
+                adopt(row, into: other)
+            } else if object.isInsertedState {
+                // The save's insertion list is cleared after this; the object is registered now.
+                object.isInsertedState = false
+                object.objectID = row.id
+                adopt(row, into: object)
+                register(object)
+            } else {
+                reassign(object, to: row.id)
+                adopt(row, into: object)
+            }
+        case .deleted:
+            evict(object)
+            object.isDeletedState = true
+        case .superseded:
+            evict(object)
+        }
+    }
+
+    /// Pushes the changes into the parent context; the objects here become clean relative to it.
+    private func push(inserted insertedObjects: [ManagedObject], updated updatedObjects: [ManagedObject],
+                      deleted deletedObjects: [ManagedObject], to parent: ManagedObjectContext) throws -> ContextSaveChanges {
+        let insertedRows = insertedObjects.map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
+        let updatedRows = updatedObjects.map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
+        let deletedIDs = deletedObjects.map(\.objectID)
+        try parent.performAndWait { () throws -> Void in
+            try parent.absorbChildSave(inserted: insertedRows, updated: updatedRows, deleted: deletedIDs)
+        }
+        for object in insertedObjects {
+            object.isInsertedState = false
+            object.committedValues = object.values
+            register(object)
+        }
+        for object in updatedObjects { object.committedValues = object.values }
+        for object in deletedObjects {
+            evict(object)
+            object.isDeletedState = true
+        }
+        return ContextSaveChanges(insertedRows: insertedRows, updatedRows: updatedRows, deletedObjectIDs: deletedIDs,
+                                  temporaryIDPairs: [])
+    }
+
+    /// Takes in a child's save: its insertions, updates and deletions become this context's
+    /// unsaved changes.
+    func absorbChildSave(inserted insertedRows: [RowSnapshot], updated updatedRows: [RowSnapshot],
+                         deleted deletedIDs: [ManagedObjectID]) throws {
+        for row in insertedRows {
+            if let existing = lookUp(row.id) {
+                apply(row.values, to: existing)
+                continue
+            }
+            let object = row.id.entity.managedObjectClass.init(entity: row.id.entity, insertInto: nil)
+            object.objectID = row.id
+            object.values = row.values
+            object.managedObjectContext = self
+            inserted.add(object)
+        }
+        for row in updatedRows {
+            let object = self.object(with: row.id)
+            if object.isFaultState {
+                guard let snapshot = try snapshot(for: row.id) else { throw ManagedStoreError.objectNotFound(row.id) }
+                fill(object, with: snapshot)
+            }
+            apply(row.values, to: object)
+        }
+        for id in deletedIDs {
+            let object = self.object(with: id)
+            if object.isFaultState {
+                guard let snapshot = try snapshot(for: id) else {
+                    evict(object)
+                    continue
+                }
+                fill(object, with: snapshot)
+            }
+            delete(object)
+        }
+    }
+
+    private func apply(_ values: [AttributeValue], to object: ManagedObject) {
+        for slot in values.indices where object.values[slot] != values[slot] {
+            object.writeAttribute(values[slot], slot: slot)
+        }
+    }
+
+    /// Sets an object's values to a saved or merged row, keeping none of its older state.
+    func adopt(_ row: RowSnapshot, into object: ManagedObject) {
+        object.values = row.values
+        object.committedValues = row.values
+        object.version = row.version
+        object.isFaultState = false
+    }
+
+    private func postDidSave(_ changes: ContextSaveChanges) {
+        let info: [String: Any] = [
+            NotificationKey.insertedObjectIDs.rawValue: changes.insertedObjectIDs,
+            NotificationKey.updatedObjectIDs.rawValue: changes.updatedObjectIDs,
+            NotificationKey.deletedObjectIDs.rawValue: changes.deletedObjectIDs,
+            NotificationKey.changes.rawValue: changes,
+        ]
+        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: info)
+        relayToChildren(changes)
+    }
+
+    /// Hands a save or merge of this context to its children that merge automatically.
+    func relayToChildren(_ changes: ContextSaveChanges) {
+        let children = settings.withLock { settings -> [ManagedObjectContext] in
+            settings.children.removeAll { $0.context == nil }
+            return settings.children.compactMap(\.context)
+        }
+        for child in children where child.automaticallyMergesChangesFromParent {
+            child.perform { child.mergeChanges(fromContextDidSave: changes) }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A description of the objects to fetch: an entity (given by the class), an optional
+/// Foundation `#Predicate`, sort descriptors, a limit and an offset.
+///
+/// ```swift
+/// var request = FetchRequest<Note>(
+///     predicate: #Predicate { $0.created >= since && $0.title != "" },
+///     sortBy: [SortDescriptor(\.created, order: .reverse)])
+/// request.fetchLimit = 10
+/// let notes = try context.fetch(request)
+/// ```
+///
+/// The predicate and sort descriptors run as SQL in the store. Supported: `==`, `!=`, `<`,
+/// `<=`, `>`, `>=` between an attribute and a value (or two attributes), `&&`, `||`, `!`,
+/// comparisons with `nil`, `??` with a value, `!` unwrapping, `[values].contains($0.attribute)`,
+/// `$0.text.starts(with: "x")`, and a Bool attribute on its own. A predicate with anything else
+/// is refused with ``ManagedStoreError/unsupportedFetch(entity:reason:)`` naming the expression,
+/// never run as a scan in memory. Strings compare and sort by code point.
+public struct FetchRequest<Result: ManagedObject>: Sendable {
+    /// Which objects to fetch (nil: all of the entity's).
+    public var predicate: Predicate<Result>?
+    /// The order of the results; ties are broken by the order the rows were inserted.
+    public var sortDescriptors: [SortDescriptor<Result>]
+    /// At most this many results (0: no limit).
+    public var fetchLimit = 0
+    /// Skip this many results first.
+    public var fetchOffset = 0
+    /// Whether the context's unsaved insertions, updates and deletions count (default true).
+    public var includesPendingChanges = true
+
+    /// A request for objects of `Result`'s entity.
+    public init(predicate: Predicate<Result>? = nil, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+    }
+}

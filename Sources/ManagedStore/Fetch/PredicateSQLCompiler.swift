@@ -1,0 +1,156 @@
+import Foundation
+
+/// Turns a Foundation `Predicate` and `SortDescriptor`s over a managed object class into SQL for
+/// the entity's table. What it cannot translate it refuses, naming the expression: it never
+/// falls back to scanning the table in memory.
+struct PredicateSQLCompiler {
+    let entity: EntityDescription
+
+    /// A predicate in the making: a column, a value, an SQL value expression, or a condition.
+    enum Term {
+        /// The object the predicate is evaluated on.
+        case object
+        case column(Int)
+        case constant(AttributeValue)
+        case constants([AttributeValue])
+        case expression(sql: String, arguments: [SQLiteValue], type: AttributeType)
+        case condition(sql: String, arguments: [SQLiteValue])
+    }
+
+    /// The WHERE clause and its arguments for `predicate`.
+    func whereClause<T>(for predicate: Predicate<T>) throws -> (String, [SQLiteValue]) {
+        try condition(term(of: predicate.expression))
+    }
+
+    /// The ORDER BY clause for `descriptors`, ending with the primary key so that ties come out
+    /// in insertion order; also the slots, for sorting in memory the same way.
+    func orderBy<T>(_ descriptors: [SortDescriptor<T>]) throws -> (String, [(slot: Int, ascending: Bool)]) {
+        var parts: [String] = []
+        var slots: [(slot: Int, ascending: Bool)] = []
+        for descriptor in descriptors {
+            guard let keyPath = descriptor.keyPath, let slot = entity.slot(forKeyPath: keyPath) else {
+                throw unsupported("a sort descriptor whose key path is not an attribute of \(entity.name)")
+            }
+            let ascending = descriptor.order == .forward
+            parts.append("\(column(slot, ordering: true)) \(ascending ? "ASC" : "DESC")")
+            slots.append((slot, ascending))
+        }
+        parts.append("Z_PK ASC")
+        return (parts.joined(separator: ", "), slots)
+    }
+
+    // MARK: Terms
+
+    func term(of expression: Any) throws -> Term {
+        guard let convertible = expression as? any SQLConvertibleExpression else {
+            throw unsupported("the predicate expression \(Self.name(of: expression)) has no SQL translation")
+        }
+        return try convertible.sqlTerm(self)
+    }
+
+    func condition(_ term: Term) throws -> (String, [SQLiteValue]) {
+        switch term {
+        case .condition(let sql, let arguments):
+            return (sql, arguments)
+        case .column(let slot) where entity.attributes[slot].type == .boolean:
+            return ("\(column(slot)) = 1", [])
+        case .constant(.boolean(let value)):
+            return (value ? "1" : "0", [])
+        default:
+            throw unsupported("a predicate that is not a condition (\(term))")
+        }
+    }
+
+    /// `lhs op rhs`, where `op` is one of `=`, `<>`, `<`, `<=`, `>`, `>=`.
+    func comparison(_ lhs: Term, _ op: String, _ rhs: Term) throws -> Term {
+        let ordering = op != "=" && op != "<>"
+        let type = attributeType(of: lhs) ?? attributeType(of: rhs)
+        if !ordering {
+            if case .constant(.null) = rhs { return try nullTest(lhs, negated: op == "<>") }
+            if case .constant(.null) = lhs { return try nullTest(rhs, negated: op == "<>") }
+        }
+        let (left, leftArguments) = try operand(lhs, type: type, ordering: ordering)
+        let (right, rightArguments) = try operand(rhs, type: type, ordering: ordering)
+        var sqlOperator = op
+        if !ordering && (isNullable(lhs) || isNullable(rhs)) {
+            sqlOperator = op == "=" ? "IS" : "IS NOT"   // Swift's nil == nil, in SQL
+        }
+        return .condition(sql: "\(left) \(sqlOperator) \(right)", arguments: leftArguments + rightArguments)
+    }
+
+    func nullTest(_ term: Term, negated: Bool) throws -> Term {
+        let (sql, arguments) = try operand(term, type: attributeType(of: term), ordering: false)
+        return .condition(sql: "\(sql) IS \(negated ? "NOT " : "")NULL", arguments: arguments)
+    }
+
+    func operand(_ term: Term, type: AttributeType?, ordering: Bool) throws -> (String, [SQLiteValue]) {
+        switch term {
+        case .column(let slot):
+            return (column(slot, ordering: ordering), [])
+        case .constant(let value):
+            return ("?", [try bindable(value, for: type, ordering: ordering)])
+        case .expression(let sql, let arguments, let type):
+            return (type == .decimal && ordering ? "CAST(\(sql) AS REAL)" : sql, arguments)
+        case .condition(let sql, let arguments):
+            return ("(\(sql))", arguments)
+        case .object, .constants:
+            throw unsupported("a comparison with \(term)")
+        }
+    }
+
+    /// A value bound for comparison with an attribute of `type`, as the store holds that type.
+    func bindable(_ value: AttributeValue, for type: AttributeType?, ordering: Bool) throws -> SQLiteValue {
+        switch (value, type) {
+        case (.decimal(let decimal), .decimal?):
+            return ordering ? .real(Self.double(decimal)) : value.sqliteValue
+        case (.integer(let integer), .decimal?):
+            return ordering ? .real(Double(integer)) : AttributeValue.decimal(Decimal(integer)).sqliteValue
+        case (.double(let double), .decimal?):
+            return ordering ? .real(double) : AttributeValue.decimal(Decimal(string: String(double)) ?? Decimal(double)).sqliteValue
+        case (.integer(let integer), .double?):
+            return .real(Double(integer))
+        case (.decimal(let decimal), .double?):
+            return .real(Self.double(decimal))
+        default:
+            return value.sqliteValue
+        }
+    }
+
+    func column(_ slot: Int, ordering: Bool = false) -> String {
+        let name = SQLiteConnection.quote(entity.attributes[slot].name)
+        return ordering && entity.attributes[slot].type == .decimal ? "CAST(\(name) AS REAL)" : name
+    }
+
+    func attributeType(of term: Term) -> AttributeType? {
+        switch term {
+        case .column(let slot): return entity.attributes[slot].type
+        case .expression(_, _, let type): return type
+        default: return nil
+        }
+    }
+
+    func isNullable(_ term: Term) -> Bool {
+        switch term {
+        case .column(let slot): return entity.attributes[slot].isOptional
+        case .constant(let value): return value.isNull
+        default: return false
+        }
+    }
+
+    func unsupported(_ reason: String) -> ManagedStoreError {
+        .unsupportedFetch(entity: entity.name, reason: reason)
+    }
+
+    static func name(of expression: Any) -> String {
+        String(describing: type(of: expression))
+    }
+
+    static func double(_ decimal: Decimal) -> Double {
+        Double(decimal.description) ?? NSDecimalNumber(decimal: decimal).doubleValue
+    }
+}
+
+/// A `PredicateExpressions` node that the compiler can translate.
+protocol SQLConvertibleExpression {
+    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term
+}

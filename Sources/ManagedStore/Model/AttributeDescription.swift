@@ -1,0 +1,35 @@
+/// One attribute of an entity: its name, its type, whether it may be nil, and its default.
+///
+/// ```swift
+/// AttributeDescription(name: "title", type: .string)
+/// AttributeDescription(name: "stars", type: .integer16, defaultValue: .integer(0))
+/// AttributeDescription(name: "note", type: .string, isOptional: true)
+/// ```
+public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible {
+    /// The attribute's name: the name of the `@Attribute` property, and of the store's column.
+    public let name: String
+    /// The attribute's type.
+    public let type: AttributeType
+    /// Whether the attribute may be nil (a save with nil in a non-optional attribute fails).
+    public let isOptional: Bool
+    /// The value a newly inserted object starts with (`.null` when there is none).
+    public let defaultValue: AttributeValue
+
+    /// An attribute named `name` of `type`.
+    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null) {
+        precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
+        precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
+        precondition(defaultValue.fits(type), "ManagedStore: the default value \(defaultValue) of attribute '\(name)' does not fit its type \(type)")
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.defaultValue = defaultValue
+    }
+
+    public var description: String {
+        var text = "\(name): \(type.rawValue)"
+        if isOptional { text += "?" }
+        if !defaultValue.isNull { text += " = \(defaultValue)" }
+        return text
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The entities a store holds. A store made with one model is refused by a model whose
+/// entities, attributes or uniqueness constraints differ.
+///
+/// ```swift
+/// let model = ManagedObjectModel(entities: [noteEntity, tagEntity])
+/// ```
+///
+/// Making a model checks each entity's class: every `@Attribute` property must name an
+/// attribute of the entity with the same type and optionality (a mismatch is a programmer
+/// error and traps with a message naming it).
+public final class ManagedObjectModel: Sendable, CustomStringConvertible {
+    /// The entities, in the order given.
+    public let entities: [EntityDescription]
+    /// The entities by name.
+    public let entitiesByName: [String: EntityDescription]
+    private let entitiesByClass: [ObjectIdentifier: EntityDescription]
+
+    /// A model of `entities`. Entity names must be unique, and each class may stand for one entity.
+    public init(entities: [EntityDescription]) {
+        var byName: [String: EntityDescription] = [:]
+        var byClass: [ObjectIdentifier: EntityDescription] = [:]
+        for entity in entities {
+            precondition(byName[entity.name] == nil, "ManagedStore: the model has two entities named \(entity.name)")
+            byName[entity.name] = entity
+            if entity.managedObjectClass != ManagedObject.self {
+                let key = ObjectIdentifier(entity.managedObjectClass)
+                precondition(byClass[key] == nil, "ManagedStore: class \(entity.managedObjectClass) stands for two entities")
+                byClass[key] = entity
+            }
+            Self.checkAttributeProperties(of: entity)
+        }
+        self.entities = entities
+        self.entitiesByName = byName
+        self.entitiesByClass = byClass
+    }
+
+    /// The entity whose objects are instances of `type`.
+    public func entity(for type: ManagedObject.Type) -> EntityDescription? {
+        entitiesByClass[ObjectIdentifier(type)]
+    }
+
+    /// The lines compared between a model and a store to decide whether they fit.
+    var schemaLines: [String] { entities.flatMap(\.schemaLines) }
+
+    public var description: String { entities.map(\.description).joined(separator: "\n") }
+
+    /// Checks that each `@Attribute` property of the entity's class matches an attribute.
+    private static func checkAttributeProperties(of entity: EntityDescription) {
+        let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        var mirror: Mirror? = Mirror(reflecting: probe)
+        while let current = mirror {
+            for child in current.children {
+                guard let label = child.label, label.hasPrefix("_"),
+                      let wrapper = child.value as? any AttributePropertyWrapper else { continue }
+                let name = String(label.dropFirst())
+                guard let attribute = entity.attribute(named: name) else {
+                    preconditionFailure("ManagedStore: \(entity.managedObjectClass).\(name) is an @Attribute, but entity \(entity.name) has no attribute '\(name)'")
+                }
+                let valueType = type(of: wrapper).valueType
+                precondition(valueType.attributeType == attribute.type,
+                             "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), which does not store as \(attribute.type) (entity \(entity.name))")
+                precondition(valueType.isOptionalAttribute == attribute.isOptional,
+                             "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), but attribute '\(name)' of \(entity.name) is \(attribute.isOptional ? "optional" : "not optional")")
+            }
+            mirror = current.superclassMirror
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+extension EntityDescription {
+    /// The attribute slot of an `@Attribute` property, given the key path of its wrapper storage.
+    ///
+    /// The fast path reads the entity's published table of resolved key paths, without a lock.
+    /// The first access to a property resolves it: the wrapper on `object` is tagged and found
+    /// again by reflection, which gives the property's name.
+    @inline(__always)
+    func slot<Object: ManagedObject, Wrapper: AttributePropertyWrapper>(
+        forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
+    ) -> Int {
+        let key = ObjectIdentifier(storage)
+        let found = storageSlotTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.slot(for: key) }
+        if let found { return found }
+        return resolveSlot(forStorage: storage, of: object)
+    }
+
+    private func resolveSlot<Object: ManagedObject, Wrapper: AttributePropertyWrapper>(
+        forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
+    ) -> Int {
+        let tag = Int.min + 7
+        let saved = object[keyPath: storage].tag
+        object[keyPath: storage].tag = tag
+        defer { object[keyPath: storage].tag = saved }
+        var name: String?
+        var mirror: Mirror? = Mirror(reflecting: object)
+        search: while let current = mirror {
+            for child in current.children {
+                if let wrapper = child.value as? any AttributePropertyWrapper, wrapper.tag == tag, let label = child.label {
+                    name = String(label.dropFirst())
+                    break search
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        guard let name, let slot = slotByName[name] else {
+            preconditionFailure("ManagedStore: \(type(of: object)).\(name ?? "?") is an @Attribute, but entity \(self.name) has no attribute of that name")
+        }
+        storageKeyPaths.withLock { retained in
+            let key = ObjectIdentifier(storage)
+            let current = storageSlotTable.load(ordering: .acquiring).takeUnretainedValue()
+            guard current.slot(for: key) == nil else { return }
+            // Keep the key path (so that its identity stays its own) and every table ever
+            // published (a reader may still hold one); both are few per entity.
+            retained.keyPaths.append(storage)
+            let table = StorageSlotTable(keys: current.keys + [key], slots: current.slots + [slot])
+            retained.tables.append(table)
+            storageSlotTable.store(Unmanaged.passUnretained(table), ordering: .releasing)
+        }
+        return slot
+    }
+
+    /// The attribute slot a key path of `managedObjectClass` reads, for predicates and sort
+    /// descriptors; nil when it is not exactly one attribute read unchanged.
+    ///
+    /// A probe object whose attributes hold distinct sentinel values is read through the key
+    /// path: the key path names an attribute when it reads exactly one, and returns its
+    /// sentinel unchanged. That rejects computed properties that transform a value.
+    func slot(forKeyPath keyPath: AnyKeyPath) -> Int? {
+        if let slot = keyPathSlots.withLock({ $0[keyPath] }) { return slot }
+        let probe = ManagedObject.makeProbe(for: self)
+        guard let result = probe[keyPath: keyPath],
+              probe.probeReads.count == 1, let slot = probe.probeReads.first,
+              let representable = result as? any AttributeRepresentable,
+              representable.attributeValue == probe.values[slot]
+        else { return nil }
+        keyPathSlots.withLock { $0[keyPath] = slot }
+        return slot
+    }
+
+    /// A value for attribute `slot` that no other attribute of the entity holds, for probes.
+    func sentinel(forSlot slot: Int) -> AttributeValue {
+        let n = Int64(slot)
+        switch attributes[slot].type {
+        case .string: return .string("\u{1}probe-\(slot)")
+        case .integer16, .integer32, .integer64: return .integer(1000 + n)
+        case .double: return .double(1000.5 + Double(n))
+        case .decimal: return .decimal(Decimal(1000 + n) + Decimal(string: "0.25")!)
+        case .boolean: return .boolean(true)
+        case .date: return .date(Date(timeIntervalSince1970: 1000 + Double(n)))
+        case .binaryData: return .binaryData(Data([0xfe, UInt8(truncatingIfNeeded: slot)]))
+        case .uuid:
+            let b = UInt8(truncatingIfNeeded: slot)
+            return .uuid(UUID(uuid: (0xfe, b, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, b)))
+        }
+    }
+}
+
+/// The `@Attribute` storage key paths of one entity's class resolved so far, with their slots.
+/// Immutable: a new table replaces it (see ``EntityDescription/slot(forStorage:of:)``).
+final class StorageSlotTable: Sendable {
+    let keys: [ObjectIdentifier]
+    let slots: [Int]
+
+    init(keys: [ObjectIdentifier], slots: [Int]) {
+        self.keys = keys
+        self.slots = slots
+    }
+
+    @inline(__always)
+    func slot(for key: ObjectIdentifier) -> Int? {
+        for index in keys.indices where keys[index] == key { return slots[index] }
+        return nil
+    }
+}

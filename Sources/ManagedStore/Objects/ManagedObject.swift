@@ -1,0 +1,248 @@
+import Foundation
+
+/// The base class of the objects a context manages. Subclass it, declare ``Attribute``
+/// properties, and describe the subclass with an ``EntityDescription``.
+///
+/// ```swift
+/// final class Note: ManagedObject {
+///     @Attribute var title: String
+///     @Attribute var created: Date
+/// }
+/// try await context.perform {
+///     let note = Note(context: context)
+///     note.title = "Groceries"
+///     note.created = .now
+///     try context.save()
+/// }
+/// ```
+///
+/// A managed object belongs to its context and is touched only on that context's queue; it is
+/// not `Sendable`, so Swift rejects passing one to another queue. Pass its ``objectID``.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's ID: temporary until the object is saved.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context the object belongs to, or nil once it is deleted and saved, or never inserted.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    // All state below is confined to the context's queue, like the object itself.
+
+    /// Current attribute values (empty while a fault).
+    var values: [AttributeValue]
+    /// The values as last saved, fetched or merged (the parent's values for a child context);
+    /// empty for an object that was never saved.
+    var committedValues: [AttributeValue] = []
+    /// The row version (`Z_OPT`) these values were read at, for optimistic locking.
+    var version: Int64 = 0
+    var isFaultState = false
+    var isInsertedState = false
+    var isDeletedState = false
+    /// Orders inserted objects, so that rows are written in insertion order.
+    var insertionSequence = 0
+    /// Set for the probe objects that resolve key paths; records the slots read.
+    var isProbe = false
+    var probeReads: [Int] = []
+
+    /// Makes an object of `entity` and inserts it into `context`, if one is given.
+    ///
+    /// Subclasses that add stored properties must give them initial values, so that this
+    /// initializer (which the stack uses for fetched objects too) is inherited.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        self.values = entity.defaultValues
+        self.objectID = ManagedObjectID.makeTemporary(for: entity)
+        if let context { context.insert(self) }
+    }
+
+    /// Makes an object of this class's entity, inserted into `context`.
+    ///
+    /// The entity is the one the context's model gives for this class.
+    public convenience init(context: ManagedObjectContext) {
+        self.init(entity: context.entityForInsertion(of: Self.self), insertInto: context)
+    }
+
+    // MARK: State
+
+    /// True when the object is inserted in its context and not yet saved.
+    public var isInserted: Bool { checkAccess(); return isInsertedState }
+    /// True when the object is deleted in its context and the deletion is not yet saved, or
+    /// when its row was deleted by another context whose save this context merged.
+    public var isDeleted: Bool { checkAccess(); return isDeletedState }
+    /// True when the object is a placeholder whose values are not loaded yet.
+    public var isFault: Bool { checkAccess(); return isFaultState }
+    /// True when the object has unsaved changes to its attribute values.
+    public var isUpdated: Bool {
+        checkAccess()
+        return !isInsertedState && !isDeletedState && hasValueChanges
+    }
+    /// True when the object is inserted, updated or deleted and not yet saved.
+    public var hasChanges: Bool {
+        checkAccess()
+        return isInsertedState || isDeletedState || (managedObjectContext != nil && hasValueChanges)
+    }
+
+    var hasValueChanges: Bool {
+        !isFaultState && !isInsertedState && values != committedValues
+    }
+
+    /// The attributes changed since the object was last saved, fetched or merged, with their
+    /// new values. For an inserted object: every attribute that has a value.
+    public func changedValues() -> [String: AttributeValue] {
+        checkAccess()
+        var changed: [String: AttributeValue] = [:]
+        guard !isFaultState else { return changed }
+        for (slot, attribute) in entity.attributes.enumerated() {
+            if isInsertedState || committedValues.isEmpty {
+                if !values[slot].isNull { changed[attribute.name] = values[slot] }
+            } else if values[slot] != committedValues[slot] {
+                changed[attribute.name] = values[slot]
+            }
+        }
+        return changed
+    }
+
+    /// The values of `keys` (every attribute when nil) as last saved, fetched or merged.
+    public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue] {
+        checkAccess()
+        if isFaultState { fireFault() }
+        var result: [String: AttributeValue] = [:]
+        guard !committedValues.isEmpty else { return result }
+        for name in keys ?? entity.attributes.map(\.name) {
+            guard let slot = entity.slotByName[name] else { continue }
+            result[name] = committedValues[slot]
+        }
+        return result
+    }
+
+    // MARK: Key-value access
+
+    /// The value of the attribute `key`, as its Swift type (nil for a nil attribute).
+    ///
+    /// An unknown key is a programmer error and traps.
+    public func value(forKey key: String) -> Any? {
+        let slot = slotOrTrap(key)
+        switch readAttribute(slot) {
+        case .null: return nil
+        case .string(let value): return value
+        case .integer(let value):
+            switch entity.attributes[slot].type {
+            case .integer16: return Int16(value)
+            case .integer32: return Int32(value)
+            default: return value
+            }
+        case .double(let value): return value
+        case .decimal(let value): return value
+        case .boolean(let value): return value
+        case .date(let value): return value
+        case .binaryData(let value): return value
+        case .uuid(let value): return value
+        }
+    }
+
+    /// Sets the attribute `key` to `value` (nil clears it).
+    ///
+    /// An unknown key, or a value of the wrong type, is a programmer error and traps.
+    public func setValue(_ value: Any?, forKey key: String) {
+        let slot = slotOrTrap(key)
+        let attribute = entity.attributes[slot]
+        var stored = AttributeValue.null
+        if let value {
+            guard let representable = value as? any AttributeRepresentable else {
+                preconditionFailure("ManagedStore: \(type(of: value)) cannot be stored in attribute '\(key)' of \(entity.name)")
+            }
+            stored = representable.attributeValue
+        }
+        precondition(stored.fits(attribute.type), "ManagedStore: \(stored) does not fit attribute '\(key)' (\(attribute.type)) of \(entity.name)")
+        writeAttribute(stored, slot: slot)
+    }
+
+    private func slotOrTrap(_ key: String) -> Int {
+        guard let slot = entity.slotByName[key] else {
+            preconditionFailure("ManagedStore: entity \(entity.name) has no attribute '\(key)'")
+        }
+        return slot
+    }
+
+    // MARK: Life-cycle hooks
+
+    /// Called once when the object is first inserted into a context; override to set up
+    /// values (call `super`).
+    open func awakeFromInsert() {}
+    /// Called when the object's values are loaded from the store or a parent context.
+    open func awakeFromFetch() {}
+    /// Called on each changed object just before its context saves.
+    open func willSave() {}
+    /// Called on each object a save wrote, after the save.
+    open func didSave() {}
+
+    // MARK: Attribute storage
+
+    @inline(__always)
+    final func readAttribute(_ slot: Int) -> AttributeValue {
+        checkAccess()
+        if isFaultState { fireFault() }
+        if isProbe { probeReads.append(slot) }
+        return values[slot]
+    }
+
+    @inline(__always)
+    final func writeAttribute(_ value: AttributeValue, slot: Int) {
+        checkAccess()
+        if isInsertedState {
+            // Nothing to compare with: an inserted object has no committed values.
+            values[slot] = value
+            return
+        }
+        if isFaultState { fireFault() }
+        guard values[slot] != value else { return }
+        values[slot] = value
+        if !isInsertedState, !isDeletedState, let context = managedObjectContext {
+            context.noteUpdated(self)
+        }
+    }
+
+    /// Traps when MANAGEDSTORE_CONCURRENCY_DEBUG=1 and this is not the context's queue.
+    @inline(__always)
+    final func checkAccess() {
+        if ConcurrencyDebug.isEnabled, let context = managedObjectContext, !context.isOnQueue {
+            fatalError("ManagedStore concurrency violation: \(entity.name) \(objectID) of context \(context) was touched on \(ConcurrencyDebug.currentThreadDescription), outside that context's queue. Use the context's perform or performAndWait.")
+        }
+    }
+
+    final func fireFault() {
+        guard let context = managedObjectContext else {
+            preconditionFailure("ManagedStore: \(objectID) is a fault with no context (its context was reset or it was deleted)")
+        }
+        context.fulfillFault(self)
+    }
+
+    func trapOnUnreadableValue<Value>(_ stored: AttributeValue, slot: Int, as type: Value.Type) -> Never {
+        let name = entity.attributes[slot].name
+        if stored.isNull {
+            preconditionFailure("ManagedStore: attribute '\(name)' of \(entity.name) \(objectID) is nil, but its property is the non-optional \(Value.self); set it first or give the attribute a default")
+        }
+        preconditionFailure("ManagedStore: attribute '\(name)' of \(entity.name) holds \(stored), which is not a \(Value.self)")
+    }
+
+    /// An unregistered object of `entity` whose attributes hold distinct sentinels; reading
+    /// through it records the slots read.
+    static func makeProbe(for entity: EntityDescription) -> ManagedObject {
+        let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+        probe.values = entity.attributes.indices.map { entity.sentinel(forSlot: $0) }
+        probe.isProbe = true
+        return probe
+    }
+
+    // MARK: Identity
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
+        if isFaultState { return "<\(entity.name) 0x\(address)> (\(objectID); data: <fault>)" }
+        let data = entity.attributes.enumerated().map { "\($1.name) = \(values[$0])" }.joined(separator: "; ")
+        return "<\(entity.name) 0x\(address)> (\(objectID); data: {\(data)})"
+    }
+}

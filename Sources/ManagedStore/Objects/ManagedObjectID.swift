@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// The identity of a managed object across contexts: `Sendable` and `Hashable`, so it may be
+/// passed between queues where the object itself may not.
+///
+/// An object's ID is temporary until the object is saved or given a permanent ID with
+/// ``ManagedObjectContext/obtainPermanentIDs(for:)``; a permanent ID names the store's row.
+///
+/// ```swift
+/// let id = note.objectID                       // on note's context's queue
+/// background.perform { let same = background.object(with: id) }
+/// ```
+public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
+    /// The entity of the object.
+    public var entity: EntityDescription { unownedEntity }
+    /// The store that holds the object's row, or nil for a temporary ID.
+    public var persistentStore: PersistentStore? { unownedStore }
+    /// The row's primary key, or the temporary ID's number.
+    let key: Int64
+    // Entities and stores are never deallocated (see `Immortal`), so an ID needs no reference
+    // count on them: copying an ID costs nothing.
+    private unowned(unsafe) let unownedEntity: EntityDescription
+    private unowned(unsafe) let unownedStore: PersistentStore?
+
+    private static let temporaryCounter = Atomic<Int64>(0)
+    /// Distinguishes this process's temporary IDs from another's in URIs.
+    static let processToken = UUID().uuidString.lowercased()
+
+    init(entity: EntityDescription, store: PersistentStore, primaryKey: Int64) {
+        self.unownedEntity = entity
+        self.unownedStore = store
+        self.key = primaryKey
+    }
+
+    private init(temporaryFor entity: EntityDescription, number: Int64) {
+        self.unownedEntity = entity
+        self.unownedStore = nil
+        self.key = number
+    }
+
+    static func makeTemporary(for entity: EntityDescription) -> ManagedObjectID {
+        let number = temporaryCounter.add(1, ordering: .relaxed).newValue
+        return ManagedObjectID(temporaryFor: entity, number: number)
+    }
+
+    static func temporary(for entity: EntityDescription, number: Int64) -> ManagedObjectID {
+        ManagedObjectID(temporaryFor: entity, number: number)
+    }
+
+    /// True until the object has a row in a store.
+    public var isTemporaryID: Bool { unownedStore == nil }
+
+    /// The name of the object's entity.
+    public var entityName: String { entity.name }
+
+    /// A URI for this ID, which ``PersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``
+    /// turns back into the ID: `x-managedstore://<store UUID>/<Entity>/p<key>`, or
+    /// `x-managedstore:///<Entity>/t<process>-<n>` for a temporary ID.
+    public func uriRepresentation() -> URL {
+        let text: String
+        if let persistentStore {
+            text = "x-managedstore://\(persistentStore.identifier)/\(entity.name)/p\(key)"
+        } else {
+            text = "x-managedstore:///\(entity.name)/t\(Self.processToken)-\(key)"
+        }
+        guard let url = URL(string: text) else {
+            preconditionFailure("ManagedStore: entity name \(entity.name) does not fit in a URI")
+        }
+        return url
+    }
+
+    public var description: String { uriRepresentation().absoluteString }
+
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs.key == rhs.key && lhs.unownedEntity === rhs.unownedEntity && lhs.unownedStore === rhs.unownedStore
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // The key alone: keys rarely repeat across entities, and equality checks the entity.
+        hasher.combine(key)
+    }
+}

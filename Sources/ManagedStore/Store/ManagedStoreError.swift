@@ -1,0 +1,121 @@
+import Foundation
+
+/// The errors of the ManagedStore stack (SQLite's own errors are ``SQLiteError``).
+public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The file exists but is not a store: not SQLite, or SQLite without ManagedStore's tables.
+    case notAStore(url: URL, reason: String)
+    /// The store was made by a model that differs from this one; the store was not changed.
+    case incompatibleModel(url: URL, differences: [String])
+    /// The store was written by a newer version of ManagedStore.
+    case unsupportedStoreFormat(url: URL, version: Int, supported: Int)
+    /// No store is loaded on the coordinator (or the context has no coordinator).
+    case noPersistentStore
+    /// The coordinator already has a store; this version supports one store per coordinator.
+    case storeAlreadyAdded(url: URL)
+    /// A save or a write on a store opened read-only.
+    case readOnlyStore(url: URL)
+    /// A read-only store that does not exist.
+    case storeNotFound(url: URL)
+    /// A predicate or sort descriptor that cannot be run as SQL.
+    case unsupportedFetch(entity: String, reason: String)
+    /// The entity of an object or request is not in the context's model.
+    case unknownEntity(String)
+    /// `existingObject(with:)` for an object whose row does not exist.
+    case objectNotFound(ManagedObjectID)
+    /// A URI that names no object of this coordinator's store.
+    case invalidURI(URL)
+    /// A save found objects whose values are not valid.
+    case validationFailed([ValidationFailure])
+    /// A save met conflicts that its merge policy (`.error`) does not resolve.
+    case saveConflicts(constraint: [ConstraintConflict], optimisticLocking: [OptimisticLockingConflict])
+
+    public var description: String {
+        switch self {
+        case .notAStore(let url, let reason):
+            return "\(url.path) is not a ManagedStore store: \(reason)"
+        case .incompatibleModel(let url, let differences):
+            return "the store at \(url.path) was made by an incompatible model, so it was left untouched: " + differences.joined(separator: "; ")
+        case .unsupportedStoreFormat(let url, let version, let supported):
+            return "the store at \(url.path) has format \(version), newer than this version reads (\(supported)); it was left untouched"
+        case .noPersistentStore:
+            return "no persistent store is loaded"
+        case .storeAlreadyAdded(let url):
+            return "the coordinator already has a store (\(url.path)); it holds one store"
+        case .readOnlyStore(let url):
+            return "the store at \(url.path) is read-only"
+        case .storeNotFound(let url):
+            return "no store at \(url.path)"
+        case .unsupportedFetch(let entity, let reason):
+            return "cannot fetch \(entity): \(reason)"
+        case .unknownEntity(let name):
+            return "the model has no entity \(name)"
+        case .objectNotFound(let id):
+            return "no object \(id) in the store (it was deleted, or never saved)"
+        case .invalidURI(let url):
+            return "\(url.absoluteString) names no object of this store"
+        case .validationFailed(let failures):
+            return "the save failed validation: " + failures.map(\.description).joined(separator: "; ")
+        case .saveConflicts(let constraint, let locking):
+            // The first few, then a count: the full lists are in the associated values.
+            let lines = constraint.map(\.description) + locking.map(\.description)
+            var text = "the save failed with \(lines.count) conflict\(lines.count == 1 ? "" : "s"): " + lines.prefix(5).joined(separator: "; ")
+            if lines.count > 5 { text += "; and \(lines.count - 5) more" }
+            return text
+        }
+    }
+
+    public var errorDescription: String? { description }
+}
+
+/// An object value that a save refused.
+public struct ValidationFailure: Sendable, CustomStringConvertible {
+    /// The object.
+    public let objectID: ManagedObjectID
+    /// The attribute.
+    public let attribute: String
+    /// What is wrong.
+    public let reason: String
+
+    public var description: String { "\(objectID.entityName).\(attribute) of \(objectID): \(reason)" }
+}
+
+/// Objects whose values break a uniqueness constraint, found by a save.
+public struct ConstraintConflict: Sendable, CustomStringConvertible {
+    /// The entity.
+    public let entityName: String
+    /// The attributes of the broken constraint.
+    public let constraint: [String]
+    /// The values the conflicting objects share.
+    public let values: [String: AttributeValue]
+    /// The objects of the save that conflict (the IDs they had when the save began).
+    public let conflictingObjectIDs: [ManagedObjectID]
+    /// The stored row they conflict with, when the conflict is with the store.
+    public let databaseObjectID: ManagedObjectID?
+
+    public var description: String {
+        let shared = constraint.map { "\($0) = \(values[$0] ?? .null)" }.joined(separator: ", ")
+        let with = databaseObjectID.map { "the stored \($0)" } ?? "each other"
+        return "\(entityName) unique on (\(constraint.joined(separator: ", "))): \(conflictingObjectIDs.map(\.description).joined(separator: ", ")) conflict with \(with) (\(shared))"
+    }
+}
+
+/// An object whose row changed or vanished in the store after the object was read.
+public struct OptimisticLockingConflict: Sendable, CustomStringConvertible {
+    /// The object.
+    public let objectID: ManagedObjectID
+    /// The row version the object was read at.
+    public let cachedVersion: Int64
+    /// The row's version in the store now, or nil when the row was deleted.
+    public let persistedVersion: Int64?
+    /// The object's values.
+    public let objectSnapshot: [String: AttributeValue]
+    /// The row's values in the store now, or nil when it was deleted.
+    public let persistedSnapshot: [String: AttributeValue]?
+
+    public var description: String {
+        if let persistedVersion {
+            return "\(objectID) was changed in the store since it was read (version \(cachedVersion) read, \(persistedVersion) stored)"
+        }
+        return "\(objectID) was deleted from the store since it was read"
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// Connects contexts to the store: it owns the SQLite connections (one serial writer, a pool of
+/// readers, WAL mode) and the model, and it relays saves to the contexts that merge them
+/// automatically.
+///
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(with: PersistentStoreDescription(url: storeURL))
+/// let context = ManagedObjectContext(concurrencyType: .privateQueue)
+/// context.persistentStoreCoordinator = coordinator
+/// ```
+///
+/// A coordinator holds one store.
+public final class PersistentStoreCoordinator: Sendable {
+    /// The model of the store's entities.
+    public let managedObjectModel: ManagedObjectModel
+    private let backend = Mutex<SQLiteStore?>(nil)
+    /// Contexts that merge every save made through this coordinator by another context.
+    private let mergingContexts = Mutex<[WeakContext]>([])
+
+    /// A coordinator for `managedObjectModel`, with no store yet.
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    /// The stores added so far (at most one).
+    public var persistentStores: [PersistentStore] {
+        backend.withLock { $0.map { [$0.persistentStore] } ?? [] }
+    }
+
+    /// Opens the store `description` names, creating it when it does not exist.
+    ///
+    /// Throws ``ManagedStoreError/notAStore(url:reason:)`` for a file that is not a store, and
+    /// ``ManagedStoreError/incompatibleModel(url:differences:)`` for a store of another model;
+    /// in both cases the file is left as it was.
+    @discardableResult
+    public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
+        if let existing = backend.withLock({ $0?.persistentStore }) {
+            throw ManagedStoreError.storeAlreadyAdded(url: existing.url)
+        }
+        let store = try SQLiteStore.open(description, model: managedObjectModel)
+        return try backend.withLock { current in
+            if let current { throw ManagedStoreError.storeAlreadyAdded(url: current.persistentStore.url) }
+            current = store
+            return store.persistentStore
+        }
+    }
+
+    /// The object ID a URI from ``ManagedObjectID/uriRepresentation()`` stands for, or nil when
+    /// it names another store, an unknown entity, or another process's temporary ID.
+    public func managedObjectID(forURIRepresentation url: URL) -> ManagedObjectID? {
+        guard url.scheme == "x-managedstore" else { return nil }
+        let parts = url.path.split(separator: "/").map(String.init)
+        guard parts.count == 2, let entity = managedObjectModel.entitiesByName[parts[0]] else { return nil }
+        let reference = parts[1]
+        if reference.hasPrefix("p"), let key = Int64(reference.dropFirst()) {
+            guard let store = backend.withLock({ $0?.persistentStore }), url.host == store.identifier else { return nil }
+            return ManagedObjectID(entity: entity, store: store, primaryKey: key)
+        }
+        if reference.hasPrefix("t"), (url.host ?? "").isEmpty {
+            let token = "t" + ManagedObjectID.processToken + "-"
+            guard reference.hasPrefix(token), let number = Int64(reference.dropFirst(token.count)) else { return nil }
+            return ManagedObjectID.temporary(for: entity, number: number)
+        }
+        return nil
+    }
+
+    /// The loaded store, or ``ManagedStoreError/noPersistentStore``.
+    func store() throws -> SQLiteStore {
+        guard let store = backend.withLock({ $0 }) else { throw ManagedStoreError.noPersistentStore }
+        return store
+    }
+
+    // MARK: Automatic merging
+
+    func addMergingContext(_ context: ManagedObjectContext) {
+        mergingContexts.withLock { contexts in
+            contexts.removeAll { $0.context == nil || $0.context === context }
+            contexts.append(WeakContext(context))
+        }
+    }
+
+    func removeMergingContext(_ context: ManagedObjectContext) {
+        mergingContexts.withLock { $0.removeAll { $0.context == nil || $0.context === context } }
+    }
+
+    /// Hands a save made by `saver` to every other context that merges automatically.
+    func relay(_ changes: ContextSaveChanges, from saver: ManagedObjectContext) {
+        let receivers = mergingContexts.withLock { $0.compactMap(\.context) }
+        for receiver in receivers where receiver !== saver {
+            receiver.perform { receiver.mergeChanges(fromContextDidSave: changes) }
+        }
+    }
+}
+
+/// A weak reference to a context, for the lists of contexts that merge automatically.
+final class WeakContext: Sendable {
+    weak let context: ManagedObjectContext?
+    init(_ context: ManagedObjectContext) { self.context = context }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// How to open a store: where it is and how to treat it.
+///
+/// ```swift
+/// let description = PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))  // in memory
+/// container.persistentStoreDescriptions = [description]
+/// ```
+public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
+    /// The store file. `/dev/null` means an in-memory store, as in Core Data.
+    public var url: URL?
+    /// Open the store for reading only: saves fail, and the file is never written.
+    public var isReadOnly = false
+    /// How long a save waits for another process's write lock before failing, in seconds.
+    public var timeout: TimeInterval = 10
+    /// How many read connections a file store may open, so that fetches on several queues
+    /// run at once and never wait for a write.
+    public var maximumReaders = 4
+
+    /// A description of the store at `url`.
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// True when `url` is `/dev/null`.
+    public var isInMemory: Bool { url?.path == "/dev/null" }
+
+    public var description: String { "store at \(url?.path ?? "(no URL)")\(isReadOnly ? " (read-only)" : "")" }
+}

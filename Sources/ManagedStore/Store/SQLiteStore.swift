@@ -1,0 +1,195 @@
+import CSQLite
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The SQLite file (or in-memory database) behind a coordinator: one serial writer connection
+/// and a pool of read connections, in WAL mode, so that a fetch never waits for a write.
+///
+/// An in-memory store has one connection, which reads and writes in turn.
+final class SQLiteStore: Sendable {
+    let persistentStore: PersistentStore
+    let model: ManagedObjectModel
+    /// The writer; nil for a read-only store. Held for the whole of each write transaction.
+    private let writer: Mutex<SQLiteConnection?>
+    /// Idle read connections (file stores only).
+    private let idleReaders = Mutex<[SQLiteConnection]>([])
+    /// Bounds the read connections in use at once.
+    private let readerSlots: DispatchSemaphore
+    private let inMemory: Bool
+    private let timeout: Double
+
+    private init(persistentStore: PersistentStore, model: ManagedObjectModel, writer: SQLiteConnection?,
+                 readers: [SQLiteConnection], description: PersistentStoreDescription) {
+        self.persistentStore = persistentStore
+        self.model = model
+        self.writer = Mutex(writer)
+        self.idleReaders.withLock { $0 = readers }
+        self.readerSlots = DispatchSemaphore(value: max(1, description.maximumReaders))
+        self.inMemory = description.isInMemory
+        self.timeout = description.timeout
+    }
+
+    var url: URL { persistentStore.url }
+
+    // MARK: Opening
+
+    /// Opens (or creates) the store that `description` names, for `model`.
+    ///
+    /// An existing file is checked before anything is written to it: a file that is not a
+    /// store, or a store of another model, is refused and left as it was.
+    static func open(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> SQLiteStore {
+        guard let url = description.url else { throw ManagedStoreError.noPersistentStore }
+        if description.isInMemory {
+            let connection = try SQLiteConnection(path: ":memory:", mode: .init(create: true))
+            let identifier = try StoreSchema.create(on: connection, model: model, walMode: false)
+            let store = PersistentStore(identifier: identifier, url: url, isReadOnly: description.isReadOnly)
+            return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description)
+        }
+
+        let path = url.path
+        let fileManager = FileManager.default
+        if description.isReadOnly {
+            guard fileManager.fileExists(atPath: path) else { throw ManagedStoreError.storeNotFound(url: url) }
+            let connection = try SQLiteConnection(path: path, mode: .init(readOnly: true))
+            connection.setBusyTimeout(description.timeout)
+            guard let metadata = try StoreSchema.inspect(connection, url: url) else {
+                throw ManagedStoreError.notAStore(url: url, reason: "it is an empty database")
+            }
+            try metadata.checkCompatible(with: model, url: url)
+            let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)
+            return SQLiteStore(persistentStore: store, model: model, writer: nil, readers: [connection], description: description)
+        }
+
+        let directory = url.deletingLastPathComponent()
+        if !fileManager.fileExists(atPath: directory.path) {
+            try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        let connection = try SQLiteConnection(path: path, mode: .init(create: true))
+        connection.setBusyTimeout(description.timeout)
+        let identifier: String
+        if let metadata = try StoreSchema.inspect(connection, url: url) {
+            try metadata.checkCompatible(with: model, url: url)
+            try StoreSchema.enableWAL(on: connection)
+            try StoreSchema.createMissingIndexes(on: connection, model: model)
+            identifier = metadata.identifier
+        } else {
+            identifier = try StoreSchema.create(on: connection, model: model, walMode: true)
+        }
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        let store = PersistentStore(identifier: identifier, url: url, isReadOnly: false)
+        return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description)
+    }
+
+    // MARK: Connections
+
+    /// Runs `body` with a read connection. File stores take one from the pool (opening one if
+    /// none is idle), so reads run beside a write; in-memory stores use their one connection.
+    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        if inMemory {
+            return try writer.withLock { connection in
+                guard let connection else { throw ManagedStoreError.noPersistentStore }
+                return try body(connection)
+            }
+        }
+        readerSlots.wait()
+        defer { readerSlots.signal() }
+        let connection = try idleReaders.withLock { $0.popLast() } ?? openReader()
+        defer { idleReaders.withLock { $0.append(connection) } }
+        return try body(connection)
+    }
+
+    private func openReader() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: url.path, mode: .init(readOnly: true))
+        connection.setBusyTimeout(timeout)
+        return connection
+    }
+
+    /// Runs `body` in a write transaction on the writer (`BEGIN IMMEDIATE`), committing when it
+    /// returns and rolling back when it throws. Writers take turns.
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.withLock { connection in
+            guard let connection else { throw ManagedStoreError.readOnlyStore(url: url) }
+            return try connection.transaction { try body(connection) }
+        }
+    }
+
+    // MARK: Reading rows
+
+    /// The rows a query selects.
+    func fetch(_ query: StoreQuery) throws -> [RowSnapshot] {
+        try read { connection in
+            let statement = try connection.statement(query.selectSQL())
+            defer { statement.reset() }
+            for (index, argument) in query.arguments.enumerated() {
+                try statement.bind(argument, Int32(index + 1))
+            }
+            var rows: [RowSnapshot] = []
+            while try statement.step() {
+                rows.append(row(from: statement, entity: query.entity))
+            }
+            return rows
+        }
+    }
+
+    /// How many rows a query selects (its limit and offset are ignored).
+    func count(_ query: StoreQuery) throws -> Int {
+        try read { connection in
+            let statement = try connection.statement(query.countSQL())
+            defer { statement.reset() }
+            for (index, argument) in query.arguments.enumerated() {
+                try statement.bind(argument, Int32(index + 1))
+            }
+            guard try statement.step() else { return 0 }
+            return Int(statement.int64(0))
+        }
+    }
+
+    /// The row of a permanent object ID, or nil when there is none.
+    func row(for id: ManagedObjectID) throws -> RowSnapshot? {
+        guard id.persistentStore === persistentStore else { return nil }
+        return try read { connection in try row(for: id, on: connection) }
+    }
+
+    func row(for id: ManagedObjectID, on connection: SQLiteConnection) throws -> RowSnapshot? {
+        let entity = id.entity
+        let statement = try connection.statement(entity.selectByKeySQL)
+        defer { statement.reset() }
+        try statement.bind(id.key, 1)
+        guard try statement.step() else { return nil }
+        return row(from: statement, entity: entity)
+    }
+
+    func row(from statement: SQLiteStatement, entity: EntityDescription) -> RowSnapshot {
+        var values: [AttributeValue] = []
+        values.reserveCapacity(entity.attributes.count)
+        for (index, attribute) in entity.attributes.enumerated() {
+            values.append(statement.attributeValue(Int32(index + 2), type: attribute.type))
+        }
+        return RowSnapshot(id: ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0)),
+                           version: statement.int64(1), values: values)
+    }
+
+    // MARK: Primary keys
+
+    /// Reserves `count` primary keys of `entity` inside the current write transaction.
+    func reservePrimaryKeys(_ count: Int, for entity: EntityDescription, on connection: SQLiteConnection) throws -> ClosedRange<Int64> {
+        let statement = try connection.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
+        defer { statement.reset() }
+        try statement.bind(Int64(count), 1)
+        try statement.bind(entity.name, 2)
+        guard try statement.step() else {
+            throw SQLiteError(code: SQLITE_CORRUPT, extendedCode: SQLITE_CORRUPT,
+                              message: "Z_PRIMARYKEY has no row for entity \(entity.name)", sql: statement.sql)
+        }
+        let maximum = statement.int64(0)
+        return (maximum - Int64(count) + 1)...maximum
+    }
+
+    /// Permanent IDs for objects of `entity`, reserved in a transaction of their own.
+    func obtainPermanentIDs(_ count: Int, for entity: EntityDescription) throws -> [ManagedObjectID] {
+        guard count > 0 else { return [] }
+        let range = try write { connection in try reservePrimaryKeys(count, for: entity, on: connection) }
+        return range.map { ManagedObjectID(entity: entity, store: persistentStore, primaryKey: $0) }
+    }
+}

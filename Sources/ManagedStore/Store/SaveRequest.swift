@@ -1,0 +1,66 @@
+/// What a coordinator-backed context asks its store to write in one save.
+struct SaveRequest: Sendable {
+    struct Insert: Sendable {
+        /// The object's ID: temporary, or permanent when obtained before the save.
+        let objectID: ManagedObjectID
+        let values: [AttributeValue]
+    }
+
+    struct Update: Sendable {
+        let objectID: ManagedObjectID
+        let values: [AttributeValue]
+        /// The values the object was read with: what "changed" means, per attribute.
+        let committed: [AttributeValue]
+        let version: Int64
+    }
+
+    struct Delete: Sendable {
+        let objectID: ManagedObjectID
+        let version: Int64
+    }
+
+    var inserts: [Insert] = []
+    var updates: [Update] = []
+    var deletes: [Delete] = []
+    var mergePolicy: MergePolicy = .error
+}
+
+/// What a save did, for the saving context and for the contexts that merge its notification.
+struct SaveOutcome: Sendable {
+    /// What became of an object that took part in the save.
+    enum Fate: Sendable {
+        /// The object was inserted as a new row: the next of ``SaveOutcome/insertedRows``.
+        case inserted
+        /// The object stands for this existing row now, with these values at this version.
+        case row(RowSnapshot)
+        /// The object's row is gone (deleted by this save, or by another that won).
+        case deleted
+        /// Another object of the same save stands for the row the object would have had
+        /// (uniqueness constraint resolved by the merge policy); the object leaves its context.
+        case superseded(by: ManagedObjectID)
+    }
+
+    /// The fate of each insert, update and deletion, in the request's order.
+    var insertFates: [Fate] = []
+    var updateFates: [Fate] = []
+    var deleteFates: [Fate] = []
+    /// Rows this save created.
+    var insertedRows: [RowSnapshot] = []
+    /// Rows this save changed.
+    var updatedRows: [RowSnapshot] = []
+    /// Rows this save removed.
+    var deletedIDs: [ManagedObjectID] = []
+    /// The temporary ID each of `insertedRows` had (nil for an ID obtained before the save).
+    var insertedTemporaryIDs: [ManagedObjectID?] = []
+    /// Other objects that took a permanent ID by a conflict resolution: (temporary, permanent).
+    var adoptedIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] = []
+
+    /// Every temporary ID of the save's objects, with the permanent ID it has now.
+    var temporaryIDPairs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] {
+        var pairs = adoptedIDs
+        for (temporary, row) in zip(insertedTemporaryIDs, insertedRows) {
+            if let temporary { pairs.append((temporary, row.id)) }
+        }
+        return pairs
+    }
+}

@@ -1,0 +1,31 @@
+/// A SELECT over one entity's table, compiled from a fetch request.
+struct StoreQuery: Sendable {
+    var entity: EntityDescription
+    /// The WHERE clause without the keyword, or nil for every row.
+    var whereClause: String?
+    var arguments: [SQLiteValue] = []
+    /// The ORDER BY clause without the keywords.
+    var orderBy: String?
+    var limit = 0
+    var offset = 0
+
+    func selectSQL() -> String {
+        var sql = "SELECT \(entity.selectColumns) FROM \(entity.quotedTable)"
+        sql += clauses(ordered: true)
+        return sql
+    }
+
+    func countSQL() -> String {
+        "SELECT COUNT(*) FROM \(entity.quotedTable)" + clauses(ordered: false)
+    }
+
+    private func clauses(ordered: Bool) -> String {
+        var sql = ""
+        if let whereClause { sql += " WHERE \(whereClause)" }
+        guard ordered else { return sql }
+        if let orderBy { sql += " ORDER BY \(orderBy)" }
+        if limit > 0 || offset > 0 { sql += " LIMIT \(limit > 0 ? limit : -1)" }
+        if offset > 0 { sql += " OFFSET \(offset)" }
+        return sql
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The tables of a store, made from a model, and the checks that an existing file fits it.
+///
+/// Each entity has a table named after it: `Z_PK` (the primary key), `Z_OPT` (the row version
+/// for optimistic locking), then a column per attribute. `Z_METADATA` holds the store's
+/// identifier, its format and the model it was made by; `Z_PRIMARYKEY` the last key per entity.
+enum StoreSchema {
+    /// The store format this version writes and reads.
+    static let formatVersion = 1
+
+    struct Metadata {
+        var identifier: String
+        var formatVersion: Int
+        var schemaLines: [String]
+
+        /// Throws unless a model with `model`'s schema can use this store.
+        func checkCompatible(with model: ManagedObjectModel, url: URL) throws {
+            guard formatVersion <= StoreSchema.formatVersion else {
+                throw ManagedStoreError.unsupportedStoreFormat(url: url, version: formatVersion, supported: StoreSchema.formatVersion)
+            }
+            let modelLines = model.schemaLines
+            guard modelLines != schemaLines else { return }
+            let stored = Set(schemaLines), wanted = Set(modelLines)
+            var differences = schemaLines.filter { !wanted.contains($0) }.map { "the store has \($0), the model does not" }
+            differences += modelLines.filter { !stored.contains($0) }.map { "the model has \($0), the store does not" }
+            if differences.isEmpty { differences = ["the entities are in another order"] }
+            throw ManagedStoreError.incompatibleModel(url: url, differences: differences)
+        }
+    }
+
+    /// Reads the metadata of the database on `connection`; nil when it has no tables at all.
+    /// Throws ``ManagedStoreError/notAStore(url:reason:)`` for anything else that is not a store.
+    static func inspect(_ connection: SQLiteConnection, url: URL) throws -> Metadata? {
+        var tables: [String] = []
+        do {
+            let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
+            defer { statement.reset() }
+            while try statement.step() { tables.append(statement.text(0)) }
+        } catch let error as SQLiteError where error.isNotADatabase {
+            throw ManagedStoreError.notAStore(url: url, reason: "it is not an SQLite database")
+        } catch let error as SQLiteError where error.code == 11 /* SQLITE_CORRUPT */ {
+            throw ManagedStoreError.notAStore(url: url, reason: "its SQLite data is damaged (\(error.message))")
+        }
+        if tables.isEmpty { return nil }
+        guard tables.contains("Z_METADATA") else {
+            throw ManagedStoreError.notAStore(url: url, reason: "it is an SQLite database without ManagedStore's Z_METADATA table")
+        }
+        let statement = try connection.statement("SELECT Z_UUID, Z_VERSION, Z_SCHEMA FROM Z_METADATA")
+        defer { statement.reset() }
+        guard try statement.step() else {
+            throw ManagedStoreError.notAStore(url: url, reason: "its Z_METADATA table is empty")
+        }
+        return Metadata(identifier: statement.text(0), formatVersion: Int(statement.int64(1)),
+                        schemaLines: statement.text(2).split(separator: "\n").map(String.init))
+    }
+
+    /// Makes every table and index of `model`, and the metadata; returns the new identifier.
+    static func create(on connection: SQLiteConnection, model: ManagedObjectModel, walMode: Bool) throws -> String {
+        if walMode { try enableWAL(on: connection) }
+        let identifier = UUID().uuidString
+        try connection.transaction {
+            try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER NOT NULL, Z_UUID TEXT NOT NULL, Z_SCHEMA TEXT NOT NULL)")
+            try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT TEXT PRIMARY KEY, Z_MAX INTEGER NOT NULL)")
+            let metadata = try connection.statement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_SCHEMA) VALUES (?, ?, ?)")
+            try metadata.bind(Int64(formatVersion), 1)
+            try metadata.bind(identifier, 2)
+            try metadata.bind(model.schemaLines.joined(separator: "\n"), 3)
+            try metadata.run()
+            for entity in model.entities {
+                try connection.execute(createTableSQL(for: entity))
+                for (index, constraint) in entity.uniquenessConstraints.enumerated() {
+                    let columns = constraint.map(SQLiteConnection.quote).joined(separator: ", ")
+                    let name = SQLiteConnection.quote("\(entity.name)_unique_\(index)")
+                    try connection.execute("CREATE UNIQUE INDEX \(name) ON \(entity.quotedTable) (\(columns))")
+                }
+                let key = try connection.statement("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_MAX) VALUES (?, 0)")
+                try key.bind(entity.name, 1)
+                try key.run()
+            }
+            try createMissingIndexes(on: connection, model: model)
+        }
+        return identifier
+    }
+
+    static func createTableSQL(for entity: EntityDescription) -> String {
+        var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_OPT INTEGER NOT NULL"]
+        for attribute in entity.attributes {
+            columns.append("\(SQLiteConnection.quote(attribute.name)) \(attribute.type.sqlType)\(attribute.isOptional ? "" : " NOT NULL")")
+        }
+        return "CREATE TABLE \(entity.quotedTable) (\(columns.joined(separator: ", ")))"
+    }
+
+    /// Indexes are not part of a store's compatibility: those the model adds are made.
+    static func createMissingIndexes(on connection: SQLiteConnection, model: ManagedObjectModel) throws {
+        for entity in model.entities {
+            for names in entity.indexes {
+                let columns = names.map(SQLiteConnection.quote).joined(separator: ", ")
+                let name = SQLiteConnection.quote("\(entity.name)_index_\(names.joined(separator: "_"))")
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))")
+            }
+        }
+    }
+
+    static func enableWAL(on connection: SQLiteConnection) throws {
+        if try connection.scalarText("PRAGMA journal_mode")?.lowercased() != "wal" {
+            _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The in-process half of `scripts/bench`: each subcommand measures one thing and prints its
+/// figures as one JSON object on stdout. `scripts/bench` runs them, repeats them, and makes the
+/// table.
+@main
+struct BenchMain {
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard !arguments.isEmpty else {
+            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH\n".utf8))
+            exit(64)
+        }
+        let command = arguments.removeFirst()
+        func option(_ name: String) -> String? {
+            guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+            return arguments[index + 1]
+        }
+        do {
+            let figures: [String: Double]
+            switch command {
+            case "insert":
+                let store = URL(fileURLWithPath: option("--store") ?? NSTemporaryDirectory() + "ecbrates-bench-insert.sqlite")
+                figures = try await InsertBenchmark.run(
+                    count: Int(option("--count") ?? "") ?? 221_000, batch: Int(option("--batch") ?? "") ?? 1_000,
+                    unique: arguments.contains("--unique"), storeURL: store)
+            default:
+                FileHandle.standardError.write(Data("ecbrates-bench: unknown benchmark '\(command)'\n".utf8))
+                exit(64)
+            }
+            let json = try JSONSerialization.data(withJSONObject: figures, options: [.sortedKeys])
+            print(String(decoding: json, as: UTF8.self))
+        } catch {
+            FileHandle.standardError.write(Data("ecbrates-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}

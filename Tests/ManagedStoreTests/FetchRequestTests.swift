@@ -1,0 +1,121 @@
+import Foundation
+import ManagedStore
+import Testing
+
+/// Predicates and sort descriptors compile to SQL; what cannot is refused by name.
+@MainActor @Suite struct FetchRequestTests {
+    /// Notes: a (stars 0, body nil, price 1.1790), b (1, "x", 10), c (2, "y", 9.5), d (3, nil, 100).
+    private func fixture() throws -> PersistentContainer {
+        let container = try makeContainer(in: nil)
+        let view = container.viewContext
+        let rows: [(String, Int16, String?, String)] = [("a", 0, nil, "1.1790"), ("b", 1, "x", "10"), ("c", 2, "y", "9.5"), ("d", 3, nil, "100")]
+        for (title, stars, body, price) in rows {
+            let note = Note(context: view)
+            note.title = title
+            note.stars = stars
+            note.body = body
+            note.price = Decimal(string: price)
+            note.created = Date(timeIntervalSince1970: Double(stars) * 86_400)
+        }
+        try view.save()
+        return container
+    }
+
+    private func titles(_ container: PersistentContainer, _ predicate: Predicate<Note>?, sort: [SortDescriptor<Note>] = [SortDescriptor(\.title)]) throws -> [String] {
+        try container.viewContext.fetch(FetchRequest(predicate: predicate, sortBy: sort)).map(\.title)
+    }
+
+    @Test func comparisonsAndLogic() throws {
+        let container = try fixture()
+        #expect(try titles(container, #Predicate { $0.stars > 1 }) == ["c", "d"])
+        #expect(try titles(container, #Predicate { $0.stars <= 1 }) == ["a", "b"])
+        #expect(try titles(container, #Predicate { $0.title != "a" && $0.stars < 3 }) == ["b", "c"])
+        #expect(try titles(container, #Predicate { $0.title == "a" || $0.stars >= 3 }) == ["a", "d"])
+        #expect(try titles(container, #Predicate { !($0.stars == 1) }) == ["a", "c", "d"])
+        let since = Date(timeIntervalSince1970: 2 * 86_400)
+        #expect(try titles(container, #Predicate { $0.created >= since }) == ["c", "d"])
+    }
+
+    @Test func comparisonsOnOptionals() throws {
+        let container = try fixture()
+        #expect(try titles(container, #Predicate { $0.body == nil }) == ["a", "d"])
+        #expect(try titles(container, #Predicate { $0.body != nil }) == ["b", "c"])
+        #expect(try titles(container, #Predicate { $0.body == "x" }) == ["b"])
+        #expect(try titles(container, #Predicate { $0.body != "x" }) == ["a", "c", "d"], "nil != \"x\", as in Swift")
+        #expect(try titles(container, #Predicate { ($0.body ?? "none") == "none" }) == ["a", "d"])
+        #expect(try titles(container, #Predicate { $0.body! == "y" }) == ["c"])
+    }
+
+    @Test func listMembershipAndPrefixes() throws {
+        let container = try fixture()
+        let wanted = ["b", "d", "zz"]
+        #expect(try titles(container, #Predicate { wanted.contains($0.title) }) == ["b", "d"])
+        let none: [String] = []
+        #expect(try titles(container, #Predicate { none.contains($0.title) }) == [])
+        let bodies: [String?] = ["x", nil]
+        #expect(try titles(container, #Predicate { bodies.contains($0.body) }) == ["a", "b", "d"])
+        #expect(try titles(container, #Predicate { $0.title.starts(with: "c") }) == ["c"])
+    }
+
+    @Test func decimalsCompareAndSortByValue() throws {
+        let container = try fixture()
+        let same = Decimal(string: "1.179")!
+        #expect(try titles(container, #Predicate { $0.price == same }) == ["a"], "1.1790 and 1.179 are one value")
+        let nine = Decimal(9)
+        #expect(try titles(container, #Predicate { $0.price! > nine }) == ["b", "c", "d"])
+        let byPrice = try container.viewContext.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.price)])).map(\.title)
+        #expect(byPrice == ["a", "c", "b", "d"], "1.179 < 9.5 < 10 < 100, not text order")
+        let stored = try container.viewContext.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "a" }))[0].price
+        #expect(stored?.description == "1.179")
+    }
+
+    @Test func sortLimitOffsetAndCount() throws {
+        let container = try fixture()
+        var request = FetchRequest<Note>(sortBy: [SortDescriptor(\.stars, order: .reverse)])
+        request.fetchLimit = 2
+        request.fetchOffset = 1
+        #expect(try container.viewContext.fetch(request).map(\.title) == ["c", "b"])
+        #expect(try container.viewContext.count(for: request) == 2)
+        #expect(try container.viewContext.count(for: FetchRequest<Note>(predicate: #Predicate { $0.stars > 0 })) == 3)
+    }
+
+    @Test func aBooleanAttributeAloneIsACondition() throws {
+        let container = try makeContainer(in: nil)
+        let view = container.viewContext
+        for (name, flag) in [("on", true), ("off", false)] {
+            let counter = Counter(context: view)
+            counter.name = name
+            counter.flag = flag
+        }
+        try view.save()
+        #expect(try view.fetch(FetchRequest<Counter>(predicate: #Predicate { $0.flag })).map(\.name) == ["on"])
+        #expect(try view.fetch(FetchRequest<Counter>(predicate: #Predicate { !$0.flag })).map(\.name) == ["off"])
+    }
+
+    @Test func aComputedPropertyIsRefusedNotScanned() throws {
+        let container = try fixture()
+        #expect {
+            try titles(container, #Predicate { $0.shout == "A" })
+        } throws: { error in
+            "\(error)" == "cannot fetch Note: the key path of type KeyPath<Note, String> is not an attribute of Note"
+        }
+    }
+
+    @Test func arithmeticIsRefusedNamingTheExpression() throws {
+        let container = try fixture()
+        #expect {
+            try titles(container, #Predicate { $0.stars + 1 > 2 })
+        } throws: { error in
+            "\(error)".hasPrefix("cannot fetch Note: the predicate expression Arithmetic<KeyPath<Variable<Note>, Int16>, Value<Int16>> has no SQL translation")
+        }
+    }
+
+    @Test func aSortOnAComputedPropertyIsRefused() throws {
+        let container = try fixture()
+        #expect {
+            try titles(container, nil, sort: [SortDescriptor(\.shout)])
+        } throws: { error in
+            "\(error)" == "cannot fetch Note: a sort descriptor whose key path is not an attribute of Note"
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import ManagedStore
+import Testing
+
+/// A model like the test model, but whose Note has one more attribute.
+final class WiderNote: ManagedObject {
+    @Attribute var title: String
+}
+
+/// Behaviours 9 and 10: stores that do not fit are refused untouched; in-memory stores work;
+/// a file store keeps every saved object for a new process.
+@Suite struct StoreTests {
+    static let widerModel = ManagedObjectModel(entities: [
+        EntityDescription(name: "Note", managedObjectClass: WiderNote.self, attributes: [
+            AttributeDescription(name: "title", type: .string),
+            AttributeDescription(name: "body", type: .string, isOptional: true),
+            AttributeDescription(name: "stars", type: .integer16, defaultValue: .integer(0)),
+            AttributeDescription(name: "created", type: .date, defaultValue: .date(Date(timeIntervalSince1970: 0))),
+            AttributeDescription(name: "price", type: .decimal, isOptional: true),
+            AttributeDescription(name: "extra", type: .string, isOptional: true),
+        ], uniquenessConstraints: [["title"]]),
+        TestModel.counter,
+    ])
+
+    @Test func aStoreOfAnIncompatibleModelIsRefusedAndLeftUntouched() async throws {
+        let dir = TemporaryDirectory()
+        do {
+            let container = try makeContainer(in: dir)
+            try await insertNotes(["a"], into: container)
+        }   // the container closes: the WAL is checkpointed into the file and removed
+        let url = dir.file("Test.sqlite")
+        let before = try Data(contentsOf: url)
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+
+        #expect {
+            _ = try makeContainer(in: dir, model: Self.widerModel)
+        } throws: { error in
+            "\(error)" == "the store at \(url.path) was made by an incompatible model, so it was left untouched: the model has attribute Note.extra (string, optional), the store does not"
+        }
+        #expect(try Data(contentsOf: url) == before)
+        let reopened = try makeContainer(in: dir)
+        #expect(try await storedNoteCount(reopened) == 1)
+    }
+
+    @Test(arguments: [
+        ("random bytes", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }), "it is not an SQLite database"),
+        ("a text file", Data("date,currency,rate\n2026-09-30,USD,1.1355\n".utf8), "it is not an SQLite database"),
+    ])
+    func aFileThatIsNotAStoreIsRefusedAndLeftUntouched(kind: String, content: Data, reason: String) throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("Test.sqlite")
+        try content.write(to: url)
+        #expect {
+            _ = try makeContainer(in: dir)
+        } throws: { error in
+            "\(error)" == "\(url.path) is not a ManagedStore store: \(reason)"
+        }
+        #expect(try Data(contentsOf: url) == content, "\(kind) left as it was")
+    }
+
+    @Test func anSQLiteDatabaseOfAnotherProgramIsRefused() throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("Test.sqlite")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.commit()", url.path]
+        try process.run()
+        process.waitUntilExit()
+        let before = try Data(contentsOf: url)
+        #expect {
+            _ = try makeContainer(in: dir)
+        } throws: { error in
+            "\(error)" == "\(url.path) is not a ManagedStore store: it is an SQLite database without ManagedStore's Z_METADATA table"
+        }
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test func theInMemoryStoreWorksAndIsPrivateToItsContainer() async throws {
+        let first = try makeContainer(in: nil)
+        let second = try makeContainer(in: nil)
+        #expect(first.persistentStoreCoordinator.persistentStores.first?.isInMemory == true)
+        try await insertNotes(["a", "b"], into: first)
+        #expect(try await storedNoteCount(first) == 2)
+        #expect(try await storedNoteCount(second) == 0)
+        #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
+    }
+
+    @Test func aFileStoreReopenedByANewProcessHasEverySavedObject() async throws {
+        let dir = TemporaryDirectory()
+        let titles = (0..<300).map { String(format: "note %03d", $0) }
+        do {
+            let container = try makeContainer(in: dir)
+            try await insertNotes(titles, into: container)
+            let view = container.viewContext
+            try await view.perform {
+                let note = try view.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "note 007" }))[0]
+                note.price = Decimal(string: "1.1790")
+                note.body = "ünïcødé"
+                try view.save()
+            }
+        }
+        let path = dir.url.path
+        await #expect(processExitsWith: .success) { [path = path as String] in
+            let container = PersistentContainer(name: "Test", managedObjectModel: TestModel.model)
+            container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: path).appendingPathComponent("Test.sqlite"))]
+            try container.loadPersistentStores()
+            let context = container.newBackgroundContext()
+            let notes = try context.performAndWait { try context.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])) }
+            let expected = (0..<300).map { String(format: "note %03d", $0) }
+            guard notes.map(\.title) == expected else { exit(2) }
+            guard notes.map(\.stars) == (0..<300).map({ Int16($0) }) else { exit(3) }
+            guard notes[7].price == Decimal(string: "1.179"), notes[7].body == "ünïcødé" else { exit(4) }
+            guard notes[299].created == Date(timeIntervalSince1970: 299 * 86_400) else { exit(5) }
+        }
+    }
+
+    @Test func loadPersistentStoresReportsThroughItsCompletionHandler() throws {
+        let dir = TemporaryDirectory()
+        try Data("not a store".utf8).write(to: dir.file("Test.sqlite"))
+        let container = PersistentContainer(name: "Test", managedObjectModel: TestModel.model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: dir.file("Test.sqlite"))]
+        var reported: [String] = []
+        container.loadPersistentStores { description, error in
+            reported.append("\(description.url!.lastPathComponent): \(error.map { "\($0)" } ?? "ok")")
+        }
+        #expect(reported == ["Test.sqlite: \(dir.file("Test.sqlite").path) is not a ManagedStore store: it is not an SQLite database"])
+    }
+
+    @Test func theDefaultDirectoryFollowsXDGDataHome() {
+        let url = PersistentContainer.defaultDirectoryURL()
+        if let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            #expect(url.path == data)
+        } else {
+            #expect(url.path == FileManager.default.homeDirectoryForCurrentUser.path + "/.local/share")
+        }
+        let container = PersistentContainer(name: "Notes", managedObjectModel: TestModel.model)
+        #expect(container.persistentStoreDescriptions.first?.url?.lastPathComponent == "Notes.sqlite")
+    }
+}
+
+/// Behaviour 11: MANAGEDSTORE_CONCURRENCY_DEBUG=1 traps a touch off the context's queue,
+/// naming the context and the object (run in a child process).
+@Suite struct ConcurrencyDebugTests {
+    @Test func touchingAnObjectOffItsQueueTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            setenv("MANAGEDSTORE_CONCURRENCY_DEBUG", "1", 1)
+            let container = try makeContainer(in: nil)
+            let worker = container.newBackgroundContext()
+            worker.name = "worker"
+            let note = worker.performAndWait { () -> Note in
+                let note = Note(context: worker)
+                note.title = "inside is fine"
+                return note
+            }
+            _ = note.title   // outside the worker's queue
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("ManagedStore concurrency violation: Note x-managedstore:///Note/t"))
+        #expect(stderr.contains("of context 'worker' (privateQueue) was touched on"))
+        #expect(stderr.contains("outside that context's queue"))
+    }
+
+    @Test func usingAContextOffItsQueueTraps() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            setenv("MANAGEDSTORE_CONCURRENCY_DEBUG", "1", 1)
+            let container = try makeContainer(in: nil)
+            let worker = container.newBackgroundContext()
+            worker.name = "importer"
+            _ = try worker.fetch(FetchRequest<Note>())
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("ManagedStore concurrency violation: context 'importer' (privateQueue) was used (fetch(_:)) on"))
+    }
+
+    @Test func withoutTheVariableTheSameTouchDoesNotTrap() async throws {
+        await #expect(processExitsWith: .success) {
+            unsetenv("MANAGEDSTORE_CONCURRENCY_DEBUG")
+            let container = try makeContainer(in: nil)
+            let worker = container.newBackgroundContext()
+            let note = worker.performAndWait { () -> Note in
+                let note = Note(context: worker)
+                note.title = "x"
+                return note
+            }
+            guard note.title == "x" else { exit(2) }
+        }
+    }
+}
