@@ -8,7 +8,7 @@ struct BenchMain {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH\n".utf8))
+            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE\n".utf8))
             exit(64)
         }
         let command = arguments.removeFirst()
@@ -19,6 +19,9 @@ struct BenchMain {
         do {
             let figures: [String: Double]
             switch command {
+            case "parse":
+                guard let path = arguments.first(where: { !$0.hasPrefix("--") }) else { throw BenchmarkError("parse needs a file") }
+                figures = try ParseBenchmark.run(path: path)
             case "insert":
                 let store = URL(fileURLWithPath: option("--store") ?? NSTemporaryDirectory() + "ecbrates-bench-insert.sqlite")
                 figures = try await InsertBenchmark.run(

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A fetch that failed: the URL, what went wrong, and whether trying later may help.
+public struct FetchError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// No answer, or a broken connection (after the retries).
+        case network
+        /// An answer with a status that is not a success (after the retries, for 5xx and 429).
+        case httpStatus(Int)
+        /// A successful answer that is not an XML file (an HTML page, say).
+        case notXML
+    }
+
+    /// The URL fetched.
+    public let url: URL
+    /// What went wrong.
+    public let kind: Kind
+    /// How many requests were made.
+    public let attempts: Int
+    /// What went wrong, in words.
+    public let message: String
+
+    /// True when the trouble may pass (network errors, 5xx, 429): worth trying again later.
+    public var isTransient: Bool {
+        switch kind {
+        case .network: return true
+        case .httpStatus(let status): return status >= 500 || status == 429 || status == 408
+        case .notXML: return false
+        }
+    }
+
+    public var description: String {
+        "\(url.absoluteString): \(message)" + (attempts > 1 ? " (after \(attempts) attempts)" : "")
+    }
+
+    public var errorDescription: String? { description }
+}

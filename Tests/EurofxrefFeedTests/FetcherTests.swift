@@ -1,0 +1,146 @@
+import EurofxrefFeed
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Fetching over HTTP, against a loopback server the test starts; never the internet.
+@Suite struct FetcherTests {
+    let server: LoopbackServer
+    let fetcher = FeedFetcher(timeout: 2, attempts: 3, backoff: 0.05)
+
+    init() throws {
+        server = try LoopbackServer(serving: FixturePaths.fixtures)
+    }
+
+    @Test func aFetchedFileReadsLikeTheLocalOne() async throws {
+        guard case .fetched(let file) = try await fetcher.fetch(server.url("/ok/eurofxref-hist-90d.xml")) else {
+            Issue.record("expected a fetched file")
+            return
+        }
+        defer { file.remove() }
+        #expect(file.byteCount == (try Data(contentsOf: FixturePaths.ninetyDays)).count)
+        #expect(file.validators.etag?.hasPrefix("\"") == true)
+        #expect(file.validators.lastModified != nil)
+        let summary = try EurofxrefReader(source: file.url.absoluteString).validate(try #require(InputStream(url: file.file)))
+        #expect(summary.days == 64)
+        file.remove()
+        #expect(!FileManager.default.fileExists(atPath: file.file.path))
+    }
+
+    @Test func anUnchangedFileIsNotModifiedByETagOrByDate() async throws {
+        let url = server.url("/ok/eurofxref-daily.xml")
+        guard case .fetched(let first) = try await fetcher.fetch(url) else {
+            Issue.record("expected a fetched file")
+            return
+        }
+        first.remove()
+        let byETag = try await fetcher.fetch(url, validators: HTTPValidators(etag: first.validators.etag))
+        guard case .notModified = byETag else {
+            Issue.record("expected not modified by ETag, got \(byETag)")
+            return
+        }
+        let byDate = try await fetcher.fetch(url, validators: HTTPValidators(lastModified: first.validators.lastModified))
+        guard case .notModified = byDate else {
+            Issue.record("expected not modified by date, got \(byDate)")
+            return
+        }
+        let changed = try await fetcher.fetch(url, validators: HTTPValidators(etag: "\"stale\""))
+        guard case .fetched(let again) = changed else {
+            Issue.record("a stale ETag must fetch the file")
+            return
+        }
+        again.remove()
+    }
+
+    @Test func serverErrorsAreRetriedWithBackOff() async throws {
+        let path = "/flaky/2/eurofxref-daily.xml"
+        guard case .fetched(let file) = try await fetcher.fetch(server.url(path)) else {
+            Issue.record("expected the third attempt to succeed")
+            return
+        }
+        file.remove()
+        #expect(try await server.requestCount(path) == 3)
+    }
+
+    @Test func retriesAreBounded() async throws {
+        let path = "/flaky/9/eurofxref-daily.xml"
+        do {
+            _ = try await fetcher.fetch(server.url(path))
+            Issue.record("expected a failure")
+        } catch let error as FetchError {
+            #expect(error.kind == .httpStatus(503))
+            #expect(error.isTransient)
+            #expect(error.description == "\(server.url(path).absoluteString): HTTP 503 Service Unavailable (after 3 attempts)")
+        }
+        #expect(try await server.requestCount(path) == 3)
+    }
+
+    @Test func aClientErrorIsNotRetried() async throws {
+        let path = "/status/404"
+        do {
+            _ = try await fetcher.fetch(server.url(path))
+            Issue.record("expected a failure")
+        } catch let error as FetchError {
+            #expect(error.kind == .httpStatus(404))
+            #expect(!error.isTransient)
+            #expect(error.description == "\(server.url(path).absoluteString): HTTP 404 Not Found")
+        }
+        #expect(try await server.requestCount(path) == 1)
+    }
+
+    @Test func anHTMLPageWhereXMLWasExpectedIsAnError() async throws {
+        do {
+            _ = try await fetcher.fetch(server.url("/html/x"))
+            Issue.record("expected a failure")
+        } catch let error as FetchError {
+            #expect(error.kind == .notXML)
+            #expect(error.description == "\(server.url("/html/x").absoluteString): the server sent an HTML page (Content-Type text/html), not the XML rates file")
+        }
+    }
+
+    @Test func aSlowServerTimesOutAndIsRetried() async throws {
+        let quick = FeedFetcher(timeout: 0.5, attempts: 2, backoff: 0.05)
+        let path = "/slow/3/eurofxref-daily.xml"
+        do {
+            _ = try await quick.fetch(server.url(path))
+            Issue.record("expected a timeout")
+        } catch let error as FetchError {
+            #expect(error.kind == .network)
+            #expect(error.isTransient)
+            #expect(error.description == "\(server.url(path).absoluteString): no answer within 0 s (after 2 attempts)")
+        }
+    }
+
+    @Test func aClosedPortIsANetworkError() async throws {
+        let closed = URL(string: "http://127.0.0.1:9/eurofxref-daily.xml")!
+        do {
+            _ = try await fetcher.fetch(closed)
+            Issue.record("expected a failure")
+        } catch let error as FetchError {
+            #expect(error.kind == .network)
+            #expect(error.description == "http://127.0.0.1:9/eurofxref-daily.xml: could not connect to the server (after 3 attempts)")
+        }
+    }
+}
+
+/// Naming sources.
+@Suite struct FeedSourceTests {
+    @Test func argumentsNameTheirSources() {
+        #expect(FeedSource("daily") == .ecb(.daily))
+        #expect(FeedSource("90d").remoteURL?.absoluteString == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml")
+        #expect(FeedSource("hist").remoteURL?.absoluteString == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.xml")
+        #expect(FeedSource("-") == .standardInput)
+        #expect(FeedSource("https://example.org/rates.xml") == .url(URL(string: "https://example.org/rates.xml")!))
+        #expect(FeedSource("Fixtures/eurofxref-daily.xml") == .file("Fixtures/eurofxref-daily.xml"))
+        #expect(FeedSource("ftp://example.org/x") == .file("ftp://example.org/x"))
+    }
+
+    @Test func aMissingFileSaysSo() {
+        #expect(throws: FeedSourceError.missing(path: "/nonexistent/rates.xml")) {
+            _ = try FeedSource("/nonexistent/rates.xml").openLocal()
+        }
+        #expect("\(FeedSourceError.missing(path: "x.xml"))" == "x.xml: no such file")
+    }
+}
