@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "ManagedStore", targets: ["ManagedStore"]),
         .library(name: "EurofxrefFeed", targets: ["EurofxrefFeed"]),
+        .library(name: "ECBRates", targets: ["ECBRates"]),
+        .executable(name: "ecbrates", targets: ["ecbrates"]),
     ],
     targets: [
         .systemLibrary(
@@ -20,9 +22,14 @@ let package = Package(
         ),
         .target(name: "ManagedStore", dependencies: ["CSQLite"]),
         .target(name: "EurofxrefFeed", dependencies: ["CLibXML2"]),
+        .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
+        .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "EurofxrefFeed", "ManagedStore"]),
+        .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI"]),
         .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed"]),
         .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite"]),
-        .testTarget(name: "EurofxrefFeedTests", dependencies: ["EurofxrefFeed"], exclude: ["Support/feed_server.py"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["feed_server.py"]),
+        .testTarget(name: "ECBRatesTests", dependencies: ["ECBRates", "ECBRatesCLI", "ManagedStore", "EurofxrefFeed", "TestSupport", "ecbrates"]),
+        .testTarget(name: "EurofxrefFeedTests", dependencies: ["EurofxrefFeed", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import EurofxrefFeed
 import Foundation
+import TestSupport
 import Testing
 
 /// Every broken fixture fails with exactly the error written beside it.

@@ -1,5 +1,6 @@
 import EurofxrefFeed
 import Foundation
+import TestSupport
 import Testing
 
 /// Reading the real files, their layouts, chunking and checking.

@@ -186,3 +186,19 @@ final class WiderNote: ManagedObject {
         }
     }
 }
+
+/// Closing a store leaves only the store file: the WAL is checkpointed into it and removed.
+@Suite struct StoreClosingTests {
+    @Test func closingAStoreAfterReadsAndWritesRemovesTheWAL() async throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("Test.sqlite")
+        do {
+            let container = try makeContainer(in: dir)
+            try await insertNotes(["a", "b"], into: container)
+            #expect(try await storedNoteCount(container) == 2)   // a read through the reader pool
+            #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-shm"))
+    }
+}

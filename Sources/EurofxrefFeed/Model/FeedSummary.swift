@@ -24,7 +24,7 @@ public struct FeedSummary: Sendable, Equatable, CustomStringConvertible {
 
     /// `7104 days 1999-01-04..2026-09-30, 221064 rates, 41 currencies`.
     public var description: String {
-        let span = firstDay.map { first in lastDay.map { "\(first)..\($0)" } ?? "\(first)" } ?? "no days"
+        let span = firstDay.map { first in lastDay.map { $0 == first ? "\(first)" : "\(first)..\($0)" } ?? "\(first)" } ?? "no days"
         return "\(days) day\(days == 1 ? "" : "s") \(span), \(rates) rate\(rates == 1 ? "" : "s"), \(currencies.count) currenc\(currencies.count == 1 ? "y" : "ies")"
     }
 }

@@ -13,8 +13,8 @@ import Foundation
 /// print(summary)                    // 7104 days 1999-01-04..2026-09-30, 221064 rates, 41 currencies
 /// ```
 ///
-/// Any problem ends the read with a ``FeedError`` that names the source, line and column; the
-/// chunks handed on before it hold complete, checked days. The reader never resolves an
+/// Any problem ends the read with a ``FeedError`` that names the source, line and column, after
+/// every complete, checked day before it has been handed on. The reader never resolves an
 /// external entity, never touches the network, and refuses any DTD before an entity could be
 /// expanded. It runs on libxml2's SAX2 interface, the parser Foundation's `XMLParser` wraps on
 /// Linux, reading attribute bytes in place (see `scripts/bench` for why not `XMLParser`).
@@ -173,7 +173,11 @@ private final class SAXSession {
             xmlParseChunk(context, nil, 0, 1)
         }
         if let handlerError { throw handlerError }
-        if let error { throw error }
+        if let error {
+            // The days completed before the problem are checked and whole: hand them on first.
+            try emit()
+            throw error
+        }
         if !sawRoot {
             throw FeedError(source: source, line: nil, column: nil, kind: .notRatesDocument,
                             message: "no XML element found; expected an ECB rates document (<gesmes:Envelope>)")

@@ -23,20 +23,32 @@ public struct ContextSaveChanges: Sendable {
     public var temporaryObjectIDs: [ManagedObjectID: ManagedObjectID] {
         Dictionary(temporaryIDPairs.map { ($0.temporary, $0.permanent) }, uniquingKeysWith: { $1 })
     }
-    /// The same, in save order, as the merge walks them.
-    let temporaryIDPairs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)]
+    /// The temporary ID each inserted row's object had (nil for an ID obtained before the save).
+    let insertedTemporaryIDs: [ManagedObjectID?]
+    /// Objects that took an existing row's ID (conflicts resolved by a merge policy).
+    let adoptedIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)]
+
+    /// Every temporary ID with its permanent one, built when a merge needs them.
+    var temporaryIDPairs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] {
+        var pairs = adoptedIDs
+        for (temporary, row) in zip(insertedTemporaryIDs, insertedRows) {
+            if let temporary { pairs.append((temporary, row.id)) }
+        }
+        return pairs
+    }
     /// The values the inserted and updated objects were saved with, for merging without I/O.
     let insertedRows: [RowSnapshot]
     let updatedRows: [RowSnapshot]
 
     init(insertedRows: [RowSnapshot], updatedRows: [RowSnapshot], deletedObjectIDs: [ManagedObjectID],
-         temporaryIDPairs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)]) {
+         insertedTemporaryIDs: [ManagedObjectID?] = [], adoptedIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] = []) {
         self.insertedRows = insertedRows
         self.updatedRows = updatedRows
         self.insertedObjectIDs = Self.ids(of: insertedRows)
         self.updatedObjectIDs = Self.ids(of: updatedRows)
         self.deletedObjectIDs = Set(deletedObjectIDs)
-        self.temporaryIDPairs = temporaryIDPairs
+        self.insertedTemporaryIDs = insertedTemporaryIDs
+        self.adoptedIDs = adoptedIDs
     }
 
     private static func ids(of rows: [RowSnapshot]) -> Set<ManagedObjectID> {

@@ -16,7 +16,7 @@ extension ManagedObjectContext {
     /// ``objectsDidChangeNotification``. No I/O happens.
     public func mergeChanges(fromContextDidSave changes: ContextSaveChanges) {
         checkQueue()
-        if !registry.isEmpty || !inserted.isEmpty {
+        if !inserted.isEmpty || (!registry.isEmpty && changes.insertedTemporaryIDs.contains { $0.map { registry[$0] != nil } ?? false }) {
             for (temporary, permanent) in changes.temporaryIDPairs {
                 if let object = lookUp(temporary) { reassign(object, to: permanent) }
             }

@@ -85,7 +85,8 @@ extension ManagedObjectContext {
         for (object, fate) in zip(updatedObjects, outcome.updateFates) { apply(fate, to: object) }
         for (object, fate) in zip(deletedObjects, outcome.deleteFates) { apply(fate, to: object) }
         let changes = ContextSaveChanges(insertedRows: outcome.insertedRows, updatedRows: outcome.updatedRows,
-                                         deletedObjectIDs: outcome.deletedIDs, temporaryIDPairs: outcome.temporaryIDPairs)
+                                         deletedObjectIDs: outcome.deletedIDs, insertedTemporaryIDs: outcome.insertedTemporaryIDs,
+                                         adoptedIDs: outcome.adoptedIDs)
         coordinator.relay(changes, from: self)
         return changes
     }
@@ -138,8 +139,7 @@ extension ManagedObjectContext {
             evict(object)
             object.isDeletedState = true
         }
-        return ContextSaveChanges(insertedRows: insertedRows, updatedRows: updatedRows, deletedObjectIDs: deletedIDs,
-                                  temporaryIDPairs: [])
+        return ContextSaveChanges(insertedRows: insertedRows, updatedRows: updatedRows, deletedObjectIDs: deletedIDs)
     }
 
     /// Takes in a child's save: its insertions, updates and deletions become this context's

@@ -53,8 +53,9 @@ struct ObjectRegistry {
     }
 
     mutating func removeAll() {
-        objects.removeAll()
-        unindexed.removeAll()
+        // Keeping the capacity: an importer resets its context after every chunk.
+        objects.removeAll(keepingCapacity: true)
+        unindexed.removeAll(keepingCapacity: true)
         sweepThreshold = Self.minimumThreshold
     }
 

@@ -16,12 +16,12 @@
 @propertyWrapper
 public struct Attribute<Value: AttributeRepresentable>: AttributePropertyWrapper, Sendable {
     /// Used once per property and entity, to find the property's name by reflection.
-    var tag: Int
+    @usableFromInline var tag: Int
 
     /// A property backed by the attribute named like the property.
     public init() { tag = 0 }
 
-    static var valueType: any AttributeRepresentable.Type { Value.self }
+    @usableFromInline static var valueType: any AttributeRepresentable.Type { Value.self }
 
     /// Not used: an `@Attribute` property reads and writes through its object.
     @available(*, unavailable, message: "@Attribute can only be used on properties of ManagedObject subclasses")
@@ -31,6 +31,10 @@ public struct Attribute<Value: AttributeRepresentable>: AttributePropertyWrapper
     }
 
     /// The property's value, read from and written to the enclosing object.
+    ///
+    /// Inlinable, so that each module that declares entities gets it specialized for its own
+    /// classes and value types (measured: unspecialized, every access looked up generic metadata).
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
@@ -51,6 +55,7 @@ public struct Attribute<Value: AttributeRepresentable>: AttributePropertyWrapper
 }
 
 /// What ManagedStore needs to know of an ``Attribute`` without knowing its value type.
+@usableFromInline
 protocol AttributePropertyWrapper {
     static var valueType: any AttributeRepresentable.Type { get }
     var tag: Int { get set }

@@ -6,7 +6,7 @@ extension EntityDescription {
     /// The fast path reads the entity's published table of resolved key paths, without a lock.
     /// The first access to a property resolves it: the wrapper on `object` is tagged and found
     /// again by reflection, which gives the property's name.
-    @inline(__always)
+    @usableFromInline
     func slot<Object: ManagedObject, Wrapper: AttributePropertyWrapper>(
         forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
     ) -> Int {

@@ -178,7 +178,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // MARK: Attribute storage
 
-    @inline(__always)
+    @usableFromInline
     final func readAttribute(_ slot: Int) -> AttributeValue {
         checkAccess()
         if isFaultState { fireFault() }
@@ -186,7 +186,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return values[slot]
     }
 
-    @inline(__always)
+    @usableFromInline
     final func writeAttribute(_ value: AttributeValue, slot: Int) {
         checkAccess()
         if isInsertedState {
@@ -217,6 +217,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         context.fulfillFault(self)
     }
 
+    @usableFromInline
     func trapOnUnreadableValue<Value>(_ stored: AttributeValue, slot: Int, as type: Value.Type) -> Never {
         let name = entity.attributes[slot].name
         if stored.isNull {

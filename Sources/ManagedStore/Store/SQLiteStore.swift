@@ -10,8 +10,10 @@ import Synchronization
 final class SQLiteStore: Sendable {
     let persistentStore: PersistentStore
     let model: ManagedObjectModel
-    /// The writer; nil for a read-only store. Held for the whole of each write transaction.
-    private let writer: Mutex<SQLiteConnection?>
+    /// The writer; nil for a read-only store. Held for the whole of each write transaction, so
+    /// it is a lock that sleeps (`NSLock`): `Mutex` is a priority-inheritance futex on Linux,
+    /// whose waiters spin in the kernel while the holder runs, costing a core per waiting writer.
+    private let writer: Locked<SQLiteConnection?>
     /// Idle read connections (file stores only).
     private let idleReaders = Mutex<[SQLiteConnection]>([])
     /// Bounds the read connections in use at once.
@@ -23,11 +25,17 @@ final class SQLiteStore: Sendable {
                  readers: [SQLiteConnection], description: PersistentStoreDescription) {
         self.persistentStore = persistentStore
         self.model = model
-        self.writer = Mutex(writer)
+        self.writer = Locked(writer)
         self.idleReaders.withLock { $0 = readers }
         self.readerSlots = DispatchSemaphore(value: max(1, description.maximumReaders))
         self.inMemory = description.isInMemory
         self.timeout = description.timeout
+    }
+
+    /// Closes the readers before the writer: SQLite checkpoints the WAL into the store and
+    /// removes it only when the last connection closes, and only a connection that can write.
+    deinit {
+        idleReaders.withLock { $0.removeAll() }
     }
 
     var url: URL { persistentStore.url }

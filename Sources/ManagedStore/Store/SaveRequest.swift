@@ -54,13 +54,4 @@ struct SaveOutcome: Sendable {
     var insertedTemporaryIDs: [ManagedObjectID?] = []
     /// Other objects that took a permanent ID by a conflict resolution: (temporary, permanent).
     var adoptedIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] = []
-
-    /// Every temporary ID of the save's objects, with the permanent ID it has now.
-    var temporaryIDPairs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] {
-        var pairs = adoptedIDs
-        for (temporary, row) in zip(insertedTemporaryIDs, insertedRows) {
-            if let temporary { pairs.append((temporary, row.id)) }
-        }
-        return pairs
-    }
 }

@@ -5,12 +5,12 @@ import FoundationNetworking
 
 /// The test server of `feed_server.py`, started on a free loopback port and stopped when the
 /// value goes.
-final class LoopbackServer: @unchecked Sendable {
+public final class LoopbackServer: @unchecked Sendable {
     // `@unchecked Sendable`: every stored property is set once in init and never changed.
     let process = Process()
-    let port: Int
+    public let port: Int
 
-    init(serving directory: URL) throws {
+    public init(serving directory: URL) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("feed_server.py")
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -25,10 +25,10 @@ final class LoopbackServer: @unchecked Sendable {
         self.port = port
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// How many requests `path` has had.
-    func requestCount(_ path: String) async throws -> Int {
+    public func requestCount(_ path: String) async throws -> Int {
         let (data, _) = try await URLSession.shared.data(from: url("/requests" + path))
         return Int(String(decoding: data, as: UTF8.self)) ?? -1
     }

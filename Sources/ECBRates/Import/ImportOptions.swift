@@ -1,0 +1,57 @@
+import EurofxrefFeed
+import Foundation
+
+/// How an import runs.
+public struct ImportOptions: Sendable {
+    /// How many workers (background contexts) store chunks at once.
+    public var workers: Int
+    /// How many days a worker stores in one transaction.
+    public var chunkDays: Int
+    /// Only days on or after this one.
+    public var from: CalendarDay?
+    /// Only days on or before this one.
+    public var to: CalendarDay?
+    /// Only these currencies (nil: all).
+    public var currencies: Set<String>?
+    /// Work out what would change, and store nothing.
+    public var dryRun: Bool
+    /// Which contexts carry the changes to the store and the main context.
+    public var stack: ContextStack
+
+    /// The defaults: one worker per core, and the chunk size `scripts/bench` found best.
+    public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, chunkDays: Int = ImportOptions.defaultChunkDays,
+                from: CalendarDay? = nil, to: CalendarDay? = nil, currencies: Set<String>? = nil,
+                dryRun: Bool = false, stack: ContextStack = .siblings) {
+        precondition(workers > 0 && chunkDays > 0, "ImportOptions: workers and chunkDays must be positive")
+        self.workers = workers
+        self.chunkDays = chunkDays
+        self.from = from
+        self.to = to
+        self.currencies = currencies
+        self.dryRun = dryRun
+        self.stack = stack
+    }
+
+    /// Days per transaction by default (see the workers-and-chunks table of `scripts/bench`).
+    public static let defaultChunkDays = 500
+
+    /// Whether a record passes the day and currency filters.
+    func admits(_ record: RateRecord) -> Bool {
+        if let from, record.day < from { return false }
+        if let to, record.day > to { return false }
+        if let currencies, !currencies.contains(record.currency) { return false }
+        return true
+    }
+}
+
+/// The three stacks of the "concurrent Core Data stack performance shootout".
+public enum ContextStack: String, Sendable, CaseIterable {
+    /// Workers on the coordinator beside the main context, which merges their didSave
+    /// notifications (the default, and the shootout's fastest).
+    case siblings
+    /// coordinator ← main context ← private workers: each worker saves into the main context,
+    /// which saves to the store.
+    case child
+    /// coordinator ← private writer ← main context ← private workers.
+    case nested
+}

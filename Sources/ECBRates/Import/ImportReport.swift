@@ -1,0 +1,57 @@
+import EurofxrefFeed
+import Foundation
+
+/// What one source's import did.
+public struct ImportReport: Sendable {
+    /// The source, as given.
+    public var source: String
+    /// Days and rates read (after the filters).
+    public var days = 0
+    public var rates = 0
+    /// The earliest and latest day read.
+    public var firstDay: CalendarDay?
+    public var lastDay: CalendarDay?
+    /// Rates stored for the first time.
+    public var inserted = 0
+    /// Rates whose stored value differed, and was replaced by the published one.
+    public var corrected = 0
+    /// Rates already stored with the same value.
+    public var unchanged = 0
+    /// Each corrected rate, with its old and new value.
+    public var corrections: [Correction] = []
+    /// How long the import took, in seconds.
+    public var seconds = 0.0
+    /// True when a URL answered "not modified": nothing was read.
+    public var notModified = false
+    /// True for a dry run: nothing was stored.
+    public var dryRun = false
+    /// Time the main queue spent on the import (merging, or saving for the nested stacks).
+    public var mainQueueBusySeconds = 0.0
+
+    /// A report for `source`, with nothing read yet.
+    public init(source: String) {
+        self.source = source
+    }
+
+    /// True when the import changed (or, for a dry run, would change) the store.
+    public var changesStore: Bool { inserted + corrected > 0 }
+}
+
+/// A stored rate the import replaced with the published one.
+public struct Correction: Sendable, Hashable, CustomStringConvertible {
+    public let day: CalendarDay
+    public let currency: String
+    public let old: Decimal
+    public let new: Decimal
+
+    public var description: String { "\(currency) on \(day): \(old) → \(new)" }
+}
+
+/// How far an import has come.
+public struct ImportProgress: Sendable {
+    /// Days and rates stored so far.
+    public let days: Int
+    public let rates: Int
+    /// Seconds since the import began.
+    public let seconds: Double
+}

@@ -1,0 +1,42 @@
+import Foundation
+import ManagedStore
+
+/// Records import runs in the store (through a background context of their own).
+enum ImportRunLog {
+    /// Records the start of a run. Runs still marked running belonged to processes that died
+    /// (the caller holds the import lock), and are marked interrupted.
+    static func begin(in store: RatesStore, source: String) throws -> ManagedObjectID {
+        let context = store.container.newBackgroundContext()
+        return try context.performAndWait { () throws -> ManagedObjectID in
+            let running = ImportRun.Outcome.running.rawValue
+            for run in try context.fetch(FetchRequest<ImportRun>(predicate: #Predicate { $0.outcomeText == running })) {
+                run.outcome = .interrupted
+                run.errorMessage = "the import was stopped before it finished (process \(run.processID) ended)"
+            }
+            let run = ImportRun(context: context)
+            run.source = source
+            run.startedAt = Date()
+            run.outcome = .running
+            run.processID = Int64(getpid())
+            try context.save()
+            return run.objectID
+        }
+    }
+
+    /// Records how a run ended.
+    static func finish(_ id: ManagedObjectID, in store: RatesStore, outcome: ImportRun.Outcome, reports: [ImportReport], error: (any Error)?) throws {
+        let context = store.container.newBackgroundContext()
+        try context.performAndWait { () throws -> Void in
+            guard let run = try? context.existingObject(with: id) as? ImportRun else { return }
+            run.finishedAt = Date()
+            run.outcome = outcome
+            run.days = Int64(reports.reduce(0) { $0 + $1.days })
+            run.rates = Int64(reports.reduce(0) { $0 + $1.rates })
+            run.inserted = Int64(reports.reduce(0) { $0 + $1.inserted })
+            run.corrected = Int64(reports.reduce(0) { $0 + $1.corrected })
+            run.unchanged = Int64(reports.reduce(0) { $0 + $1.unchanged })
+            run.errorMessage = error.map { "\($0)" }
+            try context.save()
+        }
+    }
+}

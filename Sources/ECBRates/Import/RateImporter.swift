@@ -1,0 +1,314 @@
+import EurofxrefFeed
+import Foundation
+import ManagedStore
+import Synchronization
+
+/// Imports one stream of ECB rates into a store: the reader on a thread of its own, a bounded
+/// queue of whole-day chunks, and workers, each with its own background context, that store a
+/// chunk per transaction while the main context merges what they save.
+///
+/// ```swift
+/// let report = try await RateImporter(store: store).importRates(from: stream, source: "eurofxref-hist.xml")
+/// print(report.inserted, report.corrected, report.unchanged)
+/// ```
+///
+/// Per chunk, a worker fetches what is stored for its days in one fetch, inserts the new rates,
+/// replaces the corrected ones and skips the unchanged, and saves: a day is never half-stored.
+/// A bad file ends the import with the reader's error after the days before it are stored.
+public final class RateImporter: Sendable {
+    public let store: RatesStore
+    public let options: ImportOptions
+    private let progress: (@Sendable (ImportProgress) -> Void)?
+
+    /// An importer into `store`; `progress` is called from the workers after each chunk.
+    public init(store: RatesStore, options: ImportOptions = ImportOptions(), progress: (@Sendable (ImportProgress) -> Void)? = nil) {
+        self.store = store
+        self.options = options
+        self.progress = progress
+    }
+
+    /// Reads `stream` (named `source` in messages and the report) and stores its rates.
+    public func importRates(from stream: InputStream, source: String) async throws -> ImportReport {
+        let run = ImportPipeline(store: store, options: options, source: source, progress: progress)
+        return try await run.run(stream)
+    }
+}
+
+/// Whole days of rates, as one worker stores them in one transaction.
+struct WorkItem: Sendable {
+    var records: [RateRecord] = []
+    var days: [CalendarDay] = []
+}
+
+/// One import of one stream: its contexts, its queue and its tallies.
+///
+/// `@unchecked Sendable`: the mutable state is in `Mutex`es; the contexts are `Sendable`; the
+/// queue is.
+private final class ImportPipeline: @unchecked Sendable {
+    let store: RatesStore
+    let options: ImportOptions
+    let source: String
+    let progress: (@Sendable (ImportProgress) -> Void)?
+    let queue: BoundedQueue<WorkItem>
+    let started = ContinuousClock.now
+
+    struct Tally {
+        var report: ImportReport
+        var failure: (any Error)?
+    }
+    let tally: Mutex<Tally>
+    let mainQueueBusy = Mutex(Duration.zero)
+
+    /// The contexts the workers save into, in order, after their own (child and nested stacks).
+    var ancestors: [ManagedObjectContext] = []
+    var workers: [ManagedObjectContext] = []
+    var observers: [any NSObjectProtocol] = []
+
+    init(store: RatesStore, options: ImportOptions, source: String, progress: (@Sendable (ImportProgress) -> Void)?) {
+        self.store = store
+        self.options = options
+        self.source = source
+        self.progress = progress
+        self.queue = BoundedQueue(capacity: options.workers * 2)
+        var report = ImportReport(source: source)
+        report.dryRun = options.dryRun
+        self.tally = Mutex(Tally(report: report))
+    }
+
+    // MARK: Running
+
+    func run(_ stream: InputStream) async throws -> ImportReport {
+        buildStack()
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        let workersDone = startWorkers()
+        let readError = await readOnThread(stream)
+        await workersDone.value
+        // The merges and saves queued on the main queue have run once this block does.
+        await store.viewContext.perform {}
+
+        var report = tally.withLock { $0.report }
+        report.seconds = (ContinuousClock.now - started).seconds
+        if let failure = tally.withLock({ $0.failure }) ?? readError {
+            throw ImportInterrupted(underlying: failure, partial: report)
+        }
+        report.mainQueueBusySeconds = mainQueueBusy.withLock { $0 }.seconds
+        return report
+    }
+
+    /// Makes the workers' contexts, and what stands between them and the store.
+    func buildStack() {
+        let container = store.container
+        let view = container.viewContext
+        if options.dryRun {
+            // Scratch contexts: children of a context on the store, reset after each chunk and
+            // never saved.
+            let root = container.newBackgroundContext()
+            workers = (0..<options.workers).map { _ in
+                let worker = ManagedObjectContext(concurrencyType: .privateQueue)
+                worker.parent = root
+                return worker
+            }
+            return
+        }
+        switch options.stack {
+        case .siblings:
+            workers = (0..<options.workers).map { _ in container.newBackgroundContext() }
+            for worker in workers {
+                observers.append(NotificationCenter.default.addObserver(
+                    forName: ManagedObjectContext.didSaveNotification, object: worker, queue: nil
+                ) { note in
+                    guard let changes = ContextSaveChanges(note) else { return }
+                    view.perform {
+                        let start = ContinuousClock.now
+                        view.mergeChanges(fromContextDidSave: changes)
+                        let spent = ContinuousClock.now - start
+                        self.mainQueueBusy.withLock { $0 += spent }
+                    }
+                })
+            }
+        case .child:
+            ancestors = [view]
+            workers = (0..<options.workers).map { _ in
+                let worker = ManagedObjectContext(concurrencyType: .privateQueue)
+                worker.parent = view
+                return worker
+            }
+        case .nested:
+            let writer = container.newBackgroundContext()
+            let main = ManagedObjectContext(concurrencyType: .mainQueue)
+            main.parent = writer
+            ancestors = [main, writer]
+            workers = (0..<options.workers).map { _ in
+                let worker = ManagedObjectContext(concurrencyType: .privateQueue)
+                worker.parent = main
+                return worker
+            }
+        }
+        for (index, worker) in workers.enumerated() {
+            worker.name = "import worker \(index + 1)"
+            worker.mergePolicy = .mergeByPropertyObjectTrump
+        }
+        for context in ancestors { context.mergePolicy = .mergeByPropertyObjectTrump }
+    }
+
+    /// Starts the workers; the task ends when all of them have.
+    func startWorkers() -> Task<Void, Never> {
+        let workers = self.workers
+        return Task {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in workers {
+                    group.addTask {
+                        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                            worker.perform {
+                                self.work(in: worker)
+                                done.resume()
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs the reader on a thread of its own, feeding the queue; returns its error, if any.
+    func readOnThread(_ stream: InputStream) async -> (any Error)? {
+        let handoff = Handoff(value: stream)
+        return await withCheckedContinuation { (finished: CheckedContinuation<(any Error)?, Never>) in
+            let thread = Thread {
+                let error = self.read(handoff.value)
+                finished.resume(returning: error)
+            }
+            thread.name = "ecbrates reader"
+            thread.start()
+        }
+    }
+
+    private struct Cancelled: Error {}
+
+    func read(_ stream: InputStream) -> (any Error)? {
+        // The reader hands on large chunks; they are cut here, at day boundaries, into work
+        // items of `chunkDays` days.
+        let reader = EurofxrefReader(source: source, chunkRates: 4_096)
+        let filtering = options.from != nil || options.to != nil || options.currencies != nil
+        var item = WorkItem()
+        item.records.reserveCapacity(options.chunkDays * 32)
+        do {
+            _ = try reader.read(stream) { chunk in
+                for record in chunk.records {
+                    if filtering && !options.admits(record) { continue }
+                    if item.days.last != record.day {
+                        if item.days.count == options.chunkDays {
+                            guard queue.put(item) else { throw Cancelled() }
+                            item = WorkItem()
+                            item.records.reserveCapacity(options.chunkDays * 32)
+                        }
+                        item.days.append(record.day)
+                    }
+                    item.records.append(record)
+                }
+            }
+            if !item.days.isEmpty { _ = queue.put(item) }
+            queue.close()
+            return nil
+        } catch is Cancelled {
+            return nil   // a worker failed; its error is the one to report
+        } catch {
+            // The workers store the whole days read before the error.
+            if !item.days.isEmpty { _ = queue.put(item) }
+            queue.close()
+            return error
+        }
+    }
+
+    // MARK: Storing
+
+    /// A worker's loop, on its context's queue.
+    func work(in context: ManagedObjectContext) {
+        while let item = queue.take() {
+            do {
+                try store(item, in: context)
+            } catch {
+                tally.withLock { if $0.failure == nil { $0.failure = error } }
+                queue.cancel()
+                return
+            }
+        }
+    }
+
+    private struct RateKey: Hashable {
+        let day: Int
+        let currency: String
+    }
+
+    func store(_ item: WorkItem, in context: ManagedObjectContext) throws {
+        let dates = item.days.map(\.date)
+        let stored = try context.fetch(FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }))
+        var index: [RateKey: Eurofxrefhist] = [:]
+        index.reserveCapacity(stored.count)
+        for rate in stored {
+            index[RateKey(day: CalendarDay(date: rate.date).daysSince1970, currency: rate.currencySymbol)] = rate
+        }
+        var inserted = 0, corrected = 0, unchanged = 0
+        var corrections: [Correction] = []
+        for record in item.records {
+            if let rate = index[RateKey(day: record.day.daysSince1970, currency: record.currency)] {
+                if rate.exchangeRate == record.rate {
+                    unchanged += 1
+                } else {
+                    corrections.append(Correction(day: record.day, currency: record.currency, old: rate.exchangeRate, new: record.rate))
+                    rate.exchangeRate = record.rate
+                    corrected += 1
+                }
+            } else {
+                let rate = Eurofxrefhist(context: context)
+                rate.date = record.day.date
+                rate.currencySymbol = record.currency
+                rate.exchangeRate = record.rate
+                inserted += 1
+            }
+        }
+        if !options.dryRun {
+            try context.save()
+            for ancestor in ancestors { try save(ancestor) }
+        }
+        context.reset()
+
+        let progressNow: ImportProgress = tally.withLock { tally in
+            tally.report.days += item.days.count
+            tally.report.rates += item.records.count
+            tally.report.inserted += inserted
+            tally.report.corrected += corrected
+            tally.report.unchanged += unchanged
+            tally.report.corrections += corrections
+            for day in item.days {
+                if tally.report.firstDay.map({ day < $0 }) ?? true { tally.report.firstDay = day }
+                if tally.report.lastDay.map({ day > $0 }) ?? true { tally.report.lastDay = day }
+            }
+            return ImportProgress(days: tally.report.days, rates: tally.report.rates, seconds: (ContinuousClock.now - started).seconds)
+        }
+        progress?(progressNow)
+    }
+
+    /// Saves a context the workers save into (timing it, when it runs on the main queue).
+    func save(_ context: ManagedObjectContext) throws {
+        try context.performAndWait { () throws -> Void in
+            let start = ContinuousClock.now
+            try context.save()
+            if context.concurrencyType == .mainQueue {
+                let spent = ContinuousClock.now - start
+                mainQueueBusy.withLock { $0 += spent }
+            }
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// An import stopped by an error, with what it stored before it.
+struct ImportInterrupted: Error, Sendable {
+    let underlying: any Error
+    let partial: ImportReport
+}

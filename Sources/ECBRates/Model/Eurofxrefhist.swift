@@ -1,0 +1,17 @@
+import EurofxrefFeed
+import Foundation
+import ManagedStore
+
+/// One published reference rate: on `date`, 1 EUR was worth `exchangeRate` units of
+/// `currencySymbol`. Unique on (date, currencySymbol).
+public final class Eurofxrefhist: ManagedObject {
+    /// The publication day, at 00:00 UTC.
+    @Attribute public var date: Date
+    /// The ISO 4217 code (`USD`).
+    @Attribute public var currencySymbol: String
+    /// The rate exactly as published: `1.1790` and `1.179` are the same value.
+    @Attribute public var exchangeRate: Decimal
+
+    /// The publication day as a calendar day.
+    public var day: CalendarDay { CalendarDay(date: date) }
+}

@@ -1,0 +1,156 @@
+import ECBRates
+import Foundation
+
+/// The `ecbrates` command line: parses the arguments, runs the command, prints, and returns the
+/// exit code. The executable only calls ``main(_:environment:console:)``.
+public enum CLI {
+    /// The version `--version` prints.
+    public static let version = "1.0.0"
+
+    /// Runs the command line `arguments` (without the program name) and returns its exit code.
+    public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+                            console: Console = .standard()) async -> Int32 {
+        let context = CommandContext(environment: environment, console: console)
+        do {
+            return try await run(arguments, context: context)
+        } catch let error as UsageError {
+            context.usageError(error)
+            return ExitCode.usage
+        } catch {
+            context.failure(error)
+            return ExitCode.code(for: error)
+        }
+    }
+
+    /// The commands, in the order help lists them.
+    static let commands: [CommandEntry] = [
+        CommandEntry(ImportCommand.self), CommandEntry(ValidateCommand.self),
+    ]
+
+    static func run(_ arguments: [String], context: CommandContext) async throws -> Int32 {
+        guard let first = arguments.first else {
+            context.console.out(help)
+            return ExitCode.success
+        }
+        switch first {
+        case "-h", "--help":
+            context.console.out(help)
+            return ExitCode.success
+        case "--version":
+            context.console.out("\(version)\n")
+            return ExitCode.success
+        case "help":
+            return try helpCommand(Array(arguments.dropFirst()), context: context)
+        default:
+            guard let command = commands.first(where: { $0.spec.name == first }) else {
+                if first.hasPrefix("-") { throw UsageError("Unknown option '\(first)'") }
+                let suggestion = Suggestions.nearest(to: first, among: commands.map(\.spec.name) + ["help"]).map { " Did you mean '\($0)'?" } ?? ""
+                throw UsageError("Unknown command '\(first)'.\(suggestion)")
+            }
+            let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+            if parsed.wantsHelp {
+                context.console.out(command.spec.help)
+                return ExitCode.success
+            }
+            return try await command.run(parsed, context)
+        }
+    }
+
+    static func helpCommand(_ arguments: [String], context: CommandContext) throws -> Int32 {
+        guard let name = arguments.first else {
+            context.console.out(help)
+            return ExitCode.success
+        }
+        guard arguments.count == 1 else { throw UsageError("Unexpected argument '\(arguments[1])'") }
+        guard let command = commands.first(where: { $0.spec.name == name }) else {
+            throw UsageError("Unknown command '\(name)'")
+        }
+        context.console.out(command.spec.help)
+        return ExitCode.success
+    }
+
+    static let usage = "ecbrates <subcommand>"
+
+    static var help: String {
+        var text = "OVERVIEW: Import the ECB's euro reference exchange rates into a local store, and query them.\n\n"
+        text += "USAGE: \(usage)\n\nOPTIONS:\n"
+        text += CommandSpec.row("--version", "Show the version.")
+        text += CommandSpec.row("-h, --help", "Show help information.")
+        text += "\nSUBCOMMANDS:\n"
+        for command in commands { text += CommandSpec.row(command.spec.name, command.spec.abstract) }
+        text += CommandSpec.row("help", "Show help for a subcommand.")
+        text += "\n  See 'ecbrates help <subcommand>' for detailed help.\n"
+        text += "\nEXIT STATUS:\n  0 success, 1 store too old (status --max-age-days), 64 usage error, 65 bad data,\n"
+        text += "  66 missing input, 74 store I/O error, 75 try again later (network, another import running).\n"
+        return text
+    }
+}
+
+/// A subcommand.
+protocol Command: SendableMetatype {
+    static var spec: CommandSpec { get }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32
+}
+
+/// A subcommand in the list: its spec and how to run it.
+struct CommandEntry: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
+
+    init<C: Command>(_: C.Type) {
+        spec = C.spec
+        run = { try await C.run($0, context: $1) }
+    }
+}
+
+/// What a command runs with: the environment and the console.
+struct CommandContext: Sendable {
+    let environment: [String: String]
+    let console: Console
+
+    /// The store the command names (`--store`), or the default one.
+    func storeURL(_ arguments: ParsedArguments) -> URL {
+        if let path = arguments.value("--store") { return URL(fileURLWithPath: path) }
+        return RatesStore.defaultURL(environment: environment)
+    }
+
+    func usageError(_ error: UsageError) {
+        var text = "\(console.errorLabel()) \(error.message)\n"
+        if let name = error.command, let command = CLI.commands.first(where: { $0.spec.name == name }) {
+            text += "Usage: \(command.spec.usage)\n  See 'ecbrates \(name) --help' for more information.\n"
+        } else {
+            text += "Usage: \(CLI.usage)\n  See 'ecbrates --help' for more information.\n"
+        }
+        console.err(text)
+    }
+
+    func failure(_ error: any Error) {
+        console.err("\(console.errorLabel()) \(error)\n")
+    }
+}
+
+/// Near matches for a mistyped word.
+enum Suggestions {
+    /// The candidate closest to `word` by edit distance, when it is close enough to be meant.
+    static func nearest(to word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0.lowercased())) }.sorted { $0.1 < $1.1 }
+        guard let best = scored.first, best.1 <= max(1, word.count / 3) else { return nil }
+        return best.0
+    }
+
+    /// The Levenshtein distance between two words.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// Where a command writes: results to standard output; progress, warnings and errors to
+/// standard error. Tests capture both.
+///
+/// `Sendable`: the captured text is in a `Mutex`; the rest is immutable.
+public final class Console: Sendable {
+    /// True when standard output is a terminal (aligned text for people) .
+    public let outputIsTerminal: Bool
+    /// True when standard error is a terminal: progress bars are drawn only then.
+    public let errorIsTerminal: Bool
+    /// True when colour may be used on standard error (a terminal, and no `NO_COLOR`).
+    public let colors: Bool
+    private let isCapturing: Bool
+    private let captured = Mutex<(out: String, err: String)>(("", ""))
+
+    /// The process's own standard output and error.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Console {
+        let errorIsTerminal = isatty(STDERR_FILENO) != 0
+        let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        return Console(outputIsTerminal: isatty(STDOUT_FILENO) != 0, errorIsTerminal: errorIsTerminal,
+                       colors: errorIsTerminal && !noColor && environment["TERM"] != "dumb", capturing: false)
+    }
+
+    /// A console that keeps what is written, for tests.
+    public static func capturing() -> Console {
+        Console(outputIsTerminal: false, errorIsTerminal: false, colors: false, capturing: true)
+    }
+
+    private init(outputIsTerminal: Bool, errorIsTerminal: Bool, colors: Bool, capturing: Bool) {
+        self.outputIsTerminal = outputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
+        self.colors = colors
+        self.isCapturing = capturing
+    }
+
+    /// Writes `text` to standard output.
+    public func out(_ text: String) {
+        if isCapturing { captured.withLock { $0.out += text } } else { write(text, to: STDOUT_FILENO) }
+    }
+
+    /// Writes `text` to standard error.
+    public func err(_ text: String) {
+        if isCapturing { captured.withLock { $0.err += text } } else { write(text, to: STDERR_FILENO) }
+    }
+
+    /// What was written to standard output and error (capturing consoles only).
+    public var capturedOutput: (out: String, err: String) { captured.withLock { $0 } }
+
+    /// `Error:` in bold red when colour is on.
+    func errorLabel() -> String { colors ? "\u{1B}[1;31mError:\u{1B}[0m" : "Error:" }
+
+    private func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written <= 0 {
+                if written < 0 && errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        bytes.removeAll()
+    }
+}

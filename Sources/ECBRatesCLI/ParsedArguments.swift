@@ -1,0 +1,133 @@
+import EurofxrefFeed
+import Foundation
+
+/// A command line parsed against a ``CommandSpec``: its positional arguments, option values and
+/// flags, with typed access that turns bad values into ``UsageError``s naming the option.
+struct ParsedArguments: Sendable {
+    let spec: CommandSpec
+    private(set) var positional: [String] = []
+    private(set) var values: [String: [String]] = [:]
+    private(set) var flags: Set<String> = []
+
+    /// Parses `arguments` (the words after the command's name).
+    init(_ arguments: [String], spec: CommandSpec) throws {
+        self.spec = spec
+        var index = 0
+        var onlyPositional = false
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if onlyPositional || !word.hasPrefix("-") || word == "-" {
+                positional.append(word)
+                continue
+            }
+            if word == "--" {
+                onlyPositional = true
+                continue
+            }
+            var name = word
+            var inlineValue: String?
+            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            guard let option = spec.option(named: name) else {
+                throw UsageError("Unknown option '\(name)'", command: spec.name)
+            }
+            guard let valueName = option.value else {
+                if inlineValue != nil { throw UsageError("The option '\(option.name)' takes no value", command: spec.name) }
+                flags.insert(option.name)
+                continue
+            }
+            if let inlineValue {
+                values[option.name, default: []].append(inlineValue)
+            } else if index < arguments.count, !(arguments[index].hasPrefix("-") && arguments[index] != "-" && Double(arguments[index]) == nil) {
+                values[option.name, default: []].append(arguments[index])
+                index += 1
+            } else {
+                throw UsageError("Missing value for '\(option.name) <\(valueName)>'", command: spec.name)
+            }
+        }
+        if flags.contains("--help") { return }
+        let required = spec.arguments.filter { !$0.optional && !$0.repeating }.count
+        let maximum = spec.arguments.contains { $0.repeating } ? Int.max : spec.arguments.count
+        if positional.count < required {
+            let missing = spec.arguments.filter { !$0.optional }[positional.count]
+            throw UsageError("Missing expected argument '<\(missing.name)>'", command: spec.name)
+        }
+        if positional.count > maximum {
+            throw UsageError("Unexpected argument '\(positional[maximum])'", command: spec.name)
+        }
+    }
+
+    var wantsHelp: Bool { flags.contains("--help") }
+
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The option's value (the last, when given more than once).
+    func value(_ name: String) -> String? { values[name]?.last }
+
+    func label(_ name: String) -> String {
+        let option = spec.option(named: name)
+        return "'\(name)\(option?.value.map { " <\($0)>" } ?? "")'"
+    }
+
+    private func invalid(_ name: String, _ value: String, _ expected: String) -> UsageError {
+        UsageError("The value '\(value)' is invalid for \(label(name)): expected \(expected)", command: spec.name)
+    }
+
+    /// A whole number of at least `minimum`.
+    func integer(_ name: String, minimum: Int = 1) throws -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text), number >= minimum else {
+            throw invalid(name, text, minimum == 1 ? "a whole number of 1 or more" : "a whole number of \(minimum) or more")
+        }
+        return number
+    }
+
+    /// A number of seconds, zero or more.
+    func seconds(_ name: String) throws -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), number >= 0, number.isFinite else { throw invalid(name, text, "a number of seconds, 0 or more") }
+        return number
+    }
+
+    /// A day, `YYYY-MM-DD`.
+    func day(_ name: String) throws -> CalendarDay? {
+        guard let text = value(name) else { return nil }
+        guard let day = CalendarDay(text) else { throw invalid(name, text, "a day as YYYY-MM-DD") }
+        return day
+    }
+
+    /// A day given as a positional argument.
+    func day(argument text: String, named name: String) throws -> CalendarDay {
+        guard let day = CalendarDay(text) else {
+            throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected a day as YYYY-MM-DD", command: spec.name)
+        }
+        return day
+    }
+
+    /// One of `choices`.
+    func choice(_ name: String, _ choices: [String]) throws -> String? {
+        guard let text = value(name) else { return nil }
+        guard choices.contains(text) else { throw invalid(name, text, "one of " + choices.joined(separator: ", ")) }
+        return text
+    }
+
+    /// Comma-separated currency codes, upper-cased (`usd,JPY` → USD, JPY).
+    func currencies(_ name: String) throws -> [String]? {
+        guard let text = value(name) else { return nil }
+        let codes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
+        guard !codes.isEmpty, codes.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0 >= "A" && $0 <= "Z" } }) else {
+            throw invalid(name, text, "currency codes like USD,JPY")
+        }
+        return codes
+    }
+
+    /// Throws when both options are given.
+    func exclusive(_ first: String, _ second: String) throws {
+        if (values[first] != nil || flags.contains(first)) && (values[second] != nil || flags.contains(second)) {
+            throw UsageError("\(label(first)) and \(label(second)) cannot be used together", command: spec.name)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ECBRates
+import EurofxrefFeed
+import Foundation
+import ManagedStore
+import TestSupport
+import Testing
+
+/// Importing from URLs (a loopback server), and the automatic choice of the ECB file.
+@Suite struct FetchImportTests {
+    @Test func aURLImportedTwiceIsNotModifiedTheSecondTime() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        let url = server.url("/ok/eurofxref-hist-90d.xml").absoluteString
+        let first = await ecbrates(["import", url], store: store)
+        #expect(first.status == 0, "\(first)")
+        #expect(first.out.hasPrefix("\(url): 64 days 2026-07-03..2026-09-30, 1856 rates: 1856 new"))
+        let second = await ecbrates(["import", url], store: store)
+        #expect(second.status == 0)
+        #expect(second.out == "\(url): not modified since the last import; nothing to do\n")
+        #expect(try await server.requestCount("/ok/eurofxref-hist-90d.xml") == 2)
+
+        let rates = try RatesStore(url: store)
+        let context = rates.container.newBackgroundContext()
+        let (states, outcomes) = try context.performAndWait {
+            (try context.fetch(FetchRequest<FeedState>()).map { "\($0.url) \($0.etag != nil) \($0.lastModified != nil)" },
+             try context.fetch(FetchRequest<ImportRun>(sortBy: [SortDescriptor(\.startedAt)])).map(\.outcomeText))
+        }
+        #expect(states == ["\(url) true true"])
+        #expect(outcomes == ["succeeded", "not modified"])
+    }
+
+    @Test func aServerErrorIsRetryLater() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let dir = TemporaryDirectory()
+        let run = try CommandRun.process(["import", server.url("/status/500").absoluteString, "--store", dir.file("r.sqlite").path])
+        #expect(run.status == 75)
+        #expect(run.err == "Error: \(server.url("/status/500").absoluteString): HTTP 500 Internal Server Error (after 4 attempts)\n")
+    }
+
+    @Test func autoMeansTheHistoryForAnEmptyStoreAndTheNinetyDayFileAfter() async throws {
+        let dir = TemporaryDirectory()
+        let store = try RatesStore(url: dir.file("rates.sqlite"))
+        #expect(try ImportJob.automaticSource(for: store) == .ecb(.history))
+        _ = try await ImportJob(store: store, sources: [.file(FixturePaths.daily.path)]).run()
+        #expect(try ImportJob.automaticSource(for: store) == .ecb(.ninetyDays))
+    }
+}
