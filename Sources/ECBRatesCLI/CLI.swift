@@ -10,7 +10,12 @@ public enum CLI {
     /// Runs the command line `arguments` (without the program name) and returns its exit code.
     public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
                             console: Console = .standard()) async -> Int32 {
-        let context = CommandContext(environment: environment, console: console)
+        await main(arguments, environment: environment, console: console, sharedStore: nil)
+    }
+
+    /// Runs a command line against a store the caller keeps open (the shell's).
+    static func main(_ arguments: [String], environment: [String: String], console: Console, sharedStore: RatesStore?) async -> Int32 {
+        let context = CommandContext(environment: environment, console: console, sharedStore: sharedStore)
         do {
             return try await run(arguments, context: context)
         } catch let error as UsageError {
@@ -24,7 +29,10 @@ public enum CLI {
 
     /// The commands, in the order help lists them.
     static let commands: [CommandEntry] = [
-        CommandEntry(ImportCommand.self), CommandEntry(ValidateCommand.self),
+        CommandEntry(ImportCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(RateCommand.self),
+        CommandEntry(ConvertCommand.self), CommandEntry(LatestCommand.self), CommandEntry(StatsCommand.self),
+        CommandEntry(SeriesCommand.self), CommandEntry(CurrenciesCommand.self), CommandEntry(ExportCommand.self),
+        CommandEntry(StatusCommand.self), CommandEntry(ShellCommand.self),
     ]
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Int32 {
@@ -52,7 +60,11 @@ public enum CLI {
                 context.console.out(command.spec.help)
                 return ExitCode.success
             }
-            return try await command.run(parsed, context)
+            do {
+                return try await command.run(parsed, context)
+            } catch let error as QueryError where error.isUsageError {
+                throw UsageError(error.description.prefix(1).uppercased() + error.description.dropFirst(), command: command.spec.name)
+            }
         }
     }
 
@@ -103,10 +115,24 @@ struct CommandEntry: Sendable {
     }
 }
 
-/// What a command runs with: the environment and the console.
+/// What a command runs with: the environment and the console (and, in the shell, its store).
 struct CommandContext: Sendable {
     let environment: [String: String]
     let console: Console
+    /// The store the shell keeps open, so that its queries share one main context.
+    var sharedStore: RatesStore?
+
+    init(environment: [String: String], console: Console, sharedStore: RatesStore? = nil) {
+        self.environment = environment
+        self.console = console
+        self.sharedStore = sharedStore
+    }
+
+    /// The time it is: `ECBRATES_NOW` (ISO 8601, for tests and reproducible runs), else now.
+    var now: Date {
+        if let text = environment["ECBRATES_NOW"], let date = try? Date(text, strategy: .iso8601) { return date }
+        return Date()
+    }
 
     /// The store the command names (`--store`), or the default one.
     func storeURL(_ arguments: ParsedArguments) -> URL {
@@ -115,6 +141,11 @@ struct CommandContext: Sendable {
     }
 
     func usageError(_ error: UsageError) {
+        printUsageError(error.message, command: error.command)
+    }
+
+    func printUsageError(_ message: String, command: String?) {
+        let error = UsageError(message, command: command)
         var text = "\(console.errorLabel()) \(error.message)\n"
         if let name = error.command, let command = CLI.commands.first(where: { $0.spec.name == name }) {
             text += "Usage: \(command.spec.usage)\n  See 'ecbrates \(name) --help' for more information.\n"

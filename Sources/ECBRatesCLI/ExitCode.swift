@@ -37,6 +37,8 @@ public enum ExitCode {
             return ioError
         case let error as SQLiteError: return error.isBusy ? tryAgainLater : ioError
         case is ManagedStoreError: return ioError
+        case let error as QueryError: return error.isUsageError ? usage : dataError
+        case is NoStoreError: return noInput
         case is CocoaError: return ioError
         default: return software
         }

@@ -57,9 +57,14 @@ enum ImportCommand: Command {
         for case .file(let path) in sources where !FileManager.default.fileExists(atPath: path) {
             throw FeedSourceError.missing(path: path)
         }
-        let storeURL = context.storeURL(arguments)
-        let inMemory = options.dryRun && !FileManager.default.fileExists(atPath: storeURL.path)
-        let store = try RatesStore(url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL)
+        let store: RatesStore
+        if let shared = context.sharedStore {
+            store = shared
+        } else {
+            let storeURL = context.storeURL(arguments)
+            let inMemory = options.dryRun && !FileManager.default.fileExists(atPath: storeURL.path)
+            store = try RatesStore(url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL)
+        }
         var progress: ProgressLine?
         var report: (@Sendable (FeedSource, ImportProgress) -> Void)?
         if context.console.errorIsTerminal && format == "text" {

@@ -119,3 +119,38 @@ import Testing
         }
     }
 }
+
+/// Grouped aggregates over stored rows.
+@MainActor @Suite struct AggregateRequestTests {
+    @Test func aggregatesGroupAndKeepTheirTypes() throws {
+        let container = try makeContainer(in: nil)
+        let view = container.viewContext
+        // Notes by body: x → stars 1 and 4, price 10 and 9.5; y → stars 2, price 100; nil → stars 0.
+        let rows: [(String, String?, Int16, String)] = [("a", nil, 0, "1.179"), ("b", "x", 1, "10"), ("c", "y", 2, "100"), ("d", "x", 4, "9.5")]
+        for (title, body, stars, price) in rows {
+            let note = Note(context: view)
+            note.title = title
+            note.body = body
+            note.stars = stars
+            note.price = Decimal(string: price)
+            note.created = Date(timeIntervalSince1970: Double(stars) * 86_400)
+        }
+        try view.save()
+        let pending = Note(context: view)
+        pending.title = "pending"   // unsaved: aggregates count only the store
+
+        let whole = try view.aggregate(AggregateRequest<Note>(aggregates: [.count, .min("created"), .max("price"), .min("price"), .countDistinct("body")]))
+        #expect(whole.count == 1)
+        #expect(whole[0] == [.integer(4), .date(Date(timeIntervalSince1970: 0)), .decimal(100), .decimal(Decimal(string: "1.179")!), .integer(2)])
+
+        let grouped = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 0 }, groupBy: ["body"],
+                                                               aggregates: [.count, .sum("stars"), .average("stars")]))
+        #expect(grouped == [
+            [.string("x"), .integer(2), .double(5), .double(2.5)],
+            [.string("y"), .integer(1), .double(2), .double(2)],
+        ])
+        #expect(throws: ManagedStoreError.self) {
+            _ = try view.aggregate(AggregateRequest<Note>(aggregates: [.max("nonexistent")]))
+        }
+    }
+}

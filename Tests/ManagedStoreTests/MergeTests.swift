@@ -154,3 +154,28 @@ func captureDidSave(of context: ManagedObjectContext, _ changes: () throws -> Vo
     try context.save()
     return try #require(captured.withLock { $0 })
 }
+
+/// `shouldRefreshRefetchedObjects`: a fetch that updates the objects the context holds.
+@MainActor @Suite struct RefetchTests {
+    @Test func aRefreshingFetchUpdatesHeldObjectsAndKeepsUnsavedChanges() async throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir)
+        try await insertNotes(["a"], into: container)
+        let view = container.viewContext
+        let held = try view.fetch(FetchRequest<Note>())[0]
+        held.body = "local"
+        let worker = container.newBackgroundContext()
+        let id = held.objectID
+        try await worker.perform {
+            (try worker.existingObject(with: id) as! Note).stars = 4
+            try worker.save()
+        }
+        _ = try view.fetch(FetchRequest<Note>())
+        #expect(held.stars == 0, "a plain fetch keeps the held values")
+        var refreshing = FetchRequest<Note>()
+        refreshing.shouldRefreshRefetchedObjects = true
+        _ = try view.fetch(refreshing)
+        #expect(held.stars == 4)
+        #expect(held.body == "local")
+    }
+}

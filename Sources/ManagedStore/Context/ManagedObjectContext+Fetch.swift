@@ -25,9 +25,7 @@ extension ManagedObjectContext {
             return try parent.performAndWait { () throws -> Int in try parent.count(for: request) }
         }
         let plan = try FetchPlan(request, entity: entity)
-        var total = max(0, try store().count(plan.query) - request.fetchOffset)
-        if request.fetchLimit > 0 { total = min(total, request.fetchLimit) }
-        return total
+        return try store().count(plan.query)
     }
 
     func entity(for type: ManagedObject.Type) throws -> EntityDescription {
@@ -84,7 +82,8 @@ extension ManagedObjectContext {
             }
             rows = try store().fetch(query)
         }
-        let fetched = rows.map(materialize)
+        let refresh = request.shouldRefreshRefetchedObjects
+        let fetched = rows.map { materialize($0, refreshing: refresh) }
         guard pending else { return fetched }
         return try applyPendingChanges(to: fetched, request: request, entity: entity, plan: plan)
     }
@@ -130,10 +129,15 @@ extension ManagedObjectContext {
         return Array(slice)
     }
 
-    /// The registered object for a fetched row (its state here kept), or a new one.
-    func materialize(_ row: RowSnapshot) -> ManagedObject {
+    /// The registered object for a fetched row (its state here kept, unless `refreshing`), or a
+    /// new one.
+    func materialize(_ row: RowSnapshot, refreshing: Bool = false) -> ManagedObject {
         if let object = lookUp(row.id) {
-            if object.isFaultState { fill(object, with: row) }
+            if object.isFaultState {
+                fill(object, with: row)
+            } else if refreshing && !object.isInsertedState && !object.isDeletedState {
+                refresh(object, to: row)
+            }
             return object
         }
         let object = row.id.entity.managedObjectClass.init(entity: row.id.entity, insertInto: nil)

@@ -52,7 +52,7 @@ extension ManagedObjectContext {
     }
 
     /// Sets an object's committed values to `row`, keeping its unsaved changes on top.
-    private func refresh(_ object: ManagedObject, to row: RowSnapshot) {
+    func refresh(_ object: ManagedObject, to row: RowSnapshot) {
         var values = row.values
         if !object.committedValues.isEmpty {
             for slot in values.indices where object.values[slot] != object.committedValues[slot] {

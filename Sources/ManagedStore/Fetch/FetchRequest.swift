@@ -28,6 +28,10 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var fetchOffset = 0
     /// Whether the context's unsaved insertions, updates and deletions count (default true).
     public var includesPendingChanges = true
+    /// Whether objects the context already holds take the fetched values (keeping their unsaved
+    /// changes on top), as Core Data's `shouldRefreshRefetchedObjects`; by default they keep the
+    /// values they have.
+    public var shouldRefreshRefetchedObjects = false
 
     /// A request for objects of `Result`'s entity.
     public init(predicate: Predicate<Result>? = nil, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {

@@ -140,7 +140,7 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    /// How many rows a query selects (its limit and offset are ignored).
+    /// How many rows a query selects, within its limit and offset.
     func count(_ query: StoreQuery) throws -> Int {
         try read { connection in
             let statement = try connection.statement(query.countSQL())

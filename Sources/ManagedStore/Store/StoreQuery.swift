@@ -15,8 +15,15 @@ struct StoreQuery: Sendable {
         return sql
     }
 
+    /// Counts the rows; with a limit or an offset, only as many as they allow (so that a count
+    /// limited to 1 stops at the first row instead of counting every match).
     func countSQL() -> String {
-        "SELECT COUNT(*) FROM \(entity.quotedTable)" + clauses(ordered: false)
+        if limit > 0 || offset > 0 {
+            var inner = "SELECT 1 FROM \(entity.quotedTable)" + clauses(ordered: false)
+            inner += " LIMIT \(limit > 0 ? limit : -1)" + (offset > 0 ? " OFFSET \(offset)" : "")
+            return "SELECT COUNT(*) FROM (\(inner))"
+        }
+        return "SELECT COUNT(*) FROM \(entity.quotedTable)" + clauses(ordered: false)
     }
 
     private func clauses(ordered: Bool) -> String {

@@ -1,0 +1,62 @@
+import EurofxrefFeed
+import Foundation
+
+/// A question the store cannot answer, and why.
+public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The store has no rates at all.
+    case emptyStore
+    /// A currency the store has never held; with the near matches.
+    case unknownCurrency(String, suggestions: [String])
+    /// A day before the first stored day.
+    case beforeFirstDay(asked: CalendarDay, first: CalendarDay, last: CalendarDay)
+    /// A day that has not come yet.
+    case futureDay(asked: CalendarDay, newest: CalendarDay)
+    /// A day after the newest stored day, with a business day between whose rates should be out.
+    case staleStore(asked: CalendarDay, newest: CalendarDay, missing: CalendarDay)
+    /// No rate for the currency on (or, with a fallback, near) the day; when it was quoted last
+    /// before and next after.
+    case notQuoted(currency: String, day: CalendarDay, lastBefore: CalendarDay?, nextAfter: CalendarDay?)
+    /// No rate on the day itself, with `--fallback none`.
+    case noRateOnDay(currency: String, day: CalendarDay, reason: String)
+    /// No rates in a range of days.
+    case noRatesInRange(currencies: [String], from: CalendarDay, to: CalendarDay)
+
+    public var description: String {
+        switch self {
+        case .emptyStore:
+            return "the store has no rates yet; run 'ecbrates import' first"
+        case .unknownCurrency(let code, let suggestions):
+            var text = "unknown currency '\(code)'"
+            if !suggestions.isEmpty { text += ". Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?" }
+            return text
+        case .beforeFirstDay(let asked, let first, let last):
+            return "no rates before \(first): the store holds \(first)..\(last) (asked \(asked))"
+        case .futureDay(let asked, let newest):
+            return "\(asked) has not come yet; the newest rates are of \(newest)"
+        case .staleStore(let asked, let newest, let missing):
+            return "the store is out of date: its newest day is \(newest), but the rates of \(missing) (a business day) should be out; "
+                + "run 'ecbrates import' before asking for \(asked)"
+        case .notQuoted(let currency, let day, let before, let after):
+            var text = "\(currency) has no rate on \(day)"
+            switch (before, after) {
+            case let (before?, after?): text += ": it was last quoted on \(before), and next on \(after)"
+            case let (before?, nil): text += ": it was last quoted on \(before), and not since"
+            case let (nil, after?): text += ": it was first quoted on \(after)"
+            case (nil, nil): text += ""
+            }
+            return text
+        case .noRateOnDay(let currency, let day, let reason):
+            return "no \(currency) rate on \(day) (\(reason)); --fallback previous, next, nearest or interpolate gives one from a day near it"
+        case .noRatesInRange(let currencies, let from, let to):
+            return "no rates for \(currencies.joined(separator: ", ")) from \(from) to \(to)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// True when the question itself is wrong (an unknown currency): a usage error.
+    public var isUsageError: Bool {
+        if case .unknownCurrency = self { return true }
+        return false
+    }
+}

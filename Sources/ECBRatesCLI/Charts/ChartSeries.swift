@@ -1,0 +1,39 @@
+import ECBRates
+import EurofxrefFeed
+import Foundation
+
+/// The numbers a chart draws: one line per currency, as rates or, for several currencies, as an
+/// index (first day = 100) so that they share a scale.
+struct ChartSeries {
+    let days: [CalendarDay]
+    /// Per currency, a value per day (nil where it has no rate).
+    let lines: [[Double?]]
+    let currencies: [String]
+    let isIndex: Bool
+
+    init(_ table: SeriesTable) {
+        days = table.rows.map(\.day)
+        currencies = table.currencies
+        isIndex = table.currencies.count > 1
+        lines = table.currencies.indices.map { column in
+            let values = table.rows.map { $0.rates[column].map { NSDecimalNumber(decimal: $0).doubleValue } }
+            guard table.currencies.count > 1, let base = values.compactMap({ $0 }).first, base != 0 else { return values }
+            return values.map { $0.map { $0 / base * 100 } }
+        }
+    }
+
+    /// The lowest and highest value drawn.
+    var range: (low: Double, high: Double) {
+        let all = lines.flatMap { $0.compactMap { $0 } }
+        return (all.min() ?? 0, all.max() ?? 1)
+    }
+
+    var title: String {
+        isIndex ? currencies.joined(separator: ", ") + " per euro, as an index (first day = 100)" : "\(currencies[0]) per euro"
+    }
+
+    /// A value for an axis label.
+    static func label(_ value: Double) -> String {
+        String(format: abs(value) >= 1000 ? "%.0f" : abs(value) >= 10 ? "%.2f" : "%.4f", value)
+    }
+}

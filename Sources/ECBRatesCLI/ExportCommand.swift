@@ -1,0 +1,66 @@
+import ECBRates
+import EurofxrefFeed
+import Foundation
+
+/// `ecbrates export`: the rates as CSV, written from a background context.
+enum ExportCommand: Command {
+    static let spec = CommandSpec(
+        name: "export",
+        abstract: "Export the stored rates as CSV.",
+        discussion: """
+        long: date,currency,rate, oldest first. wide: the ECB's own eurofxref-hist.csv layout (Date,USD,JPY,…,
+        newest first, N/A where a currency has no rate), which tools that read the ECB's file can read.
+        """,
+        options: [
+            .init(name: "--from", value: "day", help: "The first day (default: the first stored day)."),
+            .init(name: "--to", value: "day", help: "The last day (default: the newest stored day)."),
+            .init(name: "--currencies", value: "codes", help: "Only these currencies (USD,JPY,…)."),
+            .init(name: "--layout", value: "layout", help: "long or wide (default: long)."),
+            .init(name: "--output", value: "file", help: "Write to this file instead of standard output."),
+            CommandSpec.storeOption,
+        ])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
+        let layout = try arguments.choice("--layout", RateExporter.Layout.allCases.map(\.rawValue)).flatMap(RateExporter.Layout.init) ?? .long
+        let from = try arguments.day("--from"), to = try arguments.day("--to")
+        if let from, let to, from > to { throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: spec.name) }
+        let currencies = try arguments.currencies("--currencies")
+        let store = try QuerySupport.openStore(arguments, context: context)
+        let sink = try ExportSink(path: arguments.value("--output"), console: context.console)
+        let lines = try await RateExporter(store: store).export(layout: layout, from: from, to: to, currencies: currencies) { text in
+            try sink.write(text)
+        }
+        try sink.close()
+        if let path = arguments.value("--output") {
+            context.console.err("wrote \(lines) lines (\(layout.rawValue) layout) to \(path)\n")
+        }
+        return ExitCode.success
+    }
+}
+
+/// Where an export goes: a file, or standard output.
+///
+/// `@unchecked Sendable`: written by the exporter's one background queue, one piece at a time,
+/// and closed after it finishes.
+final class ExportSink: @unchecked Sendable {
+    private let handle: FileHandle?
+    private let console: Console
+
+    init(path: String?, console: Console) throws {
+        self.console = console
+        guard let path else {
+            handle = nil
+            return
+        }
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path)"])
+        }
+        self.handle = handle
+    }
+
+    func write(_ text: String) throws {
+        if let handle { try handle.write(contentsOf: Data(text.utf8)) } else { console.out(text) }
+    }
+
+    func close() throws { try handle?.close() }
+}

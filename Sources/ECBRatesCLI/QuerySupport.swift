@@ -1,0 +1,77 @@
+import ECBRates
+import EurofxrefFeed
+import Foundation
+import ManagedStore
+
+/// What the query commands share: opening the store, running on the main context, formats.
+enum QuerySupport {
+    static let formatOption = CommandSpec.Option(name: "--format", value: "format", help: "text, json or csv (default: text).")
+    static let fallbackOption = CommandSpec.Option(
+        name: "--fallback", value: "rule",
+        help: "On a day without a rate: none, previous (default), next, nearest or interpolate (within \(RateFallback.window) days).")
+
+    /// The store a query command reads, opened read-only; a missing one is an error that says
+    /// what to do.
+    static func openStore(_ arguments: ParsedArguments, context: CommandContext) throws -> RatesStore {
+        if let shared = context.sharedStore { return shared }
+        let url = context.storeURL(arguments)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw NoStoreError(path: url.path) }
+        return try RatesStore(url: url, readOnly: !FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
+                              || !FileManager.default.isWritableFile(atPath: url.path) ? true : false)
+    }
+
+    /// Runs `body` with queries on the store's main context, on the main queue.
+    static func ask<T: Sendable>(_ store: RatesStore, context: CommandContext,
+                                 _ body: @escaping @Sendable (RateQueries) throws -> T) async throws -> T {
+        let view = store.viewContext
+        let now = context.now
+        return try await view.perform { () throws -> T in try body(RateQueries(context: view, now: { now })) }
+    }
+
+    static func format(_ arguments: ParsedArguments, extra: [String] = []) throws -> String {
+        try arguments.choice("--format", ["text", "json", "csv"] + extra) ?? "text"
+    }
+
+    static func fallback(_ arguments: ParsedArguments) throws -> RateFallback {
+        try arguments.choice("--fallback", RateFallback.allCases.map(\.rawValue)).flatMap(RateFallback.init) ?? .previous
+    }
+
+    /// Warns on standard error when the store lacks business days whose rates are out.
+    static func warnIfStale(_ store: RatesStore, context: CommandContext) async {
+        guard let status = try? await ask(store, context: context, { try $0.status() }), let last = status.lastDay,
+              let missing = status.missingBusinessDays.first else { return }
+        let count = status.missingBusinessDays.count
+        context.console.err("warning: the store's newest day is \(last), but the rates of \(count) business day\(count == 1 ? "" : "s") since (from \(missing)) are out; run 'ecbrates import'\n")
+    }
+}
+
+/// A query command run before any import.
+struct NoStoreError: Error, Sendable, CustomStringConvertible {
+    let path: String
+    var description: String { "no store at \(path); run 'ecbrates import' first" }
+}
+
+/// Columns of text, aligned: numbers to the right, words to the left.
+enum TextTable {
+    static func render(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        guard let width = rows.map(\.count).max() else { return "" }
+        var widths = Array(repeating: 0, count: width)
+        for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
+        return rows.map { row in
+            let line = row.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                return rightAligned.contains(index) ? pad + cell : (index == row.count - 1 ? cell : cell + pad)
+            }.joined(separator: "  ")
+            return String(line.reversed().drop { $0 == " " }.reversed())
+        }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// CSV lines (RFC 4180 quoting where needed).
+enum CSVText {
+    static func line(_ fields: [String]) -> String {
+        fields.map { field in
+            field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+        }.joined(separator: ",") + "\n"
+    }
+}

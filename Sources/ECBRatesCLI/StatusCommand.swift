@@ -1,0 +1,92 @@
+import ECBRates
+import Foundation
+
+/// `ecbrates status`: what the store holds and whether it is up to date.
+enum StatusCommand: Command {
+    static let spec = CommandSpec(
+        name: "status",
+        abstract: "Show what the store holds, its last import, and whether it is up to date.",
+        discussion: """
+        Up to date means the store has the rates of every TARGET business day whose rates are out
+        (around 16:00 CET). With --max-age-days, the command exits 1 when the newest stored day is
+        more days older than the newest day due: for monitoring a cron job.
+        """,
+        options: [.init(name: "--max-age-days", value: "n", help: "Exit 1 when the store is more than this many days behind."),
+                  QuerySupport.formatOption, CommandSpec.storeOption])
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
+        let format = try QuerySupport.format(arguments)
+        let maxAge = try arguments.integer("--max-age-days", minimum: 0)
+        let store = try QuerySupport.openStore(arguments, context: context)
+        let status = try await QuerySupport.ask(store, context: context) { try $0.status() }
+        context.console.out(render(status, store: store.url.path, format: format))
+        if let maxAge, status.lastDay == nil || status.ageDays > maxAge {
+            context.console.err("the store is \(status.ageDays) day\(status.ageDays == 1 ? "" : "s") behind, more than --max-age-days \(maxAge)\n")
+            return ExitCode.stale
+        }
+        return ExitCode.success
+    }
+
+    /// `2026-11-22T08:00:00Z`.
+    static func stamp(_ date: Date) -> String { date.formatted(.iso8601) }
+
+    static func fields(_ status: StoreStatus, store: String) -> [(String, String)] {
+        var fields: [(String, String)] = [("store", store)]
+        if let first = status.firstDay, let last = status.lastDay {
+            fields += [("days", "\(status.days) (\(first)..\(last))"), ("rates", "\(status.rates)"), ("currencies", "\(status.currencies)")]
+        } else {
+            fields += [("days", "0 (empty: run 'ecbrates import')")]
+        }
+        let freshness: String
+        if status.isUpToDate {
+            freshness = "up to date (rates of \(status.dueDay) are the newest due)"
+        } else if let first = status.missingBusinessDays.first {
+            freshness = "out of date: \(status.missingBusinessDays.count) business day\(status.missingBusinessDays.count == 1 ? "" : "s") missing, from \(first) to \(status.dueDay) (\(status.ageDays) days behind)"
+        } else {
+            freshness = "empty"
+        }
+        fields.append(("freshness", freshness))
+        if let run = status.lastRun {
+            var text = "\(run.outcome), started \(stamp(run.startedAt))"
+            if let finished = run.finishedAt { text += String(format: ", took %.2f s", finished.timeIntervalSince(run.startedAt)) }
+            text += ": \(run.source)"
+            if run.outcome != "running" { text += " (\(run.rates) rates, \(run.inserted) new, \(run.corrected) corrected)" }
+            if run.outcome == "running" { text += " (process \(run.processID))" }
+            fields.append(("last import", text))
+            if let error = run.error { fields.append(("last error", error)) }
+        } else {
+            fields.append(("last import", "none"))
+        }
+        return fields
+    }
+
+    static func render(_ status: StoreStatus, store: String, format: String) -> String {
+        switch format {
+        case "json":
+            var pairs: [(String, JSONText)] = [
+                ("store", .string(store)), ("firstDay", status.firstDay.map { .string($0.description) } ?? .null),
+                ("lastDay", status.lastDay.map { .string($0.description) } ?? .null), ("days", .number(Double(status.days))),
+                ("rates", .number(Double(status.rates))), ("currencies", .number(Double(status.currencies))),
+                ("upToDate", .bool(status.isUpToDate)), ("dueDay", .string(status.dueDay.description)),
+                ("missingBusinessDays", .array(status.missingBusinessDays.map { .string($0.description) })),
+                ("ageDays", .number(Double(status.ageDays))),
+            ]
+            if let run = status.lastRun {
+                pairs.append(("lastImport", .object([
+                    ("source", .string(run.source)), ("outcome", .string(run.outcome)),
+                    ("startedAt", .string(stamp(run.startedAt))),
+                    ("finishedAt", run.finishedAt.map { .string(stamp($0)) } ?? .null),
+                    ("rates", .number(Double(run.rates))), ("new", .number(Double(run.inserted))),
+                    ("corrected", .number(Double(run.corrected))), ("error", run.error.map { .string($0) } ?? .null),
+                ])))
+            } else {
+                pairs.append(("lastImport", .null))
+            }
+            return JSONText.object(pairs).text + "\n"
+        case "csv":
+            return CSVText.line(["field", "value"]) + fields(status, store: store).map { CSVText.line([$0.0, $0.1]) }.joined()
+        default:
+            return TextTable.render(fields(status, store: store).map { [$0.0 + ":", $0.1] })
+        }
+    }
+}

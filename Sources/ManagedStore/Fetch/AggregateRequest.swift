@@ -1,0 +1,131 @@
+import Foundation
+
+/// A fetch of aggregate values over an entity's stored rows, optionally grouped by attributes:
+/// Core Data's dictionary result type with `propertiesToGroupBy` and expression descriptions.
+///
+/// ```swift
+/// let request = AggregateRequest<Note>(groupBy: ["author"], aggregates: [.count, .max("created")])
+/// for row in try context.aggregate(request) {   // [author, count, latest created]
+///     print(row[0], row[1], row[2])
+/// }
+/// ```
+///
+/// It runs as one SQL query over the saved rows; as in Core Data, unsaved changes do not count.
+/// Minimum and maximum keep the attribute's type (decimals compare by value); sums and averages
+/// of numbers are doubles.
+public struct AggregateRequest<Entity: ManagedObject>: Sendable {
+    /// An aggregate function.
+    public enum Aggregate: Sendable, Hashable {
+        /// How many rows.
+        case count
+        /// How many different values of an attribute.
+        case countDistinct(String)
+        /// The least value of an attribute.
+        case min(String)
+        /// The greatest value of an attribute.
+        case max(String)
+        /// The sum of a numeric attribute.
+        case sum(String)
+        /// The mean of a numeric attribute.
+        case average(String)
+    }
+
+    /// Which rows (nil: all).
+    public var predicate: Predicate<Entity>?
+    /// The attributes to group by; each row starts with their values.
+    public var groupBy: [String]
+    /// The aggregates, after the group values in each row.
+    public var aggregates: [Aggregate]
+
+    /// A request for `aggregates` of the rows `predicate` selects, grouped by `groupBy`.
+    public init(predicate: Predicate<Entity>? = nil, groupBy: [String] = [], aggregates: [Aggregate]) {
+        self.predicate = predicate
+        self.groupBy = groupBy
+        self.aggregates = aggregates
+    }
+}
+
+extension ManagedObjectContext {
+    /// The rows of an aggregate request: the group values, then the aggregates, per group (in
+    /// group order); one row without groups.
+    public func aggregate<T: ManagedObject>(_ request: AggregateRequest<T>) throws -> [[AttributeValue]] {
+        checkQueue()
+        let entity = try entity(for: T.self)
+        func slot(_ name: String) throws -> Int {
+            guard let slot = entity.slotByName[name] else {
+                throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "no attribute '\(name)' to aggregate or group by")
+            }
+            return slot
+        }
+        let compiler = PredicateSQLCompiler(entity: entity)
+        var columns: [String] = []
+        var resultTypes: [AttributeType?] = []   // nil: an integer count; otherwise decoded as this type
+        var isDouble: [Bool] = []
+        for name in request.groupBy {
+            let slot = try slot(name)
+            columns.append(compiler.column(slot))
+            resultTypes.append(entity.attributes[slot].type)
+            isDouble.append(false)
+        }
+        for aggregate in request.aggregates {
+            switch aggregate {
+            case .count:
+                columns.append("COUNT(*)")
+                resultTypes.append(nil)
+                isDouble.append(false)
+            case .countDistinct(let name):
+                columns.append("COUNT(DISTINCT \(compiler.column(try slot(name))))")
+                resultTypes.append(nil)
+                isDouble.append(false)
+            case .min(let name), .max(let name):
+                let slot = try slot(name)
+                let function = if case .min = aggregate { "MIN" } else { "MAX" }
+                columns.append("\(function)(\(compiler.column(slot, ordering: true)))")
+                resultTypes.append(entity.attributes[slot].type)
+                isDouble.append(entity.attributes[slot].type == .decimal)
+            case .sum(let name), .average(let name):
+                let slot = try slot(name)
+                let function = if case .sum = aggregate { "TOTAL" } else { "AVG" }
+                columns.append("\(function)(\(compiler.column(slot, ordering: true)))")
+                resultTypes.append(.double)
+                isDouble.append(false)
+            }
+        }
+        var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.quotedTable)"
+        var arguments: [SQLiteValue] = []
+        if let predicate = request.predicate {
+            let (clause, bound) = try compiler.whereClause(for: predicate)
+            sql += " WHERE \(clause)"
+            arguments = bound
+        }
+        if !request.groupBy.isEmpty {
+            let groups = try request.groupBy.map { compiler.column(try slot($0)) }.joined(separator: ", ")
+            sql += " GROUP BY \(groups) ORDER BY \(groups)"
+        }
+        let query = sql
+        return try store().read { connection in
+            let statement = try connection.statement(query)
+            defer { statement.reset() }
+            for (index, argument) in arguments.enumerated() { try statement.bind(argument, Int32(index + 1)) }
+            var rows: [[AttributeValue]] = []
+            while try statement.step() {
+                var row: [AttributeValue] = []
+                for (index, type) in resultTypes.enumerated() {
+                    let column = Int32(index)
+                    if statement.isNull(column) {
+                        row.append(.null)
+                    } else if let type {
+                        // A decimal's minimum or maximum comes back as a double: its shortest text
+                        // is the stored value for up to 15 significant digits.
+                        row.append(isDouble[index] ? .decimal(DecimalText.parse(String(statement.double(column))) ?? Decimal(statement.double(column)))
+                                                   : statement.attributeValue(column, type: type))
+                    } else {
+                        row.append(.integer(statement.int64(column)))
+                    }
+                }
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+}

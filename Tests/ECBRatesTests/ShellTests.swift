@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The shell, driven through a pipe: queries answer while an import runs in the background.
+@Suite struct ShellTests {
+    @Test(.timeLimit(.minutes(3)))
+    func statusAnswersWhileTheImportRunsAndTheCountGrowsToTheWholeHistory() throws {
+        let dir = TemporaryDirectory()
+        let shell = try InteractiveProcess(CommandRun.executable, arguments: ["shell", "--store", dir.file("rates.sqlite").path],
+                                           environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"], directory: FixturePaths.root)
+        shell.send("status --format json")
+        let before = try #require(shell.readLine(timeout: 30))
+        #expect(before.contains(#""rates":0"#))
+        shell.send("import Fixtures/eurofxref-hist.xml --chunk-days 50")
+        #expect(shell.readLine(timeout: 30) == "import started in the background: Fixtures/eurofxref-hist.xml")
+
+        var counts: [Int] = []
+        var importLine: String?
+        while counts.last != 221_064 {
+            shell.send("status --format json")
+            // Answers come back while the import runs; its result line comes when it ends.
+            var answer = try #require(shell.readLine(timeout: 60), "no answer to status")
+            if answer.hasPrefix("Fixtures/eurofxref-hist.xml:") {
+                importLine = answer
+                answer = try #require(shell.readLine(timeout: 60))
+            }
+            let match = try #require(answer.firstMatch(of: /"rates":(\d+)/), "not a status: \(answer)")
+            counts.append(Int(match.1)!)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(counts == counts.sorted(), "the count never goes back: \(counts)")
+        #expect(counts.contains { $0 > 0 && $0 < 221_064 }, "answers came during the import: \(counts)")
+        shell.send("rate USD --date 2020-03-13")
+        var line = try #require(shell.readLine(timeout: 30))
+        if line.hasPrefix("Fixtures/eurofxref-hist.xml:") {
+            importLine = line
+            line = try #require(shell.readLine(timeout: 30))
+        }
+        #expect(line == "USD 1.1104 on 2020-03-13")
+        shell.send("quit")
+        if importLine == nil { importLine = shell.readLine(timeout: 60) }
+        #expect(importLine?.hasPrefix("Fixtures/eurofxref-hist.xml: 7104 days 1999-01-04..2026-09-30, 221064 rates: 221064 new") == true)
+        let (status, errors) = shell.finish()
+        #expect(status == 0, "\(errors)")
+    }
+
+    @Test func theShellExplainsItselfAndRejectsUnknownCommands() throws {
+        let dir = TemporaryDirectory()
+        let run = try CommandRun.process(["shell", "--store", dir.file("r.sqlite").path], input: Data("help\nfrobnicate\n# a comment\nquit\n".utf8))
+        #expect(run.status == 0)
+        #expect(run.out.hasPrefix("Commands (as on the command line, without 'ecbrates' and --store):\n"))
+        #expect(run.err == "Error: unknown command 'frobnicate'; 'help' lists them\n")
+    }
+}
