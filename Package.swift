@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
         .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "EurofxrefFeed", "ManagedStore"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI"]),
-        .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed"]),
+        .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates"]),
         .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite"]),
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["feed_server.py"]),
         .testTarget(name: "ECBRatesTests", dependencies: ["ECBRates", "ECBRatesCLI", "ManagedStore", "EurofxrefFeed", "TestSupport", "ecbrates"]),

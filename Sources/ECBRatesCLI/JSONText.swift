@@ -1,4 +1,5 @@
 import Foundation
+import ManagedStore
 
 /// JSON written by hand, with keys in a fixed order and decimals exactly as they are (so that a
 /// rate prints as `1.179`, never `1.1789999999`): the stable output scripts read.
@@ -17,20 +18,44 @@ indirect enum JSONText: Sendable {
     }
 
     var text: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    /// Appends the JSON text to `out`, in one pass (a series of 7,000 rows is one string).
+    func write(to out: inout String) {
         switch self {
-        case .null: return "null"
-        case .bool(let value): return value ? "true" : "false"
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
         case .number(let value):
-            if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-            return String(value)
-        case .decimal(let value): return value.description
-        case .string(let value): return Self.quote(value)
-        case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let pairs): return "{" + pairs.map { Self.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+            if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += String(value) }
+        case .decimal(let value): out += DecimalText.format(value)
+        case .string(let value): out += Self.quote(value)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let pairs):
+            out += "{"
+            for (index, pair) in pairs.enumerated() {
+                if index > 0 { out += "," }
+                out += Self.quote(pair.0)
+                out += ":"
+                pair.1.write(to: &out)
+            }
+            out += "}"
         }
     }
 
     static func quote(_ text: String) -> String {
+        // Most strings (codes, days, keys) need no escapes.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -1,6 +1,7 @@
 import ECBRates
 import EurofxrefFeed
 import Foundation
+import ManagedStore
 
 /// `ecbrates series`: rates day by day, as a table, a chart or an SVG file.
 enum SeriesCommand: Command {
@@ -49,11 +50,11 @@ enum SeriesCommand: Command {
                 ]).text + "\n"
             case "csv":
                 text = CSVText.line(["date"] + table.currencies) + table.rows.map { row in
-                    CSVText.line(["\(row.day)"] + row.rates.map { $0.map { "\($0)" } ?? "" })
+                    CSVText.line(["\(row.day)"] + row.rates.map { $0.map(DecimalText.format) ?? "" })
                 }.joined()
             default:
                 text = TextTable.render([["date"] + table.currencies] + table.rows.map { row in
-                    ["\(row.day)"] + row.rates.map { $0.map { "\($0)" } ?? "-" }
+                    ["\(row.day)"] + row.rates.map { $0.map(DecimalText.format) ?? "-" }
                 }, rightAligned: Set(1...table.currencies.count))
             }
         }

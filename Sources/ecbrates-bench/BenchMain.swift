@@ -8,7 +8,7 @@ struct BenchMain {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE\n".utf8))
+            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE | query --store PATH [--lookups N]\n".utf8))
             exit(64)
         }
         let command = arguments.removeFirst()
@@ -27,6 +27,10 @@ struct BenchMain {
                 figures = try await InsertBenchmark.run(
                     count: Int(option("--count") ?? "") ?? 221_000, batch: Int(option("--batch") ?? "") ?? 1_000,
                     unique: arguments.contains("--unique"), storeURL: store)
+            case "query":
+                guard let store = option("--store") else { throw BenchmarkError("query needs --store PATH") }
+                let lookups = Int(option("--lookups") ?? "") ?? 5_000
+                figures = try await MainActor.run { try QueryBenchmark.run(storeURL: URL(fileURLWithPath: store), lookups: lookups) }
             default:
                 FileHandle.standardError.write(Data("ecbrates-bench: unknown benchmark '\(command)'\n".utf8))
                 exit(64)

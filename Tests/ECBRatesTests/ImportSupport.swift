@@ -14,11 +14,15 @@ func ecbrates(_ arguments: [String], store: URL, environment: [String: String] =
 /// Every stored rate as `YYYY-MM-DD CUR rate`, sorted, read with the sqlite3 tool (not through
 /// ecbrates, so that a test checks the store by other means than the code under test).
 func storedRates(_ store: URL) throws -> [String] {
+    try sqlite3Lines(store, "SELECT date(date, 'unixepoch') || ' ' || currencySymbol || ' ' || exchangeRate FROM Eurofxrefhist ORDER BY 1")
+}
+
+/// The lines the sqlite3 shell prints for `sql` on `store`, opened read-only.
+func sqlite3Lines(_ store: URL, _ sql: String) throws -> [String] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     // A busy timeout: an in-process store may still be closing (its last checkpoint) when this runs.
-    process.arguments = ["sqlite3", "-readonly", "-cmd", ".timeout 10000", store.path,
-                         "SELECT date(date, 'unixepoch') || ' ' || currencySymbol || ' ' || exchangeRate FROM Eurofxrefhist ORDER BY 1"]
+    process.arguments = ["sqlite3", "-readonly", "-cmd", ".timeout 10000", store.path, sql]
     let out = Pipe()
     process.standardOutput = out
     try process.run()

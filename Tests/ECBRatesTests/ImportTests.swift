@@ -18,6 +18,10 @@ import Testing
         #expect(first.out.hasPrefix("\(history.path): 7104 days 1999-01-04..2026-09-30, 221064 rates: 221064 new, 0 corrected, 0 unchanged in "))
         let expected = try fileRates(history)
         #expect(try storedRates(store) == expected)
+        // The index on (currency, date), left out during the load into the empty store, is
+        // there at the end and serves one currency's series.
+        let plan = try sqlite3Lines(store, "EXPLAIN QUERY PLAN SELECT * FROM Eurofxrefhist WHERE currencySymbol = 'USD' AND date >= 0 ORDER BY date")
+        #expect(plan.joined().contains("USING INDEX Eurofxrefhist_index_currencySymbol_date (currencySymbol=? AND date>?)"), "\(plan)")
 
         let second = await ecbrates(["import", history.path], store: store)
         #expect(second.status == 0)

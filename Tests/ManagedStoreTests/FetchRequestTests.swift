@@ -149,6 +149,13 @@ import Testing
             [.string("x"), .integer(2), .double(5), .double(2.5)],
             [.string("y"), .integer(1), .double(2), .double(2)],
         ])
+        // Only extremes: each runs as its own subquery (so an index can answer it), with the
+        // predicate's arguments bound once per subquery.
+        let extremes = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 1 },
+                                                                aggregates: [.min("created"), .max("created"), .max("price")]))
+        #expect(extremes == [[.date(Date(timeIntervalSince1970: 2 * 86_400)), .date(Date(timeIntervalSince1970: 4 * 86_400)), .decimal(100)]])
+        let none = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 10 }, aggregates: [.min("created"), .max("created")]))
+        #expect(none == [[.null, .null]])
         #expect(throws: ManagedStoreError.self) {
             _ = try view.aggregate(AggregateRequest<Note>(aggregates: [.max("nonexistent")]))
         }

@@ -2,7 +2,8 @@
 """Baseline for the import benchmark: the Python importer a user would write instead of ecbrates.
 
 ElementTree's iterparse over the file, sqlite3 with one prepared INSERT OR REPLACE in one
-transaction, into a table keyed on (date, currency); the rate is kept as its exact text.
+transaction, into a table keyed on (date, currency); the rate is kept as its exact text. Like an
+ecbrates store, the table is also indexed on (currency, date), built after the load.
 
     python_importer.py FILE STORE      prints {"seconds": S, "rates": N}
 """
@@ -32,5 +33,6 @@ with connection:
             rows += 1
         elif event == "end" and "time" in element.attrib:
             element.clear()
+    connection.execute("CREATE INDEX IF NOT EXISTS rates_currency ON rates (currency, date)")
 connection.close()
 print(json.dumps({"seconds": time.perf_counter() - start, "rates": rows}))

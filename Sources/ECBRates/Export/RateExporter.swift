@@ -18,6 +18,14 @@ public struct RateExporter: Sendable {
         case wide
     }
 
+    /// The columns of the ECB's `eurofxref-hist.csv`, in its order (the order of its XML files,
+    /// discontinued currencies where they stood); a currency it does not list follows them.
+    public static let ecbColumnOrder = [
+        "USD", "JPY", "BGN", "CYP", "CZK", "DKK", "EEK", "GBP", "HUF", "LTL", "LVL", "MTL", "PLN", "ROL",
+        "RON", "SEK", "SIT", "SKK", "CHF", "ISK", "NOK", "HRK", "RUB", "TRL", "TRY", "AUD", "BRL", "CAD",
+        "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR",
+    ]
+
     public let store: RatesStore
 
     /// An exporter of `store`.
@@ -34,8 +42,12 @@ public struct RateExporter: Sendable {
         context.name = "export"
         return try await context.perform {
             let queries = RateQueries(context: context)
-            let codes = try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != "EUR" } }
+            var codes = try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != "EUR" } }
                 ?? queries.currencies().map(\.code)
+            if currencies == nil && layout == .wide {
+                let position = Dictionary(uniqueKeysWithValues: Self.ecbColumnOrder.enumerated().map { ($1, $0) })
+                codes.sort { (position[$0] ?? .max, $0) < (position[$1] ?? .max, $1) }
+            }
             let (first, last) = try queries.bounds()
             let start = max(from ?? first, first), end = min(to ?? last, last)
             guard start <= end else { return 0 }
@@ -66,7 +78,7 @@ public struct RateExporter: Sendable {
                 switch layout {
                 case .long:
                     for rate in rates where wanted.contains(rate.currencySymbol) {
-                        text += "\(rate.day),\(rate.currencySymbol),\(rate.exchangeRate)\n"
+                        text += "\(rate.day),\(rate.currencySymbol),\(DecimalText.format(rate.exchangeRate))\n"
                         lines += 1
                     }
                 case .wide:
@@ -79,7 +91,7 @@ public struct RateExporter: Sendable {
                             index += 1
                         }
                         guard codes.contains(where: { byCode[$0] != nil }) else { continue }
-                        text += "\(day)," + codes.map { (byCode[$0].map { "\($0)" } ?? "N/A") + "," }.joined() + "\n"
+                        text += "\(day)," + codes.map { (byCode[$0].map(DecimalText.format) ?? "N/A") + "," }.joined() + "\n"
                         lines += 1
                     }
                 }

@@ -47,8 +47,15 @@ public final class RateQueries {
     /// The code, upper-cased, if the store holds it (EUR always); else
     /// ``QueryError/unknownCurrency(_:suggestions:)`` with near matches.
     public func knownCurrency(_ code: String) throws -> String {
+        try knownCurrency(code, likelyOn: nil)
+    }
+
+    /// ``knownCurrency(_:)``, answered from the index on (date, currency) when the currency has a
+    /// rate on `day`; only otherwise by looking for any rate of it.
+    func knownCurrency(_ code: String, likelyOn day: CalendarDay?) throws -> String {
         let code = code.uppercased()
         if code == "EUR" { return code }
+        if let day, try rateIfAny(code, on: day) != nil { return code }
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.currencySymbol == code })
         request.fetchLimit = 1
         if try context.count(for: request) > 0 { return code }
@@ -73,9 +80,19 @@ public final class RateQueries {
     /// without one, the `fallback` decides.
     public func rate(_ currency: String, on day: CalendarDay? = nil, base: String = "EUR",
                      fallback: RateFallback = .previous) throws -> RateAnswer {
-        let code = try knownCurrency(currency)
-        let baseCode = try knownCurrency(base)
+        // A day on which both have a rate is answered by those rates alone: it lies within the
+        // bounds and both codes are known.
+        let upper = currency.uppercased(), upperBase = base.uppercased()
+        if let day, upper != "EUR" || upperBase != "EUR",
+           let currencyRate = upper == "EUR" ? 1 : try rateIfAny(upper, on: day),
+           let baseRate = upperBase == "EUR" ? 1 : try rateIfAny(upperBase, on: day) {
+            return RateAnswer(currency: upper, base: upperBase, rate: Self.quotient(currencyRate, baseRate),
+                              currencyPerEuro: currencyRate, basePerEuro: baseRate, day: day,
+                              asked: nil, reason: nil, interpolatedBetween: nil)
+        }
         let (first, last) = try bounds()
+        let code = try knownCurrency(currency, likelyOn: last)
+        let baseCode = try knownCurrency(base, likelyOn: last)
         let asked = day ?? last
         if asked < first { throw QueryError.beforeFirstDay(asked: asked, first: first, last: last) }
         if asked > last { try checkFresh(asked: asked, newest: last) }
@@ -87,7 +104,7 @@ public final class RateQueries {
         let currencyRate = lead == code ? resolved.rate : try exactRate(code, on: resolved.day)
         let baseRate = lead == baseCode ? resolved.rate : try exactRate(baseCode, on: resolved.day)
         let reason = resolved.day == asked && resolved.between == nil ? nil : Self.reason(for: asked, currency: lead, newest: last)
-        return RateAnswer(currency: code, base: baseCode, rate: Self.round(currencyRate / baseRate, places: 6),
+        return RateAnswer(currency: code, base: baseCode, rate: Self.quotient(currencyRate, baseRate),
                           currencyPerEuro: currencyRate, basePerEuro: baseRate, day: resolved.day,
                           asked: resolved.day == asked && resolved.between == nil ? nil : asked,
                           reason: reason, interpolatedBetween: resolved.between)
@@ -271,6 +288,11 @@ public final class RateQueries {
     }
 
     /// `value` rounded half away from zero to `places` decimal places.
+    /// Units of the currency per unit of the base, to six places (exact against the euro).
+    static func quotient(_ currencyPerEuro: Decimal, _ basePerEuro: Decimal) -> Decimal {
+        basePerEuro == 1 ? currencyPerEuro : round(currencyPerEuro / basePerEuro, places: 6)
+    }
+
     static func round(_ value: Decimal, places: Int) -> Decimal {
         var input = value, output = Decimal()
         NSDecimalRound(&output, &input, places, .plain)

@@ -91,11 +91,24 @@ extension ManagedObjectContext {
                 isDouble.append(false)
             }
         }
-        var sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.quotedTable)"
-        var arguments: [SQLiteValue] = []
+        var whereClause = ""
+        var bound: [SQLiteValue] = []
         if let predicate = request.predicate {
-            let (clause, bound) = try compiler.whereClause(for: predicate)
-            sql += " WHERE \(clause)"
+            (whereClause, bound) = try compiler.whereClause(for: predicate)
+            whereClause = " WHERE \(whereClause)"
+        }
+        var sql: String
+        var arguments: [SQLiteValue] = []
+        let onlyExtremes = request.aggregates.allSatisfy {
+            switch $0 { case .min, .max: true; default: false }
+        }
+        if request.groupBy.isEmpty && request.aggregates.count > 1 && onlyExtremes {
+            // SQLite answers a lone MIN or MAX from an index in a few steps, but MIN and MAX
+            // together scan the whole table: ask for each in its own subquery.
+            sql = "SELECT " + columns.map { "(SELECT \($0) FROM \(entity.quotedTable)\(whereClause))" }.joined(separator: ", ")
+            for _ in columns { arguments += bound }
+        } else {
+            sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.quotedTable)\(whereClause)"
             arguments = bound
         }
         if !request.groupBy.isEmpty {

@@ -117,7 +117,7 @@ struct PredicateSQLCompiler {
     }
 
     func column(_ slot: Int, ordering: Bool = false) -> String {
-        let name = SQLiteConnection.quote(entity.attributes[slot].name)
+        let name = entity.quotedColumns[slot]
         return ordering && entity.attributes[slot].type == .decimal ? "CAST(\(name) AS REAL)" : name
     }
 

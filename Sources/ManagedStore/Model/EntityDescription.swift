@@ -38,6 +38,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// `Z_PK`/`Z_OPT` followed by the quoted attribute columns, for SELECTs.
     let selectColumns: String
     let quotedTable: String
+    /// Each attribute's column name, quoted, by slot.
+    let quotedColumns: [String]
     /// The values a new object starts with.
     let defaultValues: [AttributeValue]
     /// The slots of the attributes that may not be nil.
@@ -78,9 +80,11 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.storageSlotTable = Atomic(Unmanaged.passUnretained(emptyTable))
         self.storageKeyPaths = Locked(([], [emptyTable]))
         let table = SQLiteConnection.quote(name)
-        let columns = (["Z_PK", "Z_OPT"] + attributes.map { SQLiteConnection.quote($0.name) }).joined(separator: ", ")
-        let assignments = attributes.map { "\(SQLiteConnection.quote($0.name)) = ?" } + ["Z_OPT = ?"]
+        let quotedColumns = attributes.map { SQLiteConnection.quote($0.name) }
+        let columns = (["Z_PK", "Z_OPT"] + quotedColumns).joined(separator: ", ")
+        let assignments = quotedColumns.map { "\($0) = ?" } + ["Z_OPT = ?"]
         self.quotedTable = table
+        self.quotedColumns = quotedColumns
         self.selectColumns = columns
         self.defaultValues = attributes.map(\.defaultValue)
         self.requiredSlots = attributes.indices.filter { !attributes[$0].isOptional }

@@ -67,6 +67,36 @@ public final class PersistentStoreCoordinator: Sendable {
         return nil
     }
 
+    /// Runs `body`, a load of many rows of `entityName`, without the indexes that entity
+    /// declares, then builds them again, whether `body` returns or throws: building an index
+    /// once over all the rows costs a fraction of keeping it in order row by row. Uniqueness
+    /// constraints stay enforced throughout. Fetches during `body` work, without those indexes.
+    /// If the process ends in between, the next open of the store (not read-only) builds them.
+    ///
+    /// ```swift
+    /// try await coordinator.deferringIndexes(of: "Note") {
+    ///     try await importEveryNote()
+    /// }
+    /// ```
+    public func deferringIndexes<T>(of entityName: String, isolation: isolated (any Actor)? = #isolation,
+                                    during body: () async throws -> T) async throws -> T {
+        guard let entity = managedObjectModel.entitiesByName[entityName] else {
+            throw ManagedStoreError.unknownEntity(entityName)
+        }
+        let store = try store()
+        guard !entity.indexes.isEmpty, !store.persistentStore.isReadOnly else { return try await body() }
+        try store.dropIndexes(of: entity)
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            try? store.createMissingIndexes()
+            throw error
+        }
+        try store.createMissingIndexes()
+        return result
+    }
+
     /// The loaded store, or ``ManagedStoreError/noPersistentStore``.
     func store() throws -> SQLiteStore {
         guard let store = backend.withLock({ $0 }) else { throw ManagedStoreError.noPersistentStore }

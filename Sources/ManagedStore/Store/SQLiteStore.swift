@@ -59,8 +59,7 @@ final class SQLiteStore: Sendable {
         let fileManager = FileManager.default
         if description.isReadOnly {
             guard fileManager.fileExists(atPath: path) else { throw ManagedStoreError.storeNotFound(url: url) }
-            let connection = try SQLiteConnection(path: path, mode: .init(readOnly: true))
-            connection.setBusyTimeout(description.timeout)
+            let connection = try openReader(path: path, timeout: description.timeout)
             guard let metadata = try StoreSchema.inspect(connection, url: url) else {
                 throw ManagedStoreError.notAStore(url: url, reason: "it is an empty database")
             }
@@ -89,6 +88,19 @@ final class SQLiteStore: Sendable {
         return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description)
     }
 
+    // MARK: Indexes
+
+    /// Drops the indexes `entity` declares, for a bulk load; ``createMissingIndexes()`` builds
+    /// them again.
+    func dropIndexes(of entity: EntityDescription) throws {
+        try write { try StoreSchema.dropIndexes(of: entity, on: $0) }
+    }
+
+    /// Builds the model's indexes the store lacks.
+    func createMissingIndexes() throws {
+        try write { try StoreSchema.createMissingIndexes(on: $0, model: model) }
+    }
+
     // MARK: Connections
 
     /// Runs `body` with a read connection. File stores take one from the pool (opening one if
@@ -108,8 +120,15 @@ final class SQLiteStore: Sendable {
     }
 
     private func openReader() throws -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: url.path, mode: .init(readOnly: true))
+        try Self.openReader(path: url.path, timeout: timeout)
+    }
+
+    /// A read-only connection. Its pages come from a memory map rather than a `pread` each: a
+    /// lookup on a warm context is a few index pages, and copying them is most of its I/O cost.
+    private static func openReader(path: String, timeout: TimeInterval) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, mode: .init(readOnly: true))
         connection.setBusyTimeout(timeout)
+        try connection.execute("PRAGMA mmap_size = 268435456")
         return connection
     }
 

@@ -96,10 +96,20 @@ enum StoreSchema {
         for entity in model.entities {
             for names in entity.indexes {
                 let columns = names.map(SQLiteConnection.quote).joined(separator: ", ")
-                let name = SQLiteConnection.quote("\(entity.name)_index_\(names.joined(separator: "_"))")
-                try connection.execute("CREATE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))")
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName(entity, names)) ON \(entity.quotedTable) (\(columns))")
             }
         }
+    }
+
+    /// Drops the indexes `entity` declares (its uniqueness constraints' indexes stay).
+    static func dropIndexes(of entity: EntityDescription, on connection: SQLiteConnection) throws {
+        for names in entity.indexes {
+            try connection.execute("DROP INDEX IF EXISTS \(indexName(entity, names))")
+        }
+    }
+
+    private static func indexName(_ entity: EntityDescription, _ names: [String]) -> String {
+        SQLiteConnection.quote("\(entity.name)_index_\(names.joined(separator: "_"))")
     }
 
     static func enableWAL(on connection: SQLiteConnection) throws {
