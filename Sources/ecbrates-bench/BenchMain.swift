@@ -1,3 +1,4 @@
+import ECBRates
 import Foundation
 
 /// The in-process half of `scripts/bench`: each subcommand measures one thing and prints its
@@ -8,7 +9,7 @@ struct BenchMain {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE | query --store PATH [--lookups N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | defaults\n".utf8))
             exit(64)
         }
         let command = arguments.removeFirst()
@@ -27,6 +28,18 @@ struct BenchMain {
                 figures = try await InsertBenchmark.run(
                     count: Int(option("--count") ?? "") ?? 221_000, batch: Int(option("--batch") ?? "") ?? 1_000,
                     unique: arguments.contains("--unique"), storeURL: store)
+            case "stack":
+                guard let file = arguments.first(where: { !$0.hasPrefix("--") && $0 != option("--store") && $0 != option("--stack")
+                                                         && $0 != option("--workers") && $0 != option("--chunk-days") }),
+                      let store = option("--store"), let stack = ContextStack(rawValue: option("--stack") ?? "") else {
+                    throw BenchmarkError("stack needs FILE --store PATH --stack siblings|child|nested")
+                }
+                figures = try await StackBenchmark.run(file: file, storeURL: URL(fileURLWithPath: store), stack: stack,
+                                                       workers: option("--workers").flatMap { Int($0) },
+                                                       chunkDays: option("--chunk-days").flatMap { Int($0) })
+            case "defaults":
+                let options = ImportOptions()
+                figures = ["workers": Double(options.workers), "chunk_days": Double(options.chunkDays)]
             case "query":
                 guard let store = option("--store") else { throw BenchmarkError("query needs --store PATH") }
                 let lookups = Int(option("--lookups") ?? "") ?? 5_000

@@ -4,28 +4,31 @@ import Foundation
 /// `put` waits while the queue is full (so the producer never runs far ahead), `take` waits
 /// while it is empty.
 ///
-/// `@unchecked Sendable`: `items`, `closed` and `cancelled` are read and written only while
-/// `condition` is locked.
+/// `@unchecked Sendable`: `slots`, `head`, `count`, `closed` and `cancelled` are read and
+/// written only while `condition` is locked.
 final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// A ring of `capacity` slots; a taken element's slot is emptied at once, so the queue
+    /// never holds more than `capacity` elements alive.
+    private var slots: [Element?]
     private var head = 0
-    private let capacity: Int
+    private var count = 0
     private var closed = false
     private var cancelled = false
 
     init(capacity: Int) {
         precondition(capacity > 0)
-        self.capacity = capacity
+        self.slots = Array(repeating: nil, count: capacity)
     }
 
     /// Adds an element, waiting for room; false when the queue was cancelled (drop the element).
     func put(_ element: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while items.count - head >= capacity && !cancelled { condition.wait() }
+        while count == slots.count && !cancelled { condition.wait() }
         guard !cancelled else { return false }
-        items.append(element)
+        slots[(head + count) % slots.count] = element
+        count += 1
         condition.broadcast()
         return true
     }
@@ -34,14 +37,11 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while head == items.count && !closed && !cancelled { condition.wait() }
-        guard !cancelled, head < items.count else { return nil }
-        let element = items[head]
-        head += 1
-        if head > 64 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
+        while count == 0 && !closed && !cancelled { condition.wait() }
+        guard !cancelled, count > 0 else { return nil }
+        let element = slots[head].take()
+        head = (head + 1) % slots.count
+        count -= 1
         condition.broadcast()
         return element
     }
@@ -58,8 +58,8 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     func cancel() {
         condition.lock()
         cancelled = true
-        items.removeAll()
-        head = 0
+        slots = Array(repeating: nil, count: slots.count)
+        count = 0
         condition.broadcast()
         condition.unlock()
     }

@@ -33,7 +33,7 @@ public struct ImportOptions: Sendable {
     }
 
     /// Days per transaction by default (see the workers-and-chunks table of `scripts/bench`).
-    public static let defaultChunkDays = 500
+    public static let defaultChunkDays = 1000
 
     /// Whether a record passes the day and currency filters.
     func admits(_ record: RateRecord) -> Bool {

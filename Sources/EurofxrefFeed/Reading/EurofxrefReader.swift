@@ -63,7 +63,9 @@ private final class SAXSession {
     // What was read
     @exclusivity(unchecked) var pending: [RateRecord] = []
     var pendingDays: [CalendarDay] = []
-    var dayLines: [CalendarDay: Int] = [:]
+    /// The line of each day read, by days since 1970 (compact: a history ten times the real
+    /// one keeps 71,000 of them).
+    var dayLines: [Int32: Int32] = [:]
     /// Every currency seen, as its packed code and its string (made once per currency).
     @exclusivity(unchecked) var currencyTable: [(code: UInt32, text: String)] = []
     var totalRates = 0
@@ -335,11 +337,12 @@ private final class SAXSession {
             return
         }
         let (line, column) = position(of: time.start)
-        if let first = dayLines[day] {
+        let dayKey = Int32(day.daysSince1970)
+        if let first = dayLines[dayKey] {
             fail(.duplicate, at: time.start, "day \(day) appears twice (first at line \(first))")
             return
         }
-        dayLines[day] = line
+        dayLines[dayKey] = Int32(clamping: line)
         currentDay = day
         dayDepth = depth
         dayLine = line
