@@ -52,8 +52,8 @@ public enum CLI {
         default:
             guard let command = commands.first(where: { $0.spec.name == first }) else {
                 if first.hasPrefix("-") { throw UsageError("Unknown option '\(first)'") }
-                let suggestion = Suggestions.nearest(to: first, among: commands.map(\.spec.name) + ["help"]).map { " Did you mean '\($0)'?" } ?? ""
-                throw UsageError("Unknown command '\(first)'.\(suggestion)")
+                let suggestion = Suggestions.nearest(to: first, among: commands.map(\.spec.name) + ["help"]).map { ". Did you mean '\($0)'?" } ?? ""
+                throw UsageError("Unknown command '\(first)'\(suggestion)")
             }
             let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
             if parsed.wantsHelp {
@@ -156,7 +156,7 @@ struct CommandContext: Sendable {
     }
 
     func failure(_ error: any Error) {
-        console.err("\(console.errorLabel()) \(error)\n")
+        console.err("\(console.errorLabel()) \(ErrorText.describe(error))\n")
     }
 }
 

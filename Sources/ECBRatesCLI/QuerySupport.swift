@@ -10,14 +10,13 @@ enum QuerySupport {
         name: "--fallback", value: "rule",
         help: "On a day without a rate: none, previous (default), next, nearest or interpolate (within \(RateFallback.window) days).")
 
-    /// The store a query command reads, opened read-only; a missing one is an error that says
-    /// what to do.
+    /// The store a query command reads, opened read-only (a query never writes, so it works on
+    /// a read-only store, and beside an import); a missing one is an error that says what to do.
     static func openStore(_ arguments: ParsedArguments, context: CommandContext) throws -> RatesStore {
         if let shared = context.sharedStore { return shared }
         let url = context.storeURL(arguments)
         guard FileManager.default.fileExists(atPath: url.path) else { throw NoStoreError(path: url.path) }
-        return try RatesStore(url: url, readOnly: !FileManager.default.isWritableFile(atPath: url.deletingLastPathComponent().path)
-                              || !FileManager.default.isWritableFile(atPath: url.path) ? true : false)
+        return try RatesStore(url: url, readOnly: true)
     }
 
     /// Runs `body` with queries on the store's main context, on the main queue.

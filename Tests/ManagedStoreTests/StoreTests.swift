@@ -71,7 +71,7 @@ final class WiderNote: ManagedObject {
         #expect {
             _ = try makeContainer(in: dir)
         } throws: { error in
-            "\(error)" == "\(url.path) is not a ManagedStore store: it is an SQLite database without ManagedStore's Z_METADATA table"
+            "\(error)" == "\(url.path) is not a ManagedStore store: it is an SQLite database of another program (it has no Z_METADATA table)"
         }
         #expect(try Data(contentsOf: url) == before)
     }

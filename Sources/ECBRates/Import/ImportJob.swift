@@ -42,7 +42,7 @@ public struct ImportJob: Sendable {
     /// ``ImportJobError/reports`` of the error thrown.
     public func run() async throws -> [ImportReport] {
         let lock = ImportLock(storeURL: store.url)
-        if !options.dryRun { try lock.acquire(waitingUpTo: lockWait) }
+        if !options.dryRun { try await lock.acquire(waitingUpTo: lockWait) }
         defer { lock.release() }
         let sources = try self.sources.isEmpty ? [Self.automaticSource(for: store)] : self.sources
         let runID = options.dryRun ? nil : try ImportRunLog.begin(in: store, source: sources.map(\.description).joined(separator: " "))

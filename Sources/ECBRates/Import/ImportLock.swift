@@ -1,12 +1,14 @@
 import Foundation
+import Synchronization
 
 /// Makes imports into one store take turns, across processes: an exclusive `flock` on
 /// `<store>.lock`, which holds the holder's process ID. The system lets go of it when the
 /// process ends, however it ends, so a killed import never leaves a stale lock.
-public final class ImportLock {
+public final class ImportLock: Sendable {
     /// The lock file.
     public let url: URL
-    private var descriptor: Int32 = -1
+    /// The open lock file while the lock is held, else -1.
+    private let descriptor = Mutex<Int32>(-1)
 
     /// The lock of the store at `storeURL`.
     public init(storeURL: URL) {
@@ -16,42 +18,59 @@ public final class ImportLock {
     deinit { release() }
 
     /// Takes the lock, waiting up to `seconds` for another import to finish; throws
-    /// ``ImportLockError/busy(processID:)`` when it does not.
+    /// ``ImportLockError/busy(processID:)`` when it does not. Blocks the calling thread while it
+    /// waits: from async code, await the async form instead.
     public func acquire(waitingUpTo seconds: Double) throws {
-        guard descriptor < 0 else { return }
+        let deadline = Date().addingTimeInterval(max(0, seconds))
+        while try !attempt(giveUp: Date() >= deadline) { usleep(50_000) }
+    }
+
+    /// Takes the lock, waiting up to `seconds` for another import to finish, without holding a
+    /// thread while it waits; throws ``ImportLockError/busy(processID:)`` when it does not.
+    public func acquire(waitingUpTo seconds: Double) async throws {
+        let deadline = Date().addingTimeInterval(max(0, seconds))
+        while try !attempt(giveUp: Date() >= deadline) { try await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    /// Tries once to take the lock: true when taken; false when another import holds it and
+    /// `giveUp` is false; ``ImportLockError/busy(processID:)`` when it holds it and `giveUp`.
+    private func attempt(giveUp: Bool) throws -> Bool {
+        try descriptor.withLock { descriptor in try attempt(giveUp: giveUp, holding: &descriptor) }
+    }
+
+    private func attempt(giveUp: Bool, holding descriptor: inout Int32) throws -> Bool {
+        guard descriptor < 0 else { return true }
         let directory = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw ImportLockError.unavailable(path: url.path, reason: String(cString: strerror(errno)))
         }
-        let deadline = Date().addingTimeInterval(max(0, seconds))
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw ImportLockError.unavailable(path: url.path, reason: reason)
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let failure = errno
+            defer { close(fd) }
+            guard failure == EWOULDBLOCK || failure == EINTR else {
+                throw ImportLockError.unavailable(path: url.path, reason: String(cString: strerror(failure)))
             }
-            if Date() >= deadline {
-                let holder = Self.processID(in: fd)
-                close(fd)
-                throw ImportLockError.busy(processID: holder)
-            }
-            usleep(50_000)
+            if giveUp { throw ImportLockError.busy(processID: Self.processID(in: fd)) }
+            return false
         }
         descriptor = fd
         let text = "\(getpid())\n"
         ftruncate(fd, 0)
         _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+        return true
     }
 
     /// Lets go of the lock (also done when the lock goes away, or the process ends).
     public func release() {
-        guard descriptor >= 0 else { return }
-        ftruncate(descriptor, 0)
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            ftruncate(descriptor, 0)
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     private static func processID(in fd: Int32) -> Int? {

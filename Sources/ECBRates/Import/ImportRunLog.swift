@@ -11,7 +11,7 @@ enum ImportRunLog {
             let running = ImportRun.Outcome.running.rawValue
             for run in try context.fetch(FetchRequest<ImportRun>(predicate: #Predicate { $0.outcomeText == running })) {
                 run.outcome = .interrupted
-                run.errorMessage = "the import was stopped before it finished (process \(run.processID) ended)"
+                run.errorMessage = ImportRun.interruptedMessage(processID: run.processID)
             }
             let run = ImportRun(context: context)
             run.source = source

@@ -41,4 +41,9 @@ public final class ImportRun: ManagedObject {
         get { Outcome(rawValue: outcomeText) ?? .failed }
         set { outcomeText = newValue.rawValue }
     }
+
+    /// What an interrupted run's error says.
+    static func interruptedMessage(processID: Int64) -> String {
+        "the import was stopped before it finished (process \(processID) ended)"
+    }
 }

@@ -277,21 +277,28 @@ public final class RateQueries {
         runRequest.fetchLimit = 1
         // The run log is written by contexts this one does not merge: take the stored values.
         runRequest.shouldRefreshRefetchedObjects = true
-        let lastRun = try context.fetch(runRequest).first.map {
-            ImportRunSummary(source: $0.source, startedAt: $0.startedAt, finishedAt: $0.finishedAt, outcome: $0.outcomeText,
-                             rates: Int($0.rates), inserted: Int($0.inserted), corrected: Int($0.corrected),
-                             error: $0.errorMessage, processID: Int($0.processID))
+        let lastRun = try context.fetch(runRequest).first.map { run in
+            // A run still marked running whose process is gone was killed (or its machine
+            // stopped): say so, as the next import will record it.
+            let gone = run.outcome == .running && kill(pid_t(run.processID), 0) == -1 && errno == ESRCH
+            return ImportRunSummary(
+                source: run.source, startedAt: run.startedAt, finishedAt: run.finishedAt,
+                outcome: gone ? ImportRun.Outcome.interrupted.rawValue : run.outcomeText,
+                rates: Int(run.rates), inserted: Int(run.inserted), corrected: Int(run.corrected),
+                error: gone ? ImportRun.interruptedMessage(processID: run.processID) : run.errorMessage,
+                processID: Int(run.processID))
         }
         return StoreStatus(firstDay: first, lastDay: last, rates: count(row[2]), days: count(row[3]), currencies: count(row[4]),
                            dueDay: due, missingBusinessDays: missing, ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
                            lastRun: lastRun)
     }
 
-    /// `value` rounded half away from zero to `places` decimal places.
     /// Units of the currency per unit of the base, to six places (exact against the euro).
     static func quotient(_ currencyPerEuro: Decimal, _ basePerEuro: Decimal) -> Decimal {
         basePerEuro == 1 ? currencyPerEuro : round(currencyPerEuro / basePerEuro, places: 6)
     }
+
+    /// `value` rounded half away from zero to `places` decimal places.
 
     static func round(_ value: Decimal, places: Int) -> Decimal {
         var input = value, output = Decimal()

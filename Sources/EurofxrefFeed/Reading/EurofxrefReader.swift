@@ -439,9 +439,21 @@ private final class SAXSession {
                        message: "the document declares a DTD (<!DOCTYPE \(name.map { String(cString: $0) } ?? "")…>); ECB rate files have none, and entities are never read"))
     }
 
+    /// libxml2's message on one line, in plainer words where it has its own idiom: its
+    /// encoding error runs over two lines ("Input is not proper UTF-8, indicate encoding !" and
+    /// then the bytes).
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if lines.first?.hasPrefix("Input is not proper UTF-8") == true {
+            let bytes = lines.dropFirst().first.map { " (" + $0.replacingOccurrences(of: "Bytes: ", with: "bytes ") + ")" } ?? ""
+            return "the text is not UTF-8\(bytes), and the file declares no other encoding"
+        }
+        return lines.joined(separator: "; ")
+    }
+
     func parserError(_ error: xmlError) {
         guard !stopped else { return }
-        let message = error.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "error \(error.code)"
+        let message = error.message.map { Self.oneLine(String(cString: $0)) } ?? "error \(error.code)"
         let line = error.line > 0 ? Int(error.line) : nil
         let column = error.int2 > 0 ? Int(error.int2) : nil
         if Int(error.code) == Int(XML_ERR_DOCUMENT_EMPTY.rawValue) && blankSoFar {

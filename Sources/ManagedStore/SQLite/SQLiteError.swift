@@ -17,6 +17,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The SQL being run, when there was one.
     public let sql: String?
+    /// The database file, when the connection had one (not for in-memory stores).
+    public let path: String?
 
     /// SQLite's name for the result code, such as `database or disk is full`.
     public var codeDescription: String { String(cString: sqlite3_errstr(extendedCode)) }
@@ -34,11 +36,35 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         return text
     }
 
-    init(code: Int32, extendedCode: Int32, message: String, sql: String?) {
+    /// True when the store cannot be written: its file, or its file system, is read-only.
+    public var isReadOnly: Bool { code == SQLITE_READONLY }
+
+    /// What a failure means for the store, for code that explains it to people.
+    public enum Kind: Sendable {
+        case diskFull, readOnly, notADatabase, corrupt, cannotOpen, ioError, busy, constraint, other
+    }
+
+    /// The kind of failure, from the primary result code.
+    public var kind: Kind {
+        switch code {
+        case SQLITE_FULL: .diskFull
+        case SQLITE_READONLY: .readOnly
+        case SQLITE_NOTADB: .notADatabase
+        case SQLITE_CORRUPT: .corrupt
+        case SQLITE_CANTOPEN: .cannotOpen
+        case SQLITE_IOERR: .ioError
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_CONSTRAINT: .constraint
+        default: .other
+        }
+    }
+
+    init(code: Int32, extendedCode: Int32, message: String, sql: String?, path: String? = nil) {
         self.code = code
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.path = path
     }
 
     /// Turns an SQLite result code into a thrown error; `SQLITE_OK`, `SQLITE_ROW` and
@@ -63,6 +89,7 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
             extended = resultCode
             message = String(cString: sqlite3_errstr(resultCode))
         }
-        return SQLiteError(code: resultCode & 0xff, extendedCode: extended, message: message, sql: sql)
+        let path = db.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        return SQLiteError(code: resultCode & 0xff, extendedCode: extended, message: message, sql: sql, path: path)
     }
 }

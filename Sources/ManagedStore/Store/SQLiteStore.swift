@@ -20,9 +20,14 @@ final class SQLiteStore: Sendable {
     private let readerSlots: DispatchSemaphore
     private let inMemory: Bool
     private let timeout: Double
+    /// How read connections name the file: its path, or an `immutable=1` URI for a store on a
+    /// read-only file system (see ``openReadOnly(url:timeout:)``).
+    private let readerFilename: (name: String, uri: Bool)
 
     private init(persistentStore: PersistentStore, model: ManagedObjectModel, writer: SQLiteConnection?,
-                 readers: [SQLiteConnection], description: PersistentStoreDescription) {
+                 readers: [SQLiteConnection], description: PersistentStoreDescription,
+                 readerFilename: (name: String, uri: Bool)? = nil) {
+        self.readerFilename = readerFilename ?? (persistentStore.url.path, false)
         self.persistentStore = persistentStore
         self.model = model
         self.writer = Locked(writer)
@@ -59,18 +64,24 @@ final class SQLiteStore: Sendable {
         let fileManager = FileManager.default
         if description.isReadOnly {
             guard fileManager.fileExists(atPath: path) else { throw ManagedStoreError.storeNotFound(url: url) }
-            let connection = try openReader(path: path, timeout: description.timeout)
-            guard let metadata = try StoreSchema.inspect(connection, url: url) else {
+            let (connection, metadata, filename) = try openReadOnly(url: url, timeout: description.timeout)
+            guard let metadata else {
                 throw ManagedStoreError.notAStore(url: url, reason: "it is an empty database")
             }
             try metadata.checkCompatible(with: model, url: url)
             let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)
-            return SQLiteStore(persistentStore: store, model: model, writer: nil, readers: [connection], description: description)
+            return SQLiteStore(persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
+                               readerFilename: filename)
         }
 
         let directory = url.deletingLastPathComponent()
         if !fileManager.fileExists(atPath: directory.path) {
             try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        // A store to write needs its file and its directory (for the WAL) writable; SQLite would
+        // otherwise open it read-only and fail later with a less helpful error.
+        if fileManager.fileExists(atPath: path) && (access(path, W_OK) != 0 || access(directory.path, W_OK) != 0) {
+            throw ManagedStoreError.readOnlyStore(url: url)
         }
         let connection = try SQLiteConnection(path: path, mode: .init(create: true))
         connection.setBusyTimeout(description.timeout)
@@ -78,7 +89,9 @@ final class SQLiteStore: Sendable {
         if let metadata = try StoreSchema.inspect(connection, url: url) {
             try metadata.checkCompatible(with: model, url: url)
             try StoreSchema.enableWAL(on: connection)
-            try StoreSchema.createMissingIndexes(on: connection, model: model)
+            // Indexes only speed fetches up: a store that cannot build one now (its disk is
+            // full, another process holds the lock) is still opened, and builds it next time.
+            try? StoreSchema.createMissingIndexes(on: connection, model: model)
             identifier = metadata.identifier
         } else {
             identifier = try StoreSchema.create(on: connection, model: model, walMode: true)
@@ -120,13 +133,37 @@ final class SQLiteStore: Sendable {
     }
 
     private func openReader() throws -> SQLiteConnection {
-        try Self.openReader(path: url.path, timeout: timeout)
+        try Self.openReader(path: readerFilename.name, uri: readerFilename.uri, timeout: timeout)
+    }
+
+    /// The first connection of a read-only store, its metadata, and how its readers name it.
+    ///
+    /// Reading a WAL-mode database takes its WAL index (`-shm`), which SQLite creates when it is
+    /// missing; on a read-only file system it cannot, and the open fails. A store closed cleanly
+    /// has no WAL (its last connection checkpointed it into the file), so there it is opened as
+    /// `immutable`, which reads the file alone: nothing can change it on such a file system.
+    private static func openReadOnly(url: URL, timeout: TimeInterval)
+        throws -> (SQLiteConnection, StoreSchema.Metadata?, (name: String, uri: Bool)) {
+        let path = url.path
+        let connection = try openReader(path: path, uri: false, timeout: timeout)
+        do {
+            return (connection, try StoreSchema.inspect(connection, url: url), (path, false))
+        } catch let error as SQLiteError where error.kind == .cannotOpen {
+            let directory = url.deletingLastPathComponent().path
+            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+            guard access(directory, W_OK) != 0, wal == 0,
+                  let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["?", "#", "%"]))
+            else { throw error }
+            let name = "file:\(escaped)?immutable=1"
+            let immutable = try openReader(path: name, uri: true, timeout: timeout)
+            return (immutable, try StoreSchema.inspect(immutable, url: url), (name, true))
+        }
     }
 
     /// A read-only connection. Its pages come from a memory map rather than a `pread` each: a
     /// lookup on a warm context is a few index pages, and copying them is most of its I/O cost.
-    private static func openReader(path: String, timeout: TimeInterval) throws -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: path, mode: .init(readOnly: true))
+    private static func openReader(path: String, uri: Bool, timeout: TimeInterval) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, mode: .init(readOnly: true, uri: uri))
         connection.setBusyTimeout(timeout)
         try connection.execute("PRAGMA mmap_size = 268435456")
         return connection

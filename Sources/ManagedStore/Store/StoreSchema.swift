@@ -44,7 +44,7 @@ enum StoreSchema {
         }
         if tables.isEmpty { return nil }
         guard tables.contains("Z_METADATA") else {
-            throw ManagedStoreError.notAStore(url: url, reason: "it is an SQLite database without ManagedStore's Z_METADATA table")
+            throw ManagedStoreError.notAStore(url: url, reason: "it is an SQLite database of another program (it has no Z_METADATA table)")
         }
         let statement = try connection.statement("SELECT Z_UUID, Z_VERSION, Z_SCHEMA FROM Z_METADATA")
         defer { statement.reset() }

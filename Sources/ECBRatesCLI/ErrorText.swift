@@ -1,0 +1,61 @@
+import ECBRates
+import Foundation
+import ManagedStore
+
+/// The words a user reads for a failure: what failed, on which file, and what to do. The one
+/// place errors become messages, beside ``ExitCode``, where they become exit codes.
+enum ErrorText {
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as ImportJobError:
+            return describe(error.underlying)
+        case let error as SQLiteError:
+            return describe(error)
+        case let error as ManagedStoreError:
+            return describe(error)
+        default:
+            return "\(error)"
+        }
+    }
+
+    /// The stack's refusals, in ecbrates's terms (a user knows ecbrates stores, not ManagedStore).
+    static func describe(_ error: ManagedStoreError) -> String {
+        switch error {
+        case .notAStore(let url, let reason):
+            return "\(url.path) is not an ecbrates store: \(reason); it was left untouched"
+        case .incompatibleModel(let url, _):
+            return "\(url.path) is an SQLite store of another program or of another kind of ecbrates store; it was left untouched (\(error))"
+        case .unsupportedStoreFormat(let url, let version, let supported):
+            return "\(url.path) was made by a newer version of ecbrates (store format \(version); this version reads format \(supported)); it was left untouched"
+        case .readOnlyStore(let url):
+            return "the store \(url.path) is read-only: it can be queried, not written"
+        default:
+            return "\(error)"
+        }
+    }
+
+    /// SQLite's failures, named by what they mean for the store (SQLite's own words follow in
+    /// parentheses where they add something); the SQL that failed is left to the developers'
+    /// description.
+    static func describe(_ error: SQLiteError) -> String {
+        let store = error.path.map { "the store \($0)" } ?? "the store"
+        switch error.kind {
+        case .diskFull:
+            return "the disk is full: cannot write \(store). What was saved before stays saved; free some space and run the command again"
+        case .readOnly:
+            return "\(store) is read-only (\(error.message)): it can be queried, not written"
+        case .notADatabase:
+            return "\(store) is not an ecbrates store: the file is not an SQLite database"
+        case .corrupt:
+            return "\(store) is damaged (\(error.message)); restore it from a backup, or import again into a new store"
+        case .cannotOpen:
+            return "cannot open \(store) (\(error.message))"
+        case .ioError:
+            return "cannot read or write \(store): \(error.codeDescription)"
+        case .busy:
+            return "\(store) is locked by another process (\(error.message)); try again later"
+        case .constraint, .other:
+            return "\(store): \(error.message)"
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Killed mid-import: a full-history import in a child process, killed with SIGKILL at 20
+/// seeded moments spread over the import. After each kill the store opens and is sound, holds
+/// only whole days equal to the file's, shows the run as unfinished, and a re-run completes it.
+@Suite(.serialized) struct KillTests {
+    /// The 20 moments, as fractions of an uninterrupted import, from a fixed seed.
+    static let moments: [Double] = {
+        var generator = SeededGenerator(seed: 2026_11_22)
+        return (0..<20).map { _ in Double.random(in: 0.02..<0.85, using: &generator) }.sorted()
+    }()
+
+    /// How long an uninterrupted import of the history takes here, from its run record
+    /// appearing to its end (measured once).
+    static let referenceSeconds: Double = {
+        let dir = TemporaryDirectory()
+        let store = dir.file("reference.sqlite")
+        guard let child = try? SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.history.path, "--store", store.path]),
+              let begun = waitForRunningImport(StoreProbe(url: store), runs: 1) else { return 2 }
+        _ = try? child.wait()
+        return (ContinuousClock.now - begun).seconds
+    }()
+
+    @Test(arguments: 0..<20)
+    func aKilledImportLosesNothingAndARerunCompletesIt(moment: Int) throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        let probe = StoreProbe(url: store)
+        let delay = Self.moments[moment] * Self.referenceSeconds
+        let child = try SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.history.path, "--store", store.path])
+        let begun = try #require(waitForRunningImport(probe, runs: 1), "the import never recorded its run")
+        Thread.sleep(forTimeInterval: max(0, delay - (ContinuousClock.now - begun).seconds))
+        child.kill(SIGKILL)
+        let killed = try child.wait()
+        try #require(killed.signal == SIGKILL, "the import ended before the kill \(delay) s in: \(killed)")
+
+        #expect(try probe.integrityCheck() == "ok")
+        let stored = try probe.ratesByDay()
+        let broken = stored.filter { day, rates in rates != historyByDay[day] }.keys.sorted()
+        #expect(broken.isEmpty, "days stored in part or with other rates: \(broken.prefix(5))")
+        let run = try probe.latestRun()
+        #expect(run?.outcome == "running" && run?.finished == false, "\(String(describing: run))")
+
+        let status = try CommandRun.process(["status", "--store", store.path])
+        #expect(status.status == 0, "\(status)")
+        #expect(status.out.contains("last import:  interrupted"), "\(status.out)")
+
+        let rerun = try CommandRun.process(["import", FixturePaths.history.path, "--store", store.path])
+        #expect(rerun.status == 0, "\(rerun)")
+        let kept = stored.values.map(\.count).reduce(0, +)
+        #expect(rerun.out.contains(": \(221_064 - kept) new, 0 corrected, \(kept) unchanged in "), "\(rerun.out)")
+        #expect(try probe.ratesByDay() == historyByDay)
+        #expect(try probe.integrityCheck() == "ok")
+        #expect(try probe.indexNames().contains("Eurofxrefhist_index_currencySymbol_date"))
+        let outcomes = try probe.rows("SELECT outcomeText FROM ImportRun ORDER BY startedAt").map { $0[0] ?? "" }
+        #expect(outcomes == ["interrupted", "succeeded"])
+    }
+}
+
+/// Waits (up to 60 s) until the store records `runs` import runs, the newest still running;
+/// the moment it saw that, or nil.
+func waitForRunningImport(_ probe: StoreProbe, runs: Int) -> ContinuousClock.Instant? {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+        if let count = probe.runCount(), count >= runs, (try? probe.latestRun())??.outcome == "running" {
+            return ContinuousClock.now
+        }
+        usleep(1_000)
+    }
+    return nil
+}
