@@ -62,6 +62,13 @@ struct StoreProbe {
         return Int(text)
     }
 
+    /// How many rates a fresh store holds so far (its highest row number: cheap to ask often);
+    /// 0 while it has none or cannot be read.
+    func storedRateCount() -> Int {
+        guard let row = try? rows("SELECT MAX(Z_PK) FROM Eurofxrefhist").first, let text = row[0] else { return 0 }
+        return Int(text) ?? 0
+    }
+
     /// The names of the store's indexes.
     func indexNames() throws -> Set<String> {
         Set(try rows("SELECT name FROM sqlite_master WHERE type = 'index'").compactMap { $0[0] })
