@@ -161,3 +161,34 @@ import Testing
         }
     }
 }
+
+/// `fetchValues(_:properties:)`: rows of values, Core Data's dictionary result type.
+@MainActor @Suite struct FetchValuesTests {
+    @Test func valuesComeInTheRequestsOrderWithoutObjectsOrUnsavedChanges() throws {
+        let container = try makeContainer(in: nil)
+        let view = container.viewContext
+        for (title, stars, price) in [("a", 3, "1.5"), ("b", 1, "20"), ("c", 2, "0.25")] as [(String, Int16, String)] {
+            let note = Note(context: view)
+            note.title = title
+            note.stars = stars
+            note.price = Decimal(string: price)
+        }
+        try view.save()
+        let held = view.registeredObjects.count
+        let pending = Note(context: view)
+        pending.title = "unsaved"
+        pending.stars = 9
+
+        var request = FetchRequest<Note>(predicate: #Predicate { $0.stars >= 1 }, sortBy: [SortDescriptor(\.stars, order: .reverse)])
+        #expect(try view.fetchValues(request, properties: ["title", "price"]) == [
+            [.string("a"), .decimal(Decimal(string: "1.5")!)],
+            [.string("c"), .decimal(Decimal(string: "0.25")!)],
+            [.string("b"), .decimal(20)],
+        ])
+        request.fetchLimit = 1
+        request.fetchOffset = 1
+        #expect(try view.fetchValues(request, properties: ["stars"]) == [[.integer(2)]])
+        #expect(view.registeredObjects.count == held + 1, "no objects were made (the one more is the unsaved note)")
+        #expect(throws: ManagedStoreError.self) { _ = try view.fetchValues(request, properties: ["nonexistent"]) }
+    }
+}

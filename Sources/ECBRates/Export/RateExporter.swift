@@ -70,15 +70,20 @@ public struct RateExporter: Sendable {
             let wanted = Set(codes)
             for (windowStart, windowEnd) in windows {
                 let lower = windowStart.date, upper = windowEnd.date
-                let rates = try context.fetch(FetchRequest<Eurofxrefhist>(
+                // Values, not managed objects: an export reads every row once.
+                let rates: [(day: CalendarDay, code: String, rate: Decimal)] = try context.fetchValues(FetchRequest<Eurofxrefhist>(
                     predicate: #Predicate { $0.date >= lower && $0.date <= upper },
-                    sortBy: [SortDescriptor(\.date, order: layout == .wide ? .reverse : .forward), SortDescriptor(\.currencySymbol)]))
+                    sortBy: [SortDescriptor(\.date, order: layout == .wide ? .reverse : .forward), SortDescriptor(\.currencySymbol)]),
+                    properties: ["date", "currencySymbol", "exchangeRate"]).compactMap { row in
+                        guard case .date(let date) = row[0], case .string(let code) = row[1], case .decimal(let rate) = row[2] else { return nil }
+                        return (CalendarDay(date: date), code, rate)
+                    }
                 var text = ""
                 text.reserveCapacity(rates.count * 24)
                 switch layout {
                 case .long:
-                    for rate in rates where wanted.contains(rate.currencySymbol) {
-                        text += "\(rate.day),\(rate.currencySymbol),\(DecimalText.format(rate.exchangeRate))\n"
+                    for rate in rates where wanted.contains(rate.code) {
+                        text += "\(rate.day),\(rate.code),\(DecimalText.format(rate.rate))\n"
                         lines += 1
                     }
                 case .wide:
@@ -87,7 +92,7 @@ public struct RateExporter: Sendable {
                         let day = rates[index].day
                         var byCode: [String: Decimal] = [:]
                         while index < rates.count && rates[index].day == day {
-                            byCode[rates[index].currencySymbol] = rates[index].exchangeRate
+                            byCode[rates[index].code] = rates[index].rate
                             index += 1
                         }
                         guard codes.contains(where: { byCode[$0] != nil }) else { continue }
@@ -96,7 +101,6 @@ public struct RateExporter: Sendable {
                     }
                 }
                 try write(text)
-                context.reset()
             }
             return lines
         }

@@ -205,21 +205,23 @@ public final class RateQueries {
         let codes = try currencies.map(knownCurrency)
         let stored = codes.filter { $0 != "EUR" }
         let start = from.date, end = to.date
-        let rates = try context.fetch(FetchRequest<Eurofxrefhist>(
+        // Values, not managed objects: a series of 27 years is 7,000 rows a currency, read once.
+        let rates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
             predicate: #Predicate { stored.contains($0.currencySymbol) && $0.date >= start && $0.date <= end },
-            sortBy: [SortDescriptor(\.date)]))
+            sortBy: [SortDescriptor(\.date)]), properties: ["date", "currencySymbol", "exchangeRate"])
         var rows: [SeriesTable.Row] = []
         var current: CalendarDay?
         var values: [Decimal?] = []
         let column = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
         for rate in rates {
-            let day = rate.day
+            guard case .date(let date) = rate[0], case .string(let code) = rate[1], case .decimal(let value) = rate[2] else { continue }
+            let day = CalendarDay(date: date)
             if day != current {
                 if let current { rows.append(.init(day: current, rates: values)) }
                 current = day
                 values = codes.map { $0 == "EUR" ? 1 : nil }
             }
-            if let index = column[rate.currencySymbol] { values[index] = rate.exchangeRate }
+            if let index = column[code] { values[index] = value }
         }
         if let current { rows.append(.init(day: current, rates: values)) }
         if rows.isEmpty { throw QueryError.noRatesInRange(currencies: codes, from: from, to: to) }

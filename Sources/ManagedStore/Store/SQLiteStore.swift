@@ -196,6 +196,23 @@ final class SQLiteStore: Sendable {
         }
     }
 
+    /// The values of the attributes in `slots` of each row a query selects.
+    func fetchValues(_ query: StoreQuery, slots: [Int]) throws -> [[AttributeValue]] {
+        try read { connection in
+            let statement = try connection.statement(query.selectSQL(slots: slots))
+            defer { statement.reset() }
+            for (index, argument) in query.arguments.enumerated() {
+                try statement.bind(argument, Int32(index + 1))
+            }
+            let types = slots.map { query.entity.attributes[$0].type }
+            var rows: [[AttributeValue]] = []
+            while try statement.step() {
+                rows.append(types.enumerated().map { column, type in statement.attributeValue(Int32(column), type: type) })
+            }
+            return rows
+        }
+    }
+
     /// How many rows a query selects, within its limit and offset.
     func count(_ query: StoreQuery) throws -> Int {
         try read { connection in

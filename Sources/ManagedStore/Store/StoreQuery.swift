@@ -10,9 +10,12 @@ struct StoreQuery: Sendable {
     var offset = 0
 
     func selectSQL() -> String {
-        var sql = "SELECT \(entity.selectColumns) FROM \(entity.quotedTable)"
-        sql += clauses(ordered: true)
-        return sql
+        "SELECT \(entity.selectColumns) FROM \(entity.quotedTable)" + clauses(ordered: true)
+    }
+
+    /// Selects only the attributes in `slots`, in that order.
+    func selectSQL(slots: [Int]) -> String {
+        "SELECT \(slots.map { entity.quotedColumns[$0] }.joined(separator: ", ")) FROM \(entity.quotedTable)" + clauses(ordered: true)
     }
 
     /// Counts the rows; with a limit or an offset, only as many as they allow (so that a count
