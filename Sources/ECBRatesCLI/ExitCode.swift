@@ -5,6 +5,7 @@ import ManagedStore
 
 /// The exit codes of `ecbrates`, from sysexits: a failed run never exits 0.
 public enum ExitCode {
+    /// The command did what it was asked.
     public static let success: Int32 = 0
     /// `status --max-age-days`: the store is staler than allowed.
     public static let stale: Int32 = 1

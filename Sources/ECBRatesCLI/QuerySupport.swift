@@ -37,10 +37,10 @@ enum QuerySupport {
 
     /// Warns on standard error when the store lacks business days whose rates are out.
     static func warnIfStale(_ store: RatesStore, context: CommandContext) async {
-        guard let status = try? await ask(store, context: context, { try $0.status() }), let last = status.lastDay,
-              let missing = status.missingBusinessDays.first else { return }
-        let count = status.missingBusinessDays.count
-        context.console.err("warning: the store's newest day is \(last), but the rates of \(count) business day\(count == 1 ? "" : "s") since (from \(missing)) are out; run 'ecbrates import'\n")
+        guard let (last, missing) = try? await ask(store, context: context, { try $0.missingBusinessDays() }),
+              let first = missing.first else { return }
+        let count = missing.count
+        context.console.err("warning: the store's newest day is \(last), but the rates of \(count) business day\(count == 1 ? "" : "s") since (from \(first)) are out; run 'ecbrates import'\n")
     }
 }
 

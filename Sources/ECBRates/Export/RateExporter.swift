@@ -26,6 +26,7 @@ public struct RateExporter: Sendable {
         "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR",
     ]
 
+    /// The store exported.
     public let store: RatesStore
 
     /// An exporter of `store`.

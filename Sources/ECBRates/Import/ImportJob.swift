@@ -17,12 +17,15 @@ public struct ImportJob: Sendable {
         return .ecb(count == 0 ? .history : .ninetyDays)
     }
 
+    /// The store the rates go into.
     public let store: RatesStore
     /// The sources; none means ``automaticSource(for:)``.
     public let sources: [FeedSource]
+    /// How each source is imported.
     public let options: ImportOptions
     /// How long to wait for another import to finish, in seconds.
     public let lockWait: Double
+    /// Fetches the URL sources.
     public let fetcher: FeedFetcher
     /// Called with each source's progress, from the import's threads.
     public let progress: (@Sendable (FeedSource, ImportProgress) -> Void)?

@@ -5,11 +5,13 @@ import Foundation
 public struct ImportReport: Sendable {
     /// The source, as given.
     public var source: String
-    /// Days and rates read (after the filters).
+    /// Days read (after the filters).
     public var days = 0
+    /// Rates read (after the filters).
     public var rates = 0
-    /// The earliest and latest day read.
+    /// The earliest day read.
     public var firstDay: CalendarDay?
+    /// The latest day read.
     public var lastDay: CalendarDay?
     /// Rates stored for the first time.
     public var inserted = 0
@@ -39,9 +41,13 @@ public struct ImportReport: Sendable {
 
 /// A stored rate the import replaced with the published one.
 public struct Correction: Sendable, Hashable, CustomStringConvertible {
+    /// The day of the rate.
     public let day: CalendarDay
+    /// The currency code.
     public let currency: String
+    /// The value the store held.
     public let old: Decimal
+    /// The value published now, which replaced it.
     public let new: Decimal
 
     public var description: String { "\(currency) on \(day): \(old) → \(new)" }
@@ -51,6 +57,7 @@ public struct Correction: Sendable, Hashable, CustomStringConvertible {
 public struct ImportProgress: Sendable {
     /// Days and rates stored so far.
     public let days: Int
+    /// Rates stored so far.
     public let rates: Int
     /// Seconds since the import began.
     public let seconds: Double

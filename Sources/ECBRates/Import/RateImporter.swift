@@ -16,7 +16,9 @@ import Synchronization
 /// replaces the corrected ones and skips the unchanged, and saves: a day is never half-stored.
 /// A bad file ends the import with the reader's error after the days before it are stored.
 public final class RateImporter: Sendable {
+    /// The store the rates go into.
     public let store: RatesStore
+    /// How the import runs.
     public let options: ImportOptions
     private let progress: (@Sendable (ImportProgress) -> Void)?
 

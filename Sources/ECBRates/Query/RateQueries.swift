@@ -266,6 +266,14 @@ public final class RateQueries {
         return LatestRates(day: last, rates: rates, missing: missing)
     }
 
+    /// The business days whose rates are out but not in the store (after its newest day, up
+    /// to the newest day due now), and that newest stored day; from the index alone, so cheap
+    /// enough to ask before every answer.
+    public func missingBusinessDays() throws -> (newest: CalendarDay, missing: [CalendarDay]) {
+        let (_, last) = try bounds()
+        return (last, TargetCalendar.businessDays(after: last, through: TargetCalendar.latestDueDay(at: now())))
+    }
+
     /// What the store holds, and whether it has every business day whose rates should be out.
     public func status() throws -> StoreStatus {
         let row = try context.aggregate(AggregateRequest<Eurofxrefhist>(

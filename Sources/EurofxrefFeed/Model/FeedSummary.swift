@@ -10,6 +10,7 @@ public struct FeedSummary: Sendable, Equatable, CustomStringConvertible {
     public let currencies: [String]
     /// The earliest and the latest day (nil for a file without days).
     public let firstDay: CalendarDay?
+    /// The latest day in the file.
     public let lastDay: CalendarDay?
 
     /// A summary of what a source held.

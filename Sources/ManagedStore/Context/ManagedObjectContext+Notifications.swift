@@ -18,7 +18,9 @@ extension ManagedObjectContext {
 
     /// The keys of the contexts' notifications' userInfo dictionaries (use `rawValue`).
     public struct NotificationKey: RawRepresentable, Hashable, Sendable {
+        /// The key as it appears in `userInfo`.
         public let rawValue: String
+        /// The key named `rawValue`.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// didSave: `Set<ManagedObjectID>` of inserted objects.

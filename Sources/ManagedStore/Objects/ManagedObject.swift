@@ -240,6 +240,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// The entity, the object ID and the values, for debugging.
     open var description: String {
         let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
         if isFaultState { return "<\(entity.name) 0x\(address)> (\(objectID); data: <fault>)" }

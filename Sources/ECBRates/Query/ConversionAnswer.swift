@@ -1,0 +1,13 @@
+import Foundation
+
+/// An amount converted at a rate.
+public struct ConversionAnswer: Sendable, Equatable {
+    /// The amount asked for, in the source currency.
+    public let amount: Decimal
+    /// The amount in `rate.currency`, rounded to its minor units or the precision asked for.
+    public let result: Decimal
+    /// The rate used: units of the target currency per unit of the source.
+    public let rate: RateAnswer
+    /// Decimal places of `result`.
+    public let places: Int
+}

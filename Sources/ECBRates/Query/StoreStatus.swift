@@ -1,0 +1,27 @@
+import EurofxrefFeed
+import Foundation
+
+/// What the store holds, how fresh it is, and how the last import ended.
+public struct StoreStatus: Sendable {
+    /// The first stored day (nil for an empty store).
+    public let firstDay: CalendarDay?
+    /// The newest stored day (nil for an empty store).
+    public let lastDay: CalendarDay?
+    /// How many rates the store holds.
+    public let rates: Int
+    /// How many days it holds rates for.
+    public let days: Int
+    /// How many currencies it holds rates of.
+    public let currencies: Int
+    /// The newest business day whose rates should be out now.
+    public let dueDay: CalendarDay
+    /// Business days after `lastDay` up to `dueDay`: rates the store lacks.
+    public let missingBusinessDays: [CalendarDay]
+    /// Calendar days from `lastDay` to `dueDay` (0 when up to date).
+    public let ageDays: Int
+    /// The newest import run, if any.
+    public let lastRun: ImportRunSummary?
+
+    /// True when the store has the rates of every business day that should be out.
+    public var isUpToDate: Bool { lastDay != nil && missingBusinessDays.isEmpty }
+}
