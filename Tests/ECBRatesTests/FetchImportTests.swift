@@ -38,6 +38,42 @@ import Testing
         #expect(run.err == "Error: \(server.url("/status/500").absoluteString): HTTP 500 Internal Server Error (after 4 attempts)\n")
     }
 
+    /// URLSession's download tasks (swift-corelibs-foundation) leave an empty `UUID.tmp` in the
+    /// temporary directory for every request that fails without an answer: one per attempt, per
+    /// night, for a cron job whose network is down. Ours leave nothing, whatever the outcome.
+    @Test func fetchesLeaveNothingInTheTemporaryDirectory() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let dir = TemporaryDirectory()
+        let temporary = dir.file("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let environment = ["TMPDIR": temporary.path]
+        let good = server.url("/ok/eurofxref-daily.xml").absoluteString
+        async let fetched = Self.process(["import", good, "--store", dir.file("a.sqlite").path], environment)
+        async let refused = Self.process(["import", "http://127.0.0.1:9/eurofxref-daily.xml", "--store", dir.file("b.sqlite").path], environment)
+        async let html = Self.process(["import", server.url("/html/eurofxref-daily.xml").absoluteString, "--store", dir.file("c.sqlite").path], environment)
+        let (a, b, c) = try await (fetched, refused, html)
+        #expect(a.status == 0, "\(a)")
+        #expect(b.status == 75, "\(b)")
+        #expect(b.err == "Error: http://127.0.0.1:9/eurofxref-daily.xml: could not connect to the server (after 4 attempts)\n")
+        #expect(c.status == 65, "\(c)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
+    @Test func aDownloadThatCannotBeWrittenIsAnIOError() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let dir = TemporaryDirectory()
+        let missing = dir.file("no-such-directory")
+        let url = server.url("/ok/eurofxref-daily.xml").absoluteString
+        let run = try CommandRun.process(["import", url, "--store", dir.file("r.sqlite").path], environment: ["TMPDIR": missing.path])
+        #expect(run.status == 74, "\(run)")
+        #expect(run.err.hasPrefix("Error: \(url): cannot write the download to \(missing.path)/ecbrates-download-"), "\(run)")
+        #expect(try await server.requestCount("/ok/eurofxref-daily.xml") == 1)
+    }
+
+    private static func process(_ arguments: [String], _ environment: [String: String]) async throws -> CommandRun {
+        try await Task.detached { try CommandRun.process(arguments, environment: environment) }.value
+    }
+
     @Test func autoMeansTheHistoryForAnEmptyStoreAndTheNinetyDayFileAfter() async throws {
         let dir = TemporaryDirectory()
         let store = try RatesStore(url: dir.file("rates.sqlite"))

@@ -15,7 +15,7 @@ import FoundationNetworking
 /// }
 /// ```
 ///
-/// The body goes to a temporary file, not to memory.
+/// The body goes to a temporary file, not to memory (``FileDownload``).
 public final class FeedFetcher: Sendable {
     /// How long one request may take, in seconds.
     public let timeout: TimeInterval
@@ -23,7 +23,6 @@ public final class FeedFetcher: Sendable {
     public let attempts: Int
     /// The wait before the first retry, doubled for each later one.
     public let backoff: TimeInterval
-    private let session: URLSession
 
     /// A fetcher with these limits.
     public init(timeout: TimeInterval = 30, attempts: Int = 4, backoff: TimeInterval = 1) {
@@ -31,15 +30,18 @@ public final class FeedFetcher: Sendable {
         self.timeout = timeout
         self.attempts = attempts
         self.backoff = backoff
+    }
+
+    /// A session's settings: no cache, no cookies kept, this fetcher's timeouts. Each request
+    /// gets a session of its own, made when it is sent (an import of local files makes none).
+    private func configuration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout * 4
-        session = URLSession(configuration: configuration)
+        return configuration
     }
-
-    deinit { session.invalidateAndCancel() }
 
     /// Fetches `url`; with `validators`, only if it changed since the copy they describe.
     public func fetch(_ url: URL, validators: HTTPValidators? = nil) async throws -> FetchOutcome {
@@ -53,7 +55,7 @@ public final class FeedFetcher: Sendable {
             attempt += 1
             let failure: FetchError
             do {
-                let (file, response) = try await session.download(for: request)
+                let (file, response) = try await FileDownload.run(request, configuration: configuration())
                 guard let http = response as? HTTPURLResponse else {
                     try? FileManager.default.removeItem(at: file)
                     throw FetchError(url: url, kind: .network, attempts: attempt, message: "not an HTTP answer")
@@ -71,6 +73,9 @@ public final class FeedFetcher: Sendable {
                                      message: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)")
             } catch let error as FetchError {
                 throw error
+            } catch let error as FileDownload.WriteFailure {
+                throw FetchError(url: url, kind: .temporaryFile, attempts: attempt,
+                                 message: "cannot write the download to \(error.file.path): \((error.underlying as NSError).localizedDescription)")
             } catch {
                 failure = FetchError(url: url, kind: .network, attempts: attempt, message: Self.describe(error, timeout: timeout))
                 if !Self.isRetryable(error) { throw failure }

@@ -10,6 +10,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, LocalizedErr
         case httpStatus(Int)
         /// A successful answer that is not an XML file (an HTML page, say).
         case notXML
+        /// The answer could not be written to a temporary file (the disk is full, say).
+        case temporaryFile
     }
 
     /// The URL fetched.
@@ -26,7 +28,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, LocalizedErr
         switch kind {
         case .network: return true
         case .httpStatus(let status): return status >= 500 || status == 429 || status == 408
-        case .notXML: return false
+        case .notXML, .temporaryFile: return false
         }
     }
 
