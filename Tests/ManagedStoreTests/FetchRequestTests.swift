@@ -154,6 +154,11 @@ import Testing
         let extremes = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 1 },
                                                                 aggregates: [.min("created"), .max("created"), .max("price")]))
         #expect(extremes == [[.date(Date(timeIntervalSince1970: 2 * 86_400)), .date(Date(timeIntervalSince1970: 4 * 86_400)), .decimal(100)]])
+        // A distinct count runs as COUNT(*) over a SELECT DISTINCT; it still ignores nil, also
+        // under a predicate whose top level is an OR.
+        let distinct = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars == 0 || $0.stars == 4 },
+                                                                aggregates: [.countDistinct("body"), .count]))
+        #expect(distinct == [[.integer(1), .integer(2)]])
         let none = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 10 }, aggregates: [.min("created"), .max("created")]))
         #expect(none == [[.null, .null]])
         #expect(throws: ManagedStoreError.self) {

@@ -91,22 +91,38 @@ extension ManagedObjectContext {
                 isDouble.append(false)
             }
         }
-        var whereClause = ""
+        var condition: String?
         var bound: [SQLiteValue] = []
         if let predicate = request.predicate {
-            (whereClause, bound) = try compiler.whereClause(for: predicate)
-            whereClause = " WHERE \(whereClause)"
+            let (sql, values) = try compiler.whereClause(for: predicate)
+            (condition, bound) = ("(\(sql))", values)
         }
+        let whereClause = condition.map { " WHERE \($0)" } ?? ""
         var sql: String
         var arguments: [SQLiteValue] = []
-        let onlyExtremes = request.aggregates.allSatisfy {
-            switch $0 { case .min, .max: true; default: false }
+        let scansTogether = request.aggregates.contains {
+            switch $0 { case .sum, .average: true; default: false }
         }
-        if request.groupBy.isEmpty && request.aggregates.count > 1 && onlyExtremes {
-            // SQLite answers a lone MIN or MAX from an index in a few steps, but MIN and MAX
-            // together scan the whole table: ask for each in its own subquery.
-            sql = "SELECT " + columns.map { "(SELECT \($0) FROM \(entity.quotedTable)\(whereClause))" }.joined(separator: ", ")
-            for _ in columns { arguments += bound }
+        let hasDistinct = request.aggregates.contains {
+            if case .countDistinct = $0 { true } else { false }
+        }
+        if request.groupBy.isEmpty && !scansTogether && (request.aggregates.count > 1 || hasDistinct) {
+            // SQLite answers a lone MIN, MAX or COUNT(*) from an index in a few steps, and a
+            // DISTINCT from an index on the column without a temporary b-tree; together in one
+            // SELECT they become one scan of the table that feeds a temporary b-tree per COUNT
+            // (DISTINCT …). Each in its own subquery: `ecbrates status` went from 79 to 22 ms.
+            var subqueries: [String] = []
+            for (aggregate, column) in zip(request.aggregates, columns) {
+                if case .countDistinct(let name) = aggregate {
+                    let expression = compiler.column(try slot(name))
+                    let filter = " WHERE " + (condition.map { "\($0) AND " } ?? "") + "\(expression) IS NOT NULL"
+                    subqueries.append("(SELECT COUNT(*) FROM (SELECT DISTINCT \(expression) FROM \(entity.quotedTable)\(filter)))")
+                } else {
+                    subqueries.append("(SELECT \(column) FROM \(entity.quotedTable)\(whereClause))")
+                }
+                arguments += bound
+            }
+            sql = "SELECT " + subqueries.joined(separator: ", ")
         } else {
             sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.quotedTable)\(whereClause)"
             arguments = bound
