@@ -301,7 +301,7 @@ private final class ImportPipeline: @unchecked Sendable {
         index.reserveCapacity(stored.count)
         for row in stored {
             guard case .date(let date) = row[0], case .string(let currency) = row[1], case .decimal(let rate) = row[2] else { continue }
-            index[RateKey(day: Self.dayNumber(date), currency: currency)] = rate
+            index[RateKey(day: CalendarDay.daysSince1970(of: date), currency: currency)] = rate
         }
         var inserted = 0, unchanged = 0
         var changed: [(record: RateRecord, old: Decimal)] = []
@@ -351,7 +351,7 @@ private final class ImportPipeline: @unchecked Sendable {
         let days = Array(Set(changed.map(\.record.day.date)))
         var objects: [RateKey: Eurofxrefhist] = [:]
         for rate in try context.fetch(FetchRequest<Eurofxrefhist>(predicate: #Predicate { days.contains($0.date) })) {
-            objects[RateKey(day: Self.dayNumber(rate.date), currency: rate.currencySymbol)] = rate
+            objects[RateKey(day: CalendarDay.daysSince1970(of: rate.date), currency: rate.currencySymbol)] = rate
         }
         var corrections: [Correction] = []
         for (record, old) in changed {
@@ -360,11 +360,6 @@ private final class ImportPipeline: @unchecked Sendable {
             corrections.append(Correction(day: record.day, currency: record.currency, old: old, new: record.rate))
         }
         return corrections
-    }
-
-    /// The day of a stored date (00:00 UTC), as days since 1970-01-01.
-    private static func dayNumber(_ date: Date) -> Int {
-        Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
     /// Saves a context the workers save into (timing it, when it runs on the main queue).

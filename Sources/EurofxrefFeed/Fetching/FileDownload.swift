@@ -59,17 +59,16 @@ final class FileDownload: NSObject, URLSessionDataDelegate, Sendable {
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let opened = state.withLock { state -> Bool in
             state.response = response
-            let file = directory.appendingPathComponent("ecbrates-download-\(UUID().uuidString).xml")
-            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-                state.writeFailure = WriteFailure(file: file, underlying: CocoaError(.fileWriteUnknown))
-                return false
-            }
-            state.file = file
             do {
+                let file = try newFile()
+                state.file = file
                 state.handle = try FileHandle(forWritingTo: file)
                 return true
+            } catch let failure as WriteFailure {
+                state.writeFailure = failure
+                return false
             } catch {
-                state.writeFailure = WriteFailure(file: file, underlying: error)
+                state.writeFailure = WriteFailure(file: state.file ?? directory, underlying: error)
                 return false
             }
         }
@@ -108,13 +107,18 @@ final class FileDownload: NSObject, URLSessionDataDelegate, Sendable {
                 return (finished, .failure(URLError(.badServerResponse)))
             }
             if let file = state.file { return (finished, .success((file, response))) }
-            // An answer without a body (a 304, say) still gets its (empty) file.
-            let file = directory.appendingPathComponent("ecbrates-download-\(UUID().uuidString).xml")
-            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-                return (finished, .failure(WriteFailure(file: file, underlying: CocoaError(.fileWriteUnknown))))
-            }
-            return (finished, .success((file, response)))
+            // An answer that never reached the delegate still gets its (empty) file.
+            return (finished, Result { (try newFile(), response) })
         }
         finished?.resume(with: result)
+    }
+
+    /// Makes a new, empty temporary file.
+    private func newFile() throws -> URL {
+        let file = directory.appendingPathComponent("ecbrates-download-\(UUID().uuidString).xml")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            throw WriteFailure(file: file, underlying: CocoaError(.fileWriteUnknown))
+        }
+        return file
     }
 }

@@ -50,7 +50,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// The day that contains `date` in UTC.
     public init(date: Date) {
-        self.init(daysSince1970: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
+        self.init(daysSince1970: Self.daysSince1970(of: date))
+    }
+
+    /// The days from 1970-01-01 to the day that contains `date` in UTC: `CalendarDay(date:)`'s
+    /// `daysSince1970`, without the calendar arithmetic there and back.
+    public static func daysSince1970(of date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
     }
 
     /// The day `days` after 1970-01-01 (negative: before).
