@@ -27,6 +27,8 @@ enum ErrorText {
             return "\(url.path) is an SQLite store of another program or of another kind of ecbrates store; it was left untouched (\(error))"
         case .unsupportedStoreFormat(let url, let version, let supported):
             return "\(url.path) was made by a newer version of ecbrates (store format \(version); this version reads format \(supported)); it was left untouched"
+        case .storeNotFound(let url):
+            return "no store at \(url.path) yet; run 'ecbrates import' first"
         case .readOnlyStore(let url):
             return "the store \(url.path) is read-only: it can be queried, not written"
         default:

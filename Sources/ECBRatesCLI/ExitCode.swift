@@ -26,6 +26,7 @@ public enum ExitCode {
     static func code(for error: any Error) -> Int32 {
         switch error {
         case let error as ImportJobError: return code(for: error.underlying)
+        case let error as ImportStopped: return 128 + error.signal
         case is UsageError: return usage
         case let error as FeedError: return error.kind == .unreadable ? ioError : dataError
         case is FeedSourceError: return noInput
@@ -38,6 +39,7 @@ public enum ExitCode {
             if case .busy = error { return tryAgainLater }
             return ioError
         case let error as SQLiteError: return error.isBusy ? tryAgainLater : ioError
+        case ManagedStoreError.storeNotFound: return noInput
         case is ManagedStoreError: return ioError
         case let error as QueryError: return error.isUsageError ? usage : dataError
         case is NoStoreError: return noInput

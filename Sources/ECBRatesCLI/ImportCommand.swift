@@ -9,9 +9,15 @@ enum ImportCommand: Command {
         abstract: "Import ECB rate files (files, URLs or standard input) into the store.",
         discussion: """
         With no <source>, --source chooses one of the ECB's files: auto (the default) imports the full
-        history into an empty store, and the 90-day file into one that has rates. Re-importing changes
-        nothing; a rate the ECB has corrected is updated and reported. A URL is fetched only if it
-        changed since the last import.
+        history into an empty store, and the 90-day file into one that has rates if that file reaches
+        back to the store's newest day (else the full history, so that no day goes missing).
+        Re-importing changes nothing; a rate the ECB has corrected is updated and reported. A URL is
+        fetched only if it changed since the last import ($ECBRATES_ECB_URL replaces the ECB's folder).
+
+        A bad file stops the import with its error (exit 65) after storing exactly the whole days that
+        end before the error's position; the report names them. SIGINT or SIGTERM stops it politely:
+        the chunks in flight commit whole, the report says what was stored, and it exits 130 or 143
+        (a second signal kills it at once).
         """,
         arguments: [.init(name: "source", help: "A file, an http(s) URL, or - for standard input.", repeating: true, optional: true)],
         options: [
@@ -23,7 +29,6 @@ enum ImportCommand: Command {
             .init(name: "--currencies", value: "codes", help: "Only these currencies (USD,JPY,…)."),
             .init(name: "--dry-run", value: nil, help: "Report what would change; store nothing."),
             .init(name: "--wait", value: "seconds", help: "Wait this long for another import to finish (default: 0)."),
-            .init(name: "--stack", value: "stack", help: "siblings, child or nested contexts (default: siblings; for benchmarks)."),
             .init(name: "--format", value: "format", help: "text or json (default: text)."),
             CommandSpec.storeOption,
         ])
@@ -40,7 +45,6 @@ enum ImportCommand: Command {
         }
         options.currencies = try arguments.currencies("--currencies").map(Set.init)
         options.dryRun = arguments.flag("--dry-run")
-        if let stack = try arguments.choice("--stack", ContextStack.allCases.map(\.rawValue)) { options.stack = ContextStack(rawValue: stack)! }
         let wait = try arguments.seconds("--wait") ?? 0
         var sources = arguments.positional.map(FeedSource.init)
         if let choice = try arguments.choice("--source", ["daily", "90d", "hist", "auto"]) {
@@ -57,14 +61,34 @@ enum ImportCommand: Command {
         for case .file(let path) in sources where !FileManager.default.fileExists(atPath: path) {
             throw FeedSourceError.missing(path: path)
         }
+        // The lock comes first: creating a store is part of it, so that imports started at once
+        // on a missing store end with one store (a dry run takes no lock and stores nothing).
+        let interruption = ImportInterruption()
+        // The shell keeps its own signals; a command line's import stops politely on them.
+        let signals = context.sharedStore == nil ? SignalTrap(interruption: interruption) : nil
+        defer { signals?.restore() }
         let store: RatesStore
+        var heldLock: ImportLock?
         if let shared = context.sharedStore {
             store = shared
         } else {
             let storeURL = context.storeURL(arguments)
-            let inMemory = options.dryRun && !FileManager.default.fileExists(atPath: storeURL.path)
+            let exists = FileManager.default.fileExists(atPath: storeURL.path)
+            let inMemory = options.dryRun && !exists
+            // A store that exists is opened (and checked) first, so that a file that is not a
+            // store, or a read-only one, is refused without a lock file made beside it.
+            let lock = options.dryRun ? nil : ImportLock(storeURL: storeURL)
+            if let lock, !exists {
+                try await lock.acquire(waitingUpTo: wait, interruption: interruption)
+                heldLock = lock
+            }
             store = try RatesStore(url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL)
+            if let lock, heldLock == nil {
+                try await lock.acquire(waitingUpTo: wait, interruption: interruption)
+                heldLock = lock
+            }
         }
+        defer { heldLock?.release() }
         var progress: ProgressLine?
         var report: (@Sendable (FeedSource, ImportProgress) -> Void)?
         if context.console.errorIsTerminal && format == "text" {
@@ -72,7 +96,15 @@ enum ImportCommand: Command {
             progress = line
             report = { source, status in line.update(source: source.description, status) }
         }
-        let job = ImportJob(store: store, sources: sources, options: options, lockWait: wait, progress: report)
+        var ecbBaseURL = FeedSource.ECBFile.ecbBaseURL
+        if let mirror = context.environment["ECBRATES_ECB_URL"], !mirror.isEmpty {
+            guard let url = URL(string: mirror.hasSuffix("/") ? mirror : mirror + "/"), url.scheme == "http" || url.scheme == "https" else {
+                throw UsageError("$ECBRATES_ECB_URL (\(mirror)) is not an http(s) URL", command: spec.name)
+            }
+            ecbBaseURL = url
+        }
+        let job = ImportJob(store: store, sources: sources, options: options, lockWait: wait, heldLock: heldLock,
+                            ecbBaseURL: ecbBaseURL, interruption: interruption, progress: report)
         do {
             let reports = try await job.run()
             progress?.finish()
@@ -80,29 +112,46 @@ enum ImportCommand: Command {
             return ExitCode.success
         } catch let error as ImportJobError {
             progress?.finish()
-            var reports = error.reports
-            if let partial = error.partial, partial.days > 0 { reports.append(partial) }
-            render(reports, format: format, console: context.console, interrupted: error.partial?.source)
+            render(error.reports, format: format, console: context.console, stopped: error.partial, error: error.underlying)
             throw error
         }
     }
 
-    static func render(_ reports: [ImportReport], format: String, console: Console, interrupted: String? = nil) {
+    /// Prints the reports; `stopped` is what the source that failed (or was interrupted) stored
+    /// before `error`.
+    static func render(_ reports: [ImportReport], format: String, console: Console, stopped: ImportReport? = nil, error: (any Error)? = nil) {
         if format == "json" {
-            console.out(JSONText.render(["imports": .array(reports.map(json))]) + "\n")
+            var entries = reports.map { json($0) }
+            if let stopped {
+                var entry = json(stopped)
+                if case .object(var fields) = entry {
+                    fields.append(("stopped", .bool(true)))
+                    fields.append(("error", .string(error.map(ErrorText.describe) ?? "")))
+                    entry = .object(fields)
+                }
+                entries.append(entry)
+            }
+            console.out(JSONText.render(["imports": .array(entries)]) + "\n")
             return
         }
-        for report in reports {
-            var line = text(report)
-            if report.source == interrupted && report.source == reports.last?.source && report.days == reports.last?.days {
-                line = "\(report.source): stopped by the error below after storing \(report.days) whole day\(report.days == 1 ? "" : "s")"
-                    + (report.firstDay.map { first in " (\(first)..\(report.lastDay ?? first))" } ?? "")
-                    + ": \(report.inserted) new, \(report.corrected) corrected, \(report.unchanged) unchanged"
-            }
-            console.out(line + "\n")
-            for correction in report.corrections.sorted(by: { ($0.day, $0.currency) < ($1.day, $1.currency) }) {
-                console.out("  corrected \(correction.currency) on \(correction.day): \(correction.old) → \(correction.new)\n")
-            }
+        for report in reports { printText(report, console: console) }
+        if let stopped {
+            let why = (error as? ImportStopped).map { "interrupted by \($0.signalName)" } ?? "stopped by the error below"
+            console.out("\(stopped.source): \(why) after storing \(stopped.storedDays): "
+                        + "\(stopped.inserted) new, \(stopped.corrected) corrected, \(stopped.unchanged) unchanged\n")
+            printCorrections(stopped, console: console)
+        }
+    }
+
+    private static func printText(_ report: ImportReport, console: Console) {
+        if let note = report.note { console.out("note: \(note)\n") }
+        console.out(text(report) + "\n")
+        printCorrections(report, console: console)
+    }
+
+    private static func printCorrections(_ report: ImportReport, console: Console) {
+        for correction in report.corrections.sorted(by: { ($0.day, $0.currency) < ($1.day, $1.currency) }) {
+            console.out("  corrected \(correction.currency) on \(correction.day): \(correction.old) → \(correction.new)\n")
         }
     }
 
@@ -131,6 +180,7 @@ enum ImportCommand: Command {
                          ("old", .decimal($0.old)), ("new", .decimal($0.new))])
             })),
             ("notModified", .bool(report.notModified)),
+            ("note", report.note.map { .string($0) } ?? .null),
             ("dryRun", .bool(report.dryRun)),
             ("seconds", .number((report.seconds * 1000).rounded() / 1000)),
         ])

@@ -8,8 +8,9 @@ enum StatusCommand: Command {
         abstract: "Show what the store holds, its last import, and whether it is up to date.",
         discussion: """
         Up to date means the store has the rates of every TARGET business day whose rates are out
-        (around 16:00 CET). With --max-age-days, the command exits 1 when the newest stored day is
-        more days older than the newest day due: for monitoring a cron job.
+        (around 16:00 CET), and no hole: no business day without rates between its first and newest
+        days. With --max-age-days, the command exits 1 when the newest stored day is more days older
+        than the newest day due, or when the store has a hole: for monitoring a cron job.
         """,
         options: [.init(name: "--max-age-days", value: "n", help: "Exit 1 when the store is more than this many days behind."),
                   QuerySupport.formatOption, CommandSpec.storeOption])
@@ -22,6 +23,10 @@ enum StatusCommand: Command {
         context.console.out(render(status, store: store.url.path, format: format))
         if let maxAge, status.lastDay == nil || status.ageDays > maxAge {
             context.console.err("the store is \(status.ageDays) day\(status.ageDays == 1 ? "" : "s") behind, more than --max-age-days \(maxAge)\n")
+            return ExitCode.stale
+        }
+        if maxAge != nil, let first = status.holes.first {
+            context.console.err("the store has \(status.holes.count) hole\(status.holes.count == 1 ? "" : "s") (business days without rates, from \(first)); run 'ecbrates import hist'\n")
             return ExitCode.stale
         }
         return ExitCode.success
@@ -46,6 +51,10 @@ enum StatusCommand: Command {
             freshness = "empty"
         }
         fields.append(("freshness", freshness))
+        if !status.holes.isEmpty {
+            let listed = status.holes.prefix(10).map(\.description).joined(separator: ", ") + (status.holes.count > 10 ? ", …" : "")
+            fields.append(("holes", "\(status.holes.count) business day\(status.holes.count == 1 ? "" : "s") without rates inside the stored days: \(listed); run 'ecbrates import hist' to fill them"))
+        }
         if let run = status.lastRun {
             var text = "\(run.outcome), started \(stamp(run.startedAt))"
             if let finished = run.finishedAt { text += String(format: ", took %.2f s", finished.timeIntervalSince(run.startedAt)) }
@@ -69,6 +78,7 @@ enum StatusCommand: Command {
                 ("rates", .number(Double(status.rates))), ("currencies", .number(Double(status.currencies))),
                 ("upToDate", .bool(status.isUpToDate)), ("dueDay", .string(status.dueDay.description)),
                 ("missingBusinessDays", .array(status.missingBusinessDays.map { .string($0.description) })),
+                ("holes", .array(status.holes.map { .string($0.description) })),
                 ("ageDays", .number(Double(status.ageDays))),
             ]
             if let run = status.lastRun {

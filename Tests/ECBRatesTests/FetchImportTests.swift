@@ -74,11 +74,59 @@ import Testing
         try await Task.detached { try CommandRun.process(arguments, environment: environment) }.value
     }
 
-    @Test func autoMeansTheHistoryForAnEmptyStoreAndTheNinetyDayFileAfter() async throws {
+    /// A loopback mirror of the ECB's folder holding the bundled 90-day file and history.
+    private static func mirror() throws -> (LoopbackServer, TemporaryDirectory) {
+        let root = TemporaryDirectory()
+        for file in [FixturePaths.ninetyDays, FixturePaths.history] {
+            try FileManager.default.copyItem(at: file, to: root.file(file.lastPathComponent))
+        }
+        return (try LoopbackServer(serving: root.url), root)
+    }
+
+    @Test func autoImportsTheHistoryIntoAnEmptyStore() async throws {
+        let (server, files) = try Self.mirror()
+        defer { withExtendedLifetime(files) {} }
         let dir = TemporaryDirectory()
-        let store = try RatesStore(url: dir.file("rates.sqlite"))
-        #expect(try ImportJob.automaticSource(for: store) == .ecb(.history))
-        _ = try await ImportJob(store: store, sources: [.file(FixturePaths.daily.path)]).run()
-        #expect(try ImportJob.automaticSource(for: store) == .ecb(.ninetyDays))
+        let store = dir.file("rates.sqlite")
+        let environment = ["ECBRATES_ECB_URL": server.url("/ok/").absoluteString]
+        let run = try await Self.process(["import", "--store", store.path], environment)
+        #expect(run.status == 0, "\(run)")
+        #expect(try await server.requestCount("/ok/eurofxref-hist.xml") == 1)
+        #expect(try await server.requestCount("/ok/eurofxref-hist-90d.xml") == 0)
+        #expect(try storedRates(store) == fileRates(FixturePaths.history))
+    }
+
+    @Test func autoTakesTheNinetyDayFileWhenItReachesBackToTheNewestDay() async throws {
+        let (server, files) = try Self.mirror()
+        defer { withExtendedLifetime(files) {} }
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        // The 90-day file begins on 2026-07-03; the store ends on 2026-07-02, the business day before.
+        _ = try CommandRun.process(["import", FixturePaths.history.path, "--to", "2026-07-02", "--store", store.path])
+        let environment = ["ECBRATES_ECB_URL": server.url("/ok/").absoluteString]
+        let run = try await Self.process(["import", "--store", store.path], environment)
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.out.contains("note:"), "\(run)")
+        #expect(try await server.requestCount("/ok/eurofxref-hist-90d.xml") == 1)
+        #expect(try await server.requestCount("/ok/eurofxref-hist.xml") == 0)
+        #expect(try storedRates(store) == fileRates(FixturePaths.history))
+    }
+
+    @Test func autoFetchesTheHistoryWhenTheNinetyDayFileWouldLeaveAHole() async throws {
+        let (server, files) = try Self.mirror()
+        defer { withExtendedLifetime(files) {} }
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        // The store ends on 2026-06-30: 2026-07-01 and 2026-07-02 are business days the 90-day
+        // file (from 2026-07-03) does not have.
+        _ = try CommandRun.process(["import", FixturePaths.history.path, "--to", "2026-06-30", "--store", store.path])
+        let environment = ["ECBRATES_ECB_URL": server.url("/ok/").absoluteString]
+        let run = try await Self.process(["import", "--store", store.path], environment)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.out.hasPrefix("note: the 90-day file begins on 2026-07-03, and the store's newest day is 2026-06-30: the full history was imported instead, so that no day is missing\n"), "\(run)")
+        #expect(try await server.requestCount("/ok/eurofxref-hist.xml") == 1)
+        #expect(try storedRates(store) == fileRates(FixturePaths.history))
+        let status = try CommandRun.process(["status", "--format", "json", "--store", store.path])
+        #expect(status.out.contains("\"holes\":[]"), "\(status)")
     }
 }

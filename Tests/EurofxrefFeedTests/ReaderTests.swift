@@ -6,9 +6,9 @@ import Testing
 /// Reading the real files, their layouts, chunking and checking.
 @Suite struct ReaderTests {
     /// Reads a whole source, collecting its chunks.
-    func readAll(_ data: Data, source: String = "test.xml", chunkRates: Int = 1_000) throws -> (FeedSummary, [RateChunk]) {
+    func readAll(_ data: Data, source: String = "test.xml", chunkDays: Int = 100) throws -> (FeedSummary, [RateChunk]) {
         var chunks: [RateChunk] = []
-        let summary = try EurofxrefReader(source: source, chunkRates: chunkRates).read(data) { chunks.append($0) }
+        let summary = try EurofxrefReader(source: source, chunkDays: chunkDays).read(data) { chunks.append($0) }
         return (summary, chunks)
     }
 
@@ -47,20 +47,18 @@ import Testing
         #expect(records.filter { $0.currency == "CNY" }.map(\.day).min() == CalendarDay("2005-04-01"))
     }
 
-    @Test(arguments: [1, 31, 100, 1_000, 10_000])
-    func chunksHoldWholeDaysOfAboutTheChunkSize(chunkRates: Int) throws {
-        let (summary, chunks) = try readAll(try Data(contentsOf: FixturePaths.ninetyDays), chunkRates: chunkRates)
+    @Test(arguments: [1, 2, 7, 63, 64, 1_000])
+    func chunksHoldExactlyTheChunkSizeInWholeDays(chunkDays: Int) throws {
+        let (summary, chunks) = try readAll(try Data(contentsOf: FixturePaths.ninetyDays), chunkDays: chunkDays)
         var seenDays = Set<CalendarDay>()
         for (index, chunk) in chunks.enumerated() {
             #expect(Set(chunk.records.map(\.day)) == Set(chunk.days), "a chunk's days are the days of its records")
             for day in chunk.days {
                 #expect(seenDays.insert(day).inserted, "\(day) is in one chunk only")
             }
+            // Every chunk but the last holds exactly chunkDays days; the last, what is left.
             let isLast = index == chunks.count - 1
-            if !isLast { #expect(chunk.records.count >= chunkRates) }
-            // Past the size, a chunk ends at the first day boundary: its last day made it cross.
-            let lastDayRates = chunk.records.filter { $0.day == chunk.days.last }.count
-            #expect(chunk.records.count - lastDayRates < chunkRates)
+            if isLast { #expect(chunk.days.count == summary.days - chunkDays * index) } else { #expect(chunk.days.count == chunkDays) }
         }
         #expect(seenDays.count == summary.days)
     }
@@ -89,7 +87,7 @@ import Testing
         struct Stop: Error {}
         var calls = 0
         #expect(throws: Stop.self) {
-            _ = try EurofxrefReader(source: "hist", chunkRates: 10).read(try Data(contentsOf: FixturePaths.ninetyDays)) { _ in
+            _ = try EurofxrefReader(source: "hist", chunkDays: 1).read(try Data(contentsOf: FixturePaths.ninetyDays)) { _ in
                 calls += 1
                 if calls == 2 { throw Stop() }
             }
@@ -103,7 +101,7 @@ import Testing
         text = text.replacingOccurrences(of: "</Cube>\n\t</Cube>", with: "</Cube>\n<Cube time=\"2019-02-27\"><Cube currency=\"USD\" rate=\"x\"/></Cube>\n\t</Cube>")
         var received: [RateRecord] = []
         #expect(throws: FeedError.self) {
-            _ = try EurofxrefReader(source: "s", chunkRates: 1).read(Data(text.utf8)) { received += $0.records }
+            _ = try EurofxrefReader(source: "s", chunkDays: 1).read(Data(text.utf8)) { received += $0.records }
         }
         #expect(received.count == 7)
         #expect(Set(received.map(\.day)).count == 3)

@@ -45,11 +45,17 @@ public struct SpawnedProcess: Sendable {
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            // The child starts with no signal blocked, whatever the test's thread blocks.
+            // The child starts with no signal blocked, whatever the test's thread blocks, and
+            // with SIGINT, SIGTERM and SIGHUP at their default action, whatever this process
+            // inherited (a child of a background job starts with SIGINT ignored).
             var none = sigset_t()
             sigemptyset(&none)
             posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, number) }
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
             var merged = ProcessInfo.processInfo.environment
             merged["ECBRATES_STORE"] = nil

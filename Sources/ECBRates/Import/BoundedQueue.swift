@@ -54,13 +54,17 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Stops everything: queued elements are dropped, `put` and `take` return at once.
-    func cancel() {
+    /// Stops everything: queued elements are dropped, `put` and `take` return at once. Returns
+    /// how many elements were dropped.
+    @discardableResult
+    func cancel() -> Int {
         condition.lock()
+        let dropped = count
         cancelled = true
         slots = Array(repeating: nil, count: slots.count)
         count = 0
         condition.broadcast()
         condition.unlock()
+        return dropped
     }
 }

@@ -9,57 +9,71 @@ import ManagedStore
 /// let job = ImportJob(store: store, sources: [FeedSource("Fixtures/eurofxref-hist.xml")])
 /// for report in try await job.run() { print(report.inserted) }
 /// ```
+///
+/// With no sources, the job picks the ECB's file itself, so that the store never gets a hole:
+/// the full history into an empty store; else the 90-day file, but only if it reaches back to
+/// the store's newest day with no business day missing between, and the full history if not.
 public struct ImportJob: Sendable {
-    /// Which file `auto` means: the full history into an empty store, else the 90-day file.
-    public static func automaticSource(for store: RatesStore) throws -> FeedSource {
-        let context = store.container.newBackgroundContext()
-        let count = try context.performAndWait { try context.count(for: FetchRequest<Eurofxrefhist>()) }
-        return .ecb(count == 0 ? .history : .ninetyDays)
-    }
-
     /// The store the rates go into.
     public let store: RatesStore
-    /// The sources; none means ``automaticSource(for:)``.
+    /// The sources; none means the ECB's file the store needs (see the type's discussion).
     public let sources: [FeedSource]
     /// How each source is imported.
     public let options: ImportOptions
     /// How long to wait for another import to finish, in seconds.
     public let lockWait: Double
+    /// The import lock, when the caller took it already (before opening the store, so that
+    /// creating a store is part of the lock); nil: the job takes it.
+    public let heldLock: ImportLock?
     /// Fetches the URL sources.
     public let fetcher: FeedFetcher
+    /// Where the ECB's files are fetched from (the ECB's own folder by default; a mirror).
+    public let ecbBaseURL: URL
+    /// Asks the job to stop between chunks (SIGINT, SIGTERM).
+    public let interruption: ImportInterruption?
     /// Called with each source's progress, from the import's threads.
     public let progress: (@Sendable (FeedSource, ImportProgress) -> Void)?
 
     /// A job importing `sources` into `store`.
     public init(store: RatesStore, sources: [FeedSource], options: ImportOptions = ImportOptions(), lockWait: Double = 0,
-                fetcher: FeedFetcher = FeedFetcher(), progress: (@Sendable (FeedSource, ImportProgress) -> Void)? = nil) {
+                heldLock: ImportLock? = nil, fetcher: FeedFetcher = FeedFetcher(),
+                ecbBaseURL: URL = FeedSource.ECBFile.ecbBaseURL, interruption: ImportInterruption? = nil,
+                progress: (@Sendable (FeedSource, ImportProgress) -> Void)? = nil) {
         self.store = store
         self.sources = sources
         self.options = options
         self.lockWait = lockWait
+        self.heldLock = heldLock
         self.fetcher = fetcher
+        self.ecbBaseURL = ecbBaseURL
+        self.interruption = interruption
         self.progress = progress
     }
 
     /// Runs the job; the reports of the sources read before an error are in
     /// ``ImportJobError/reports`` of the error thrown.
     public func run() async throws -> [ImportReport] {
-        let lock = ImportLock(storeURL: store.url)
-        if !options.dryRun { try await lock.acquire(waitingUpTo: lockWait) }
-        defer { lock.release() }
-        let sources = try self.sources.isEmpty ? [Self.automaticSource(for: store)] : self.sources
+        let lock = heldLock ?? ImportLock(storeURL: store.url)
+        if !options.dryRun && heldLock == nil {
+            try await lock.acquire(waitingUpTo: lockWait, interruption: interruption)
+        }
+        defer { if heldLock == nil { lock.release() } }
+        let automatic = sources.isEmpty
+        let sources = automatic ? [try Self.newestDay(in: store) == nil ? FeedSource.ecb(.history) : .ecb(.ninetyDays)] : self.sources
         let runID = options.dryRun ? nil : try ImportRunLog.begin(in: store, source: sources.map(\.description).joined(separator: " "))
 
         var reports: [ImportReport] = []
         do {
             for source in sources {
-                reports.append(try await importSource(source))
+                if let stop = interruption?.stop { throw stop }
+                reports.append(try await importSource(source, automatic: automatic))
             }
         } catch {
             let partial = (error as? ImportInterrupted)?.partial
             let underlying = (error as? ImportInterrupted)?.underlying ?? error
+            let outcome: ImportRun.Outcome = underlying is ImportStopped ? .interrupted : .failed
             if let runID {
-                try? ImportRunLog.finish(runID, in: store, outcome: .failed, reports: reports + (partial.map { [$0] } ?? []), error: underlying)
+                try? ImportRunLog.finish(runID, in: store, outcome: outcome, reports: reports + (partial.map { [$0] } ?? []), error: underlying)
             }
             throw ImportJobError(underlying: underlying, reports: reports, partial: partial)
         }
@@ -70,30 +84,65 @@ public struct ImportJob: Sendable {
         return reports
     }
 
-    private func importSource(_ source: FeedSource) async throws -> ImportReport {
+    /// The newest day the store holds rates for.
+    static func newestDay(in store: RatesStore) throws -> CalendarDay? {
+        let context = store.container.newBackgroundContext()
+        return try context.performAndWait { () throws -> CalendarDay? in
+            var request = FetchRequest<Eurofxrefhist>(sortBy: [SortDescriptor(\.date, order: .reverse)])
+            request.fetchLimit = 1
+            return try context.fetch(request).first.map { CalendarDay(date: $0.date) }
+        }
+    }
+
+    /// Whether a file whose oldest day is `oldest` joins the store's days without a hole: no
+    /// business day after the store's newest day comes before it.
+    static func reachesBack(_ oldest: CalendarDay?, to newest: CalendarDay?) -> Bool {
+        guard let newest, let oldest else { return true }
+        return TargetCalendar.businessDays(after: newest, through: oldest.adding(days: -1)).isEmpty
+    }
+
+    private func importSource(_ source: FeedSource, automatic: Bool) async throws -> ImportReport {
         var perSource: (@Sendable (ImportProgress) -> Void)?
         if let progress {
             perSource = { progress(source, $0) }
         }
-        let importer = RateImporter(store: store, options: options, progress: perSource)
-        guard let url = source.remoteURL else {
-            return try await importer.importRates(from: source.openLocal(), source: source.description)
+        let importer = RateImporter(store: store, options: options, interruption: interruption, progress: perSource)
+        let remote: URL
+        switch source {
+        case .ecb(let file): remote = file.url(base: ecbBaseURL)
+        case .url(let url): remote = url
+        case .file, .standardInput: return try await importer.importRates(from: source.openLocal(), source: source.description)
         }
-        let validators = try FeedStateLog.validators(for: url, in: store)
-        switch try await fetcher.fetch(url, validators: validators) {
+        let name = remote.absoluteString
+        let validators = try FeedStateLog.validators(for: remote, in: store)
+        switch try await fetcher.fetch(remote, validators: validators) {
         case .notModified:
-            var report = ImportReport(source: source.description)
+            var report = ImportReport(source: name)
             report.notModified = true
             report.dryRun = options.dryRun
-            if !options.dryRun { try FeedStateLog.record(validators ?? HTTPValidators(), for: url, in: store) }
+            if !options.dryRun { try FeedStateLog.record(validators ?? HTTPValidators(), for: remote, in: store) }
             return report
         case .fetched(let file):
             defer { file.remove() }
-            guard let stream = InputStream(url: file.file) else { throw FeedSourceError.unreadable(path: file.file.path, reason: "the download vanished") }
-            let report = try await importer.importRates(from: stream, source: source.description)
-            if !options.dryRun && !file.validators.isEmpty { try FeedStateLog.record(file.validators, for: url, in: store) }
+            if automatic, source == .ecb(.ninetyDays) {
+                // The 90-day file is used only when it joins the store's days without a hole.
+                let newest = try Self.newestDay(in: store)
+                let oldest = try EurofxrefReader(source: name).validate(try open(file)).firstDay
+                if !Self.reachesBack(oldest, to: newest) {
+                    var report = try await importSource(.ecb(.history), automatic: false)
+                    report.note = "the 90-day file begins on \(oldest.map { "\($0)" } ?? "?"), and the store's newest day is \(newest.map { "\($0)" } ?? "?"): the full history was imported instead, so that no day is missing"
+                    return report
+                }
+            }
+            let report = try await importer.importRates(from: try open(file), source: name)
+            if !options.dryRun && !file.validators.isEmpty { try FeedStateLog.record(file.validators, for: remote, in: store) }
             return report
         }
+    }
+
+    private func open(_ file: FetchedFile) throws -> InputStream {
+        guard let stream = InputStream(url: file.file) else { throw FeedSourceError.unreadable(path: file.file.path, reason: "the download vanished") }
+        return stream
     }
 }
 

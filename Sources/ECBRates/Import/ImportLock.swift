@@ -26,10 +26,14 @@ public final class ImportLock: Sendable {
     }
 
     /// Takes the lock, waiting up to `seconds` for another import to finish, without holding a
-    /// thread while it waits; throws ``ImportLockError/busy(processID:)`` when it does not.
-    public func acquire(waitingUpTo seconds: Double) async throws {
+    /// thread while it waits; throws ``ImportLockError/busy(processID:)`` when it does not, and
+    /// ``ImportStopped`` when `interruption` is requested while it waits.
+    public func acquire(waitingUpTo seconds: Double, interruption: ImportInterruption? = nil) async throws {
         let deadline = Date().addingTimeInterval(max(0, seconds))
-        while try !attempt(giveUp: Date() >= deadline) { try await Task.sleep(for: .milliseconds(50)) }
+        while try !attempt(giveUp: Date() >= deadline) {
+            if let stop = interruption?.stop { throw stop }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Tries once to take the lock: true when taken; false when another import holds it and

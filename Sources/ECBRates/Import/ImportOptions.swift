@@ -15,13 +15,11 @@ public struct ImportOptions: Sendable {
     public var currencies: Set<String>?
     /// Work out what would change, and store nothing.
     public var dryRun: Bool
-    /// Which contexts carry the changes to the store and the main context.
-    public var stack: ContextStack
 
     /// The defaults: one worker per core, and the chunk size `scripts/bench` found best.
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, chunkDays: Int = ImportOptions.defaultChunkDays,
                 from: CalendarDay? = nil, to: CalendarDay? = nil, currencies: Set<String>? = nil,
-                dryRun: Bool = false, stack: ContextStack = .siblings) {
+                dryRun: Bool = false) {
         precondition(workers > 0 && chunkDays > 0, "ImportOptions: workers and chunkDays must be positive")
         self.workers = workers
         self.chunkDays = chunkDays
@@ -29,7 +27,6 @@ public struct ImportOptions: Sendable {
         self.to = to
         self.currencies = currencies
         self.dryRun = dryRun
-        self.stack = stack
     }
 
     /// Days per transaction by default (see the workers-and-chunks table of `scripts/bench`).
@@ -42,16 +39,4 @@ public struct ImportOptions: Sendable {
         if let currencies, !currencies.contains(record.currency) { return false }
         return true
     }
-}
-
-/// The three stacks of the "concurrent Core Data stack performance shootout".
-public enum ContextStack: String, Sendable, CaseIterable {
-    /// Workers on the coordinator beside the main context, which merges their didSave
-    /// notifications (the default, and the shootout's fastest).
-    case siblings
-    /// coordinator ← main context ← private workers: each worker saves into the main context,
-    /// which saves to the store.
-    case child
-    /// coordinator ← private writer ← main context ← private workers.
-    case nested
 }

@@ -27,8 +27,8 @@ public struct ImportReport: Sendable {
     public var notModified = false
     /// True for a dry run: nothing was stored.
     public var dryRun = false
-    /// Time the main queue spent on the import (merging, or saving for the nested stacks).
-    public var mainQueueBusySeconds = 0.0
+    /// Why the import read another source than the one asked for, when it did.
+    public var note: String?
 
     /// A report for `source`, with nothing read yet.
     public init(source: String) {
@@ -37,6 +37,14 @@ public struct ImportReport: Sendable {
 
     /// True when the import changed (or, for a dry run, would change) the store.
     public var changesStore: Bool { inserted + corrected > 0 }
+
+    /// The days stored, as a count and a range: `12 whole days (2026-07-03..2026-07-20)`, or
+    /// `no day`.
+    public var storedDays: String {
+        guard days > 0, let first = firstDay else { return "no day" }
+        let last = lastDay ?? first
+        return "\(days) whole day\(days == 1 ? "" : "s") (\(first == last ? "\(first)" : "\(first)..\(last)"))"
+    }
 }
 
 /// A stored rate the import replaced with the published one.

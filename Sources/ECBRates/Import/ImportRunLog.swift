@@ -35,7 +35,11 @@ enum ImportRunLog {
             run.inserted = Int64(reports.reduce(0) { $0 + $1.inserted })
             run.corrected = Int64(reports.reduce(0) { $0 + $1.corrected })
             run.unchanged = Int64(reports.reduce(0) { $0 + $1.unchanged })
-            run.errorMessage = error.map { "\($0)" }
+            // A run that did not finish names exactly the days it stored.
+            run.errorMessage = error.map { error in
+                let stored = reports.last.map { "; stored before it: \($0.storedDays) of \($0.source)" } ?? ""
+                return "\(error)\(stored)"
+            }
             try context.save()
         }
     }

@@ -12,20 +12,30 @@ import Synchronization
 /// print(report.inserted, report.corrected, report.unchanged)
 /// ```
 ///
-/// Per chunk, a worker fetches what is stored for its days in one fetch, inserts the new rates,
-/// replaces the corrected ones and skips the unchanged, and saves: a day is never half-stored.
-/// A bad file ends the import with the reader's error after the days before it are stored.
+/// The reader hands on chunks of `chunkDays` whole days (the one chunker); per chunk, a worker
+/// fetches what is stored for its days in one fetch, inserts the new rates, replaces the
+/// corrected ones and skips the unchanged, and saves, in one transaction: a day is never
+/// half-stored. The view context merges each save through ManagedStore's own path
+/// (`automaticallyMergesChangesFromParent`, which ``RatesStore`` turns on).
+///
+/// A bad file ends the import with the reader's error after exactly the whole days that end
+/// before the error's position are stored, whatever the workers and chunk size: the reader
+/// never hands on the day holding the error. An ``ImportInterruption`` stops it between chunks.
 public final class RateImporter: Sendable {
     /// The store the rates go into.
     public let store: RatesStore
     /// How the import runs.
     public let options: ImportOptions
     private let progress: (@Sendable (ImportProgress) -> Void)?
+    private let interruption: ImportInterruption?
 
-    /// An importer into `store`; `progress` is called from the workers after each chunk.
-    public init(store: RatesStore, options: ImportOptions = ImportOptions(), progress: (@Sendable (ImportProgress) -> Void)? = nil) {
+    /// An importer into `store`; `progress` is called from the workers after each chunk; once
+    /// `interruption` is requested, no new chunk is started.
+    public init(store: RatesStore, options: ImportOptions = ImportOptions(), interruption: ImportInterruption? = nil,
+                progress: (@Sendable (ImportProgress) -> Void)? = nil) {
         self.store = store
         self.options = options
+        self.interruption = interruption
         self.progress = progress
     }
 
@@ -35,7 +45,7 @@ public final class RateImporter: Sendable {
     /// once at the end rather than kept in order rate by rate, which would double the import's
     /// time (measured by `scripts/bench`).
     public func importRates(from stream: InputStream, source: String) async throws -> ImportReport {
-        let run = ImportPipeline(store: store, options: options, source: source, progress: progress)
+        let run = ImportPipeline(store: store, options: options, source: source, interruption: interruption, progress: progress)
         guard !options.dryRun, try isStoreEmpty() else { return try await run.run(stream) }
         // The report's time includes the index built at the end (a fifth of a first import's).
         do {
@@ -93,12 +103,13 @@ struct WorkItem: Sendable {
 
 /// One import of one stream: its contexts, its queue and its tallies.
 ///
-/// `@unchecked Sendable`: the mutable state is in `Mutex`es; the contexts are `Sendable`; the
-/// queue is.
+/// `@unchecked Sendable`: the mutable state is in `Mutex`es; `workers` is written once, before
+/// any worker starts; the contexts are `Sendable`; the queue is.
 private final class ImportPipeline: @unchecked Sendable {
     let store: RatesStore
     let options: ImportOptions
     let source: String
+    let interruption: ImportInterruption?
     let progress: (@Sendable (ImportProgress) -> Void)?
     let queue: BoundedQueue<WorkItem>
     let started = ContinuousClock.now
@@ -108,17 +119,17 @@ private final class ImportPipeline: @unchecked Sendable {
         var failure: (any Error)?
     }
     let tally: Mutex<Tally>
-    let mainQueueBusy = Mutex(Duration.zero)
+    /// Whether an interruption left chunks unstored (dropped from the queue, or never read).
+    let cutShort = Mutex(false)
 
-    /// The contexts the workers save into, in order, after their own (child and nested stacks).
-    var ancestors: [ManagedObjectContext] = []
     var workers: [ManagedObjectContext] = []
-    var observers: [any NSObjectProtocol] = []
 
-    init(store: RatesStore, options: ImportOptions, source: String, progress: (@Sendable (ImportProgress) -> Void)?) {
+    init(store: RatesStore, options: ImportOptions, source: String, interruption: ImportInterruption?,
+         progress: (@Sendable (ImportProgress) -> Void)?) {
         self.store = store
         self.options = options
         self.source = source
+        self.interruption = interruption
         self.progress = progress
         self.queue = BoundedQueue(capacity: options.workers * 2)
         var report = ImportReport(source: source)
@@ -129,77 +140,47 @@ private final class ImportPipeline: @unchecked Sendable {
     // MARK: Running
 
     func run(_ stream: InputStream) async throws -> ImportReport {
-        buildStack()
-        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        buildWorkers()
+        // Weakly: the interruption outlives the import (the command line's signal handlers
+        // hold it), and must not keep the store open past it.
+        interruption?.observe { [weak self] in
+            guard let self else { return }
+            if queue.cancel() > 0 { cutShort.withLock { $0 = true } }
+        }
         let workersDone = startWorkers()
         let readError = await readOnThread(stream)
         await workersDone.value
-        // The merges and saves queued on the main queue have run once this block does.
+        // The merges ManagedStore queued on the main queue have run once this block does.
         await store.viewContext.perform {}
 
         var report = tally.withLock { $0.report }
         report.seconds = (ContinuousClock.now - started).seconds
-        if let failure = tally.withLock({ $0.failure }) ?? readError {
+        let stopped = cutShort.withLock { $0 } ? interruption?.stop : nil
+        if let failure = tally.withLock({ $0.failure }) ?? readError ?? stopped {
             throw ImportInterrupted(underlying: failure, partial: report)
         }
-        report.mainQueueBusySeconds = mainQueueBusy.withLock { $0 }.seconds
         return report
     }
 
-    /// Makes the workers' contexts, and what stands between them and the store.
-    func buildStack() {
+    /// Makes the workers' contexts: background contexts on the coordinator, whose saves
+    /// ManagedStore merges into the view context; for a dry run, children of a context on the
+    /// store, reset after each chunk and never saved.
+    func buildWorkers() {
         let container = store.container
-        let view = container.viewContext
         if options.dryRun {
-            // Scratch contexts: children of a context on the store, reset after each chunk and
-            // never saved.
             let root = container.newBackgroundContext()
             workers = (0..<options.workers).map { _ in
                 let worker = ManagedObjectContext(concurrencyType: .privateQueue)
                 worker.parent = root
                 return worker
             }
-            return
-        }
-        switch options.stack {
-        case .siblings:
+        } else {
             workers = (0..<options.workers).map { _ in container.newBackgroundContext() }
-            for worker in workers {
-                observers.append(NotificationCenter.default.addObserver(
-                    forName: ManagedObjectContext.didSaveNotification, object: worker, queue: nil
-                ) { note in
-                    guard let changes = ContextSaveChanges(note) else { return }
-                    view.perform {
-                        let start = ContinuousClock.now
-                        view.mergeChanges(fromContextDidSave: changes)
-                        let spent = ContinuousClock.now - start
-                        self.mainQueueBusy.withLock { $0 += spent }
-                    }
-                })
-            }
-        case .child:
-            ancestors = [view]
-            workers = (0..<options.workers).map { _ in
-                let worker = ManagedObjectContext(concurrencyType: .privateQueue)
-                worker.parent = view
-                return worker
-            }
-        case .nested:
-            let writer = container.newBackgroundContext()
-            let main = ManagedObjectContext(concurrencyType: .mainQueue)
-            main.parent = writer
-            ancestors = [main, writer]
-            workers = (0..<options.workers).map { _ in
-                let worker = ManagedObjectContext(concurrencyType: .privateQueue)
-                worker.parent = main
-                return worker
-            }
         }
         for (index, worker) in workers.enumerated() {
             worker.name = "import worker \(index + 1)"
             worker.mergePolicy = .mergeByPropertyObjectTrump
         }
-        for context in ancestors { context.mergePolicy = .mergeByPropertyObjectTrump }
     }
 
     /// Starts the workers; the task ends when all of them have.
@@ -234,38 +215,34 @@ private final class ImportPipeline: @unchecked Sendable {
         }
     }
 
-    private struct Cancelled: Error {}
+    /// Thrown from the reader's handler to end the read: a worker failed, or the import was
+    /// interrupted; the error to report is theirs.
+    private struct Stopped: Error {}
 
     func read(_ stream: InputStream) -> (any Error)? {
-        // The reader hands on large chunks; they are cut here, at day boundaries, into work
-        // items of `chunkDays` days.
-        let reader = EurofxrefReader(source: source, chunkRates: 4_096)
+        let reader = EurofxrefReader(source: source, chunkDays: options.chunkDays)
         let filtering = options.from != nil || options.to != nil || options.currencies != nil
-        var item = WorkItem()
-        item.records.reserveCapacity(options.chunkDays * 32)
         do {
             _ = try reader.read(stream) { chunk in
-                for record in chunk.records {
-                    if filtering && !options.admits(record) { continue }
-                    if item.days.last != record.day {
-                        if item.days.count == options.chunkDays {
-                            guard queue.put(item) else { throw Cancelled() }
-                            item = WorkItem()
-                            item.records.reserveCapacity(options.chunkDays * 32)
-                        }
-                        item.days.append(record.day)
-                    }
-                    item.records.append(record)
+                if interruption?.isRequested == true { throw Stopped() }
+                var item = WorkItem(records: chunk.records, days: chunk.days)
+                if filtering {
+                    item.records.removeAll { !options.admits($0) }
+                    var kept = Set<CalendarDay>()
+                    for record in item.records { kept.insert(record.day) }
+                    item.days.removeAll { !kept.contains($0) }
+                    if item.days.isEmpty { return }
                 }
+                guard queue.put(item) else { throw Stopped() }
             }
-            if !item.days.isEmpty { _ = queue.put(item) }
             queue.close()
             return nil
-        } catch is Cancelled {
-            return nil   // a worker failed; its error is the one to report
+        } catch is Stopped {
+            if interruption?.isRequested == true { cutShort.withLock { $0 = true } }
+            queue.close()
+            return nil
         } catch {
-            // The workers store the whole days read before the error.
-            if !item.days.isEmpty { _ = queue.put(item) }
+            // The reader handed on the whole days before the error; the workers store them.
             queue.close()
             return error
         }
@@ -275,7 +252,8 @@ private final class ImportPipeline: @unchecked Sendable {
 
     /// A worker's loop, on its context's queue.
     func work(in context: ManagedObjectContext) {
-        while let item = queue.take() {
+        // Once interrupted, the chunk in flight commits (or rolls back) whole; none is started.
+        while interruption?.isRequested != true, let item = queue.take() {
             do {
                 try store(item, in: context)
             } catch {
@@ -325,7 +303,6 @@ private final class ImportPipeline: @unchecked Sendable {
         let corrected = corrections.count
         if !options.dryRun {
             try context.save()
-            for ancestor in ancestors { try save(ancestor) }
         }
         context.reset()
 
@@ -362,17 +339,6 @@ private final class ImportPipeline: @unchecked Sendable {
         return corrections
     }
 
-    /// Saves a context the workers save into (timing it, when it runs on the main queue).
-    func save(_ context: ManagedObjectContext) throws {
-        try context.performAndWait { () throws -> Void in
-            let start = ContinuousClock.now
-            try context.save()
-            if context.concurrencyType == .mainQueue {
-                let spent = ContinuousClock.now - start
-                mainQueueBusy.withLock { $0 += spent }
-            }
-        }
-    }
 }
 
 extension Duration {

@@ -20,6 +20,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case noRateOnDay(currency: String, day: CalendarDay, reason: String)
     /// No rates in a range of days.
     case noRatesInRange(currencies: [String], from: CalendarDay, to: CalendarDay)
+    /// A business day inside the stored range without any rates: the store lacks it (an import
+    /// left a hole), which is not the same as the ECB publishing nothing.
+    case hole(day: CalendarDay, asked: CalendarDay)
 
     public var description: String {
         switch self {
@@ -49,6 +52,10 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return "no \(currency) rate on \(day) (\(reason)); --fallback previous, next, nearest or interpolate gives one from a day near it"
         case .noRatesInRange(let currencies, let from, let to):
             return "no rates for \(currencies.joined(separator: ", ")) from \(from) to \(to)"
+        case .hole(let day, let asked):
+            let which = day == asked ? "" : " (needed to answer for \(asked))"
+            return "the store lacks the rates of \(day)\(which), a TARGET business day inside the days it holds: an import left a hole there, "
+                + "the ECB did publish; fill it with 'ecbrates import hist' (the full history)"
         }
     }
 

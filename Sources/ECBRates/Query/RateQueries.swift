@@ -138,6 +138,46 @@ public final class RateQueries {
         throws -> (day: CalendarDay, rate: Decimal, between: [CalendarDay]?) {
         if code == "EUR" { return (day, 1, nil) }
         if let rate = try rateIfAny(code, on: day) { return (day, rate, nil) }
+        try checkNoHole(from: day, to: day, asked: day, newest: newest)
+        let found = try fallbackRate(code, on: day, fallback: fallback, newest: newest)
+        // A fallback never passes over a hole: the days it skips must be days without rates.
+        for used in [found.day] + (found.between ?? []) where used != day {
+            try checkNoHole(from: min(used, day), to: max(used, day), asked: day, newest: newest)
+        }
+        return found
+    }
+
+    /// Throws ``QueryError/hole(day:asked:)`` for the first business day from `from` to `to`,
+    /// inside the stored days, that holds no rate at all.
+    func checkNoHole(from: CalendarDay, to: CalendarDay, asked: CalendarDay, newest: CalendarDay) throws {
+        let last = min(to, newest)
+        guard from <= last else { return }
+        let businessDays = TargetCalendar.businessDays(after: from.adding(days: -1), through: last)
+        guard !businessDays.isEmpty else { return }
+        let stored = try storedDays(from: from, to: last)
+        if let missing = businessDays.first(where: { !stored.contains($0) }) {
+            let (first, _) = try bounds()
+            if missing > first { throw QueryError.hole(day: missing, asked: asked) }
+        }
+    }
+
+    /// The days from `from` to `to` that hold any rate (from the unique index on date).
+    func storedDays(from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
+        let (start, end) = (from.date, to.date)
+        let rows = try context.aggregate(AggregateRequest<Eurofxrefhist>(
+            predicate: #Predicate { $0.date >= start && $0.date <= end }, groupBy: ["date"], aggregates: [.count]))
+        return Set(rows.compactMap { row in if case .date(let date) = row[0] { CalendarDay(date: date) } else { nil } })
+    }
+
+    /// Business days inside the stored range without any rate: holes an import left.
+    public func holes() throws -> [CalendarDay] {
+        guard let (first, last) = try? bounds() else { return [] }
+        let stored = try storedDays(from: first, to: last)
+        return TargetCalendar.businessDays(after: first, through: last).filter { !stored.contains($0) }
+    }
+
+    private func fallbackRate(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay)
+        throws -> (day: CalendarDay, rate: Decimal, between: [CalendarDay]?) {
         let window = RateFallback.window
         switch fallback {
         case .none:
@@ -283,6 +323,7 @@ public final class RateQueries {
         func count(_ value: AttributeValue) -> Int { if case .integer(let n) = value { Int(n) } else { 0 } }
         let due = TargetCalendar.latestDueDay(at: now())
         let missing = last.map { TargetCalendar.businessDays(after: $0, through: due) } ?? []
+        let holes = try self.holes()
         var runRequest = FetchRequest<ImportRun>(sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
         runRequest.fetchLimit = 1
         // The run log is written by contexts this one does not merge: take the stored values.
@@ -299,7 +340,7 @@ public final class RateQueries {
                 processID: Int(run.processID))
         }
         return StoreStatus(firstDay: first, lastDay: last, rates: count(row[2]), days: count(row[3]), currencies: count(row[4]),
-                           dueDay: due, missingBusinessDays: missing, ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
+                           dueDay: due, missingBusinessDays: missing, holes: holes, ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
                            lastRun: lastRun)
     }
 

@@ -17,11 +17,14 @@ public struct StoreStatus: Sendable {
     public let dueDay: CalendarDay
     /// Business days after `lastDay` up to `dueDay`: rates the store lacks.
     public let missingBusinessDays: [CalendarDay]
+    /// Business days between `firstDay` and `lastDay` without any rate: holes an import left
+    /// (for example a 90-day file imported into a store that ended before it began).
+    public let holes: [CalendarDay]
     /// Calendar days from `lastDay` to `dueDay` (0 when up to date).
     public let ageDays: Int
     /// The newest import run, if any.
     public let lastRun: ImportRunSummary?
 
     /// True when the store has the rates of every business day that should be out.
-    public var isUpToDate: Bool { lastDay != nil && missingBusinessDays.isEmpty }
+    public var isUpToDate: Bool { lastDay != nil && missingBusinessDays.isEmpty && holes.isEmpty }
 }

@@ -23,6 +23,9 @@ public final class RatesStore: Sendable {
         description.isReadOnly = readOnly
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
+        // The one merge path: ManagedStore hands every background context's save to the view
+        // context, which merges it on the main queue (Core Data's way).
+        container.viewContext.automaticallyMergesChangesFromParent = true
     }
 
     /// The main-queue context.

@@ -37,9 +37,15 @@ public enum FeedSource: Sendable, Hashable, CustomStringConvertible {
             }
         }
 
+        /// Where the ECB publishes its files.
+        public static let ecbBaseURL = URL(string: "https://www.ecb.europa.eu/stats/eurofxref/")!
+
         /// The file's URL at the ECB.
-        public var url: URL {
-            URL(string: "https://www.ecb.europa.eu/stats/eurofxref/\(fileName)")!
+        public var url: URL { url(base: Self.ecbBaseURL) }
+
+        /// The file's URL under `base` (a mirror of the ECB's folder).
+        public func url(base: URL) -> URL {
+            base.appendingPathComponent(fileName)
         }
     }
 

@@ -55,7 +55,7 @@ final class SQLiteStore: Sendable {
         guard let url = description.url else { throw ManagedStoreError.noPersistentStore }
         if description.isInMemory {
             let connection = try SQLiteConnection(path: ":memory:", mode: .init(create: true))
-            let identifier = try StoreSchema.create(on: connection, model: model, walMode: false)
+            let identifier = try connection.transaction { try StoreSchema.create(on: connection, model: model) }
             let store = PersistentStore(identifier: identifier, url: url, isReadOnly: description.isReadOnly)
             return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description)
         }
@@ -65,9 +65,9 @@ final class SQLiteStore: Sendable {
         if description.isReadOnly {
             guard fileManager.fileExists(atPath: path) else { throw ManagedStoreError.storeNotFound(url: url) }
             let (connection, metadata, filename) = try openReadOnly(url: url, timeout: description.timeout)
-            guard let metadata else {
-                throw ManagedStoreError.notAStore(url: url, reason: "it is an empty database")
-            }
+            // A database without tables is a store another process is creating (its tables
+            // come in one transaction): to a reader, there is no store yet.
+            guard let metadata else { throw ManagedStoreError.storeNotFound(url: url) }
             try metadata.checkCompatible(with: model, url: url)
             let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)
             return SQLiteStore(persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
@@ -94,7 +94,17 @@ final class SQLiteStore: Sendable {
             try? StoreSchema.createMissingIndexes(on: connection, model: model)
             identifier = metadata.identifier
         } else {
-            identifier = try StoreSchema.create(on: connection, model: model, walMode: true)
+            // Other processes may be creating the same store at this instant: the check and the
+            // creation are one write transaction, so one of them creates it and the others
+            // find it made (they wait for the writer, up to the busy timeout).
+            try StoreSchema.enableWAL(on: connection)
+            identifier = try connection.transaction { () throws -> String in
+                if let metadata = try StoreSchema.inspect(connection, url: url) {
+                    try metadata.checkCompatible(with: model, url: url)
+                    return metadata.identifier
+                }
+                return try StoreSchema.create(on: connection, model: model)
+            }
         }
         try connection.execute("PRAGMA synchronous = NORMAL")
         let store = PersistentStore(identifier: identifier, url: url, isReadOnly: false)

@@ -56,10 +56,10 @@ enum StoreSchema {
     }
 
     /// Makes every table and index of `model`, and the metadata; returns the new identifier.
-    static func create(on connection: SQLiteConnection, model: ManagedObjectModel, walMode: Bool) throws -> String {
-        if walMode { try enableWAL(on: connection) }
+    /// Call inside a write transaction, so that the store appears whole or not at all.
+    static func create(on connection: SQLiteConnection, model: ManagedObjectModel) throws -> String {
         let identifier = UUID().uuidString
-        try connection.transaction {
+        do {
             try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER NOT NULL, Z_UUID TEXT NOT NULL, Z_SCHEMA TEXT NOT NULL)")
             try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT TEXT PRIMARY KEY, Z_MAX INTEGER NOT NULL)")
             let metadata = try connection.statement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_SCHEMA) VALUES (?, ?, ?)")

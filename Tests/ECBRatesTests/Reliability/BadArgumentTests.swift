@@ -62,8 +62,6 @@ import TestSupport
             message: "The value 'tall' is invalid for '--layout <layout>': expected one of long, wide", command: "export"),
         Row(arguments: ["import", "--source", "weekly"],
             message: "The value 'weekly' is invalid for '--source <source>': expected one of daily, 90d, hist, auto", command: "import"),
-        Row(arguments: ["import", "--stack", "tower", "x.xml"],
-            message: "The value 'tower' is invalid for '--stack <stack>': expected one of siblings, child, nested", command: "import"),
         // Options that contradict each other.
         Row(arguments: ["series", "USD", "--from", "2024-03-01", "--to", "2024-01-01"],
             message: "'--from <day>' (2024-03-01) is after '--to <day>' (2024-01-01)", command: "series"),
