@@ -157,6 +157,37 @@ import Testing
         #expect(try storedRates(store) == fileRates(ninetyDays))
     }
 
+    /// The day holding the error is never stored, not even the rates read before the error:
+    /// here the third rate of a day in the middle is bad (the issue's own example).
+    @Test func aBadThirdRateStoresNothingOfItsDay() async throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        let good = #"<Cube time="2026-09-02"><Cube currency="USD" rate="1.1578"/><Cube currency="JPY" rate="184.78"/><Cube currency="CZK" rate="24.191"/>"#
+        let bad = try edited(ninetyDays, replacing: good, with: good.replacingOccurrences(of: "24.191", with: "1.2.3"), in: dir, name: "half.xml")
+        let run = await ecbrates(["import", bad.path, "--workers", "3", "--chunk-days", "3"], store: store)
+        #expect(run.status == 65)
+        #expect(run.err == "Error: \(bad.path):28:124: rate \"1.2.3\" for CZK on 2026-09-02 is not a decimal number\n")
+        #expect(run.out == "\(bad.path): stopped by the error below after storing 20 whole days (2026-09-03..2026-09-30): 580 new, 0 corrected, 0 unchanged\n")
+        #expect(try storedRates(store) == fileRates(ninetyDays).filter { $0 > "2026-09-02 ~" })
+    }
+
+    /// A truncated file into a full store: the day cut short corrects nothing, the whole day
+    /// before it does.
+    @Test func aTruncatedDayCorrectsNothing() async throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        _ = await ecbrates(["import", history.path], store: store)
+        let truncated = FixturePaths.broken.appendingPathComponent("truncated.xml")
+        let run = await ecbrates(["import", truncated.path], store: store)
+        #expect(run.status == 65)
+        // 2019-03-01: JPY 127.35 in the history, 127.11 in the broken file (a whole day: corrected);
+        // 2019-03-04: USD 1.1337 in the history, 1.1383 in the day cut short (never corrected).
+        #expect(run.out == "\(truncated.path): stopped by the error below after storing 1 whole day (2019-03-01): 0 new, 1 corrected, 1 unchanged\n  corrected JPY on 2019-03-01: 127.35 → 127.11\n")
+        let stored = try storedRates(store)
+        #expect(stored.contains("2019-03-04 USD 1.1337"))
+        #expect(stored.contains("2019-03-01 JPY 127.11"))
+    }
+
     @Test func theImportRunsAreRecordedWithTheirOutcome() async throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""An independent oracle for ECB euro-reference-rate files (eurofxref XML).
+
+It says what `ecbrates import` must do with a file: either OK, with every day and rate in it, or
+ERROR, with the first error (its rule, message and line when known) and the whole days that ended
+before it (the days an import stores before it stops). It is written from the rules below, not
+from the Swift reader, and parses with expat (Python's standard library) rather than libxml2, so
+that the two can disagree. `scripts/fuzz` imports it; run on its own it prints its verdict:
+
+    python3 scripts/ecb_oracle.py FILE [--days]      # JSON on stdout; exit 0 (OK) or 65 (ERROR)
+
+The rules (the numbers appear in the verdicts):
+  R0  A UTF-8 byte-order mark is allowed. UTF-16/UTF-32 bytes (a BOM FE FF, FF FE or 00 00 FE FF,
+      or a NUL in the first four bytes) are an error, as is an XML declaration whose encoding= is
+      anything but UTF-8 (any case).
+  R1  A blank file, a file that does not begin with `<` (after white space), any <!DOCTYPE, or a
+      document without a root element is an error.
+  R2  The root element must be gesmes:Envelope.
+  R3  Inside the Envelope, everything except ECB-namespace Cube children of the Envelope is
+      ignored with all of its content.
+  R4  An ECB Cube child of the Envelope is a wrapper: no attributes, no non-white-space text.
+      There may be more than one.
+  R5  Each element in a wrapper is an ECB Cube with exactly one attribute, time (a day).
+  R6  Each element in a day is an ECB Cube with exactly the attributes currency and rate (a
+      rate); a rate Cube is empty; a day holds no non-white-space text. Comments and processing
+      instructions are ignored everywhere. (Namespace declarations are not attributes.)
+  R7  time is YYYY-MM-DD (ASCII digits), a Gregorian date in years 1...9999; a day may not appear
+      twice (the error is at the second); a day that ends without rates is an error at its end.
+  R8  currency is three ASCII upper-case letters, at most once per day.
+  R9  rate matches [0-9]*(\\.[0-9]*)? with at least one digit, is > 0, and has at most 38 digits
+      once the integer part's leading zeros and the fraction's trailing zeros are dropped.
+  R10 Whatever expat reports as not well-formed is an error at expat's position.
+  R11 A document without any rate is an error.
+The first error stops everything.
+"""
+import json
+import re
+import sys
+import xml.parsers.expat
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+
+ECB_NS = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
+GESMES_NS = "http://www.gesmes.org/xml/2002-08-01"
+# With namespace_separator=" ", expat names an element "<namespace URI> <local name>".
+CUBE = ECB_NS + " Cube"
+ENVELOPE = GESMES_NS + " Envelope"
+
+MAX_DIGITS = 38
+XML_SPACE = " \t\r\n"
+DAY_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")        # [0-9], never \d: ASCII digits only
+CURRENCY_RE = re.compile(r"[A-Z]{3}")
+RATE_RE = re.compile(r"([0-9]*)(?:\.([0-9]*))?")
+UTF8_BOM = b"\xef\xbb\xbf"
+ENCODING_RE = re.compile(rb"""\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+@dataclass
+class Day:
+    day: str                                           # "YYYY-MM-DD"
+    rates: dict = field(default_factory=dict)          # currency -> Decimal
+    line: int = 0                                      # line of its start tag
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    days: list            # OK: every day; ERROR: the whole days that ended before the error
+    rule: str = None      # ERROR only: "R0"..."R11"
+    kind: str = None      # ERROR only: a short name for the error, e.g. "rate-too-long"
+    message: str = None
+    line: int = None      # ERROR only, when the error has a position (expat's line, 1-based)
+    column: int = None    # 1-based
+    error_day: str = None  # ERROR only: the day being read when the error happened, if any
+
+    @property
+    def rates(self):
+        return sum(len(d.rates) for d in self.days)
+
+    @property
+    def first_day(self):
+        return min((d.day for d in self.days), default=None)
+
+    @property
+    def last_day(self):
+        return max((d.day for d in self.days), default=None)
+
+    def to_json(self, with_days=False):
+        out = {"ok": self.ok, "days": len(self.days), "rates": self.rates,
+               "firstDay": self.first_day, "lastDay": self.last_day}
+        if self.ok:
+            out["currencies"] = sorted({c for d in self.days for c in d.rates})
+        else:
+            out["error"] = {"rule": self.rule, "kind": self.kind, "line": self.line, "column": self.column,
+                            "message": self.message, "day": self.error_day}
+        if with_days:
+            out["dayList"] = [{"day": d.day, "line": d.line,
+                               "rates": {c: str(v) for c, v in d.rates.items()}}
+                              for d in self.days]
+        return out
+
+
+class _Stop(Exception):
+    """Raised inside an expat handler to stop at the first error."""
+
+    def __init__(self, rule, kind, message, line=None, column=None):
+        super().__init__(message)
+        self.rule, self.kind, self.message, self.line, self.column = rule, kind, message, line, column
+
+
+def significant_digits(integer, fraction):
+    """R9's digit count: leading zeros of the integer part and trailing zeros of the fraction
+    do not count ("0.0001" -> 4, "1.1790" -> 4, "20000" -> 5)."""
+    return len(integer.lstrip("0")) + len(fraction.rstrip("0"))
+
+
+def check_rate(text):
+    """(the rate as a Decimal, None), or (None, (kind, reason)) when R9 refuses it."""
+    m = RATE_RE.fullmatch(text)
+    if not m or not (m.group(1) or m.group(2)):
+        return None, ("rate-syntax", f'rate "{text}" is not a decimal number')
+    digits = significant_digits(m.group(1), m.group(2) or "")
+    if digits > MAX_DIGITS:
+        return None, ("rate-too-long", f'rate "{text}" has {digits} significant digits (at most {MAX_DIGITS})')
+    value = Decimal(text)
+    if value <= 0:
+        return None, ("rate-not-positive", f'rate "{text}" is not positive')
+    return value, None
+
+
+def check_day(text):
+    """None when `text` is a valid day (R7), else the reason."""
+    if DAY_RE.fullmatch(text):
+        year, month, day = int(text[0:4]), int(text[5:7]), int(text[8:10])
+        if 1 <= year <= 9999:
+            try:
+                date(year, month, day)
+                return None
+            except ValueError:
+                pass
+    return f'day "{text}" is not a calendar date YYYY-MM-DD'
+
+
+def short_name(name):
+    """An expat name "URI local" as {URI}local, for messages."""
+    uri, _, local = name.rpartition(" ")
+    return f"{{{uri}}}{local}" if uri else local
+
+
+def _precheck(data):
+    """R0 and R1 on the raw bytes, before expat sees them. Returns a _Stop or None."""
+    if (data[:2] in (b"\xfe\xff", b"\xff\xfe") or data[:4] == b"\x00\x00\xfe\xff"
+            or b"\x00" in data[:4]):
+        return _Stop("R0", "utf16-or-32", "the bytes are UTF-16 or UTF-32, not UTF-8")
+    body = data[3:] if data.startswith(UTF8_BOM) else data
+    if body.startswith(b"<?xml") and body[5:6] in (b" ", b"\t", b"\r", b"\n"):
+        end = body.find(b"?>")
+        if end != -1:
+            m = ENCODING_RE.search(body[:end])
+            if m:
+                encoding = m.group(1) if m.group(1) is not None else m.group(2)
+                if encoding.lower() != b"utf-8":
+                    return _Stop("R0", "declared-encoding", f"the XML declaration says encoding={encoding.decode('latin-1')!r}; "
+                                       "only UTF-8 is accepted", 1)
+    stripped = body.lstrip(XML_SPACE.encode())
+    if not stripped:
+        return _Stop("R1", "blank", "the file is empty (or only white space)")
+    if not stripped.startswith(b"<"):
+        line = 1 + body[:len(body) - len(stripped)].count(b"\n")
+        return _Stop("R1", "not-xml", "the file does not begin with '<': not XML", line, 1)
+    return None
+
+
+def check(data):
+    """The verdict (a Verdict) for the bytes of one file."""
+    stop = _precheck(data)
+    if stop:
+        return Verdict(False, [], stop.rule, stop.kind, stop.message, stop.line, stop.column)
+
+    parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    days = []            # whole days, in file order
+    seen = {}            # day -> line of its first appearance
+    stack = []           # one entry per open element: "envelope", "ignored", "wrapper", "day", "rate"
+    current = None       # the Day being read
+
+    def here():
+        return parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
+
+    def fail(rule, kind, message, position=None):
+        line, column = position or here()
+        raise _Stop(rule, kind, message, line, column)
+
+    def start(name, attrs):
+        nonlocal current
+        top = stack[-1] if stack else None
+        if top is None:
+            if name != ENVELOPE:
+                fail("R2", "root", f"the root element is {short_name(name)}, not gesmes:Envelope")
+            stack.append("envelope")
+        elif top == "ignored":
+            stack.append("ignored")
+        elif top == "envelope":
+            if name != CUBE:
+                stack.append("ignored")                      # R3
+            elif attrs:
+                fail("R4", "wrapper-attribute", f"the wrapper Cube has attributes {sorted(attrs)}")
+            else:
+                stack.append("wrapper")
+        elif top == "wrapper":
+            if name != CUBE:
+                fail("R5", "not-a-day", f"element {short_name(name)} inside the wrapper Cube; expected a day Cube")
+            if set(attrs) != {"time"}:
+                fail("R5", "day-attributes", f"a day Cube must have exactly the attribute time, not {sorted(attrs)}")
+            reason = check_day(attrs["time"])
+            if reason:
+                fail("R7", "bad-day", reason)
+            day = attrs["time"]
+            if day in seen:
+                fail("R7", "day-twice", f"day {day} appears twice (first at line {seen[day]})")
+            seen[day] = parser.CurrentLineNumber
+            current = Day(day, {}, parser.CurrentLineNumber)
+            stack.append("day")
+        elif top == "day":
+            where = f"on {current.day}"
+            if name != CUBE:
+                fail("R6", "not-a-rate", f"element {short_name(name)} inside the day Cube {where}; expected a rate Cube")
+            if set(attrs) != {"currency", "rate"}:
+                fail("R6", "rate-attributes", f"a rate Cube {where} must have exactly currency and rate, not {sorted(attrs)}")
+            currency = attrs["currency"]
+            if not CURRENCY_RE.fullmatch(currency):
+                fail("R8", "bad-currency", f'currency "{currency}" {where} is not three upper-case letters')
+            if currency in current.rates:
+                fail("R8", "currency-twice", f"{currency} appears twice {where}")
+            value, reason = check_rate(attrs["rate"])
+            if reason:
+                fail("R9", reason[0], f"{reason[1]} ({currency} {where})")
+            current.rates[currency] = value
+            stack.append("rate")
+        else:  # top == "rate"
+            fail("R6", "rate-content", f"element {short_name(name)} inside a rate Cube on {current.day}; rate Cubes are empty")
+
+    def end(name):
+        nonlocal current
+        if stack.pop() == "day":
+            if not current.rates:
+                fail("R7", "day-without-rates", f"day {current.day} has no rates")
+            days.append(current)
+            current = None
+
+    def text(data):
+        if stack and stack[-1] in ("wrapper", "day", "rate"):
+            stripped = data.lstrip(XML_SPACE)
+            if stripped:
+                line, column = here()
+                skipped = data[:len(data) - len(stripped)]
+                if "\n" in skipped:
+                    line += skipped.count("\n")
+                    column = len(skipped) - skipped.rfind("\n")
+                else:
+                    column += len(skipped)
+                fail("R4" if stack[-1] == "wrapper" else "R6", f"text-in-{stack[-1]}",
+                     f"text {stripped[:20]!r} inside a {stack[-1]} Cube", (line, column))
+
+    def doctype(name, *_):
+        fail("R1", "doctype", f"the document declares a DTD (<!DOCTYPE {name}>)")
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+    parser.StartDoctypeDeclHandler = doctype
+    try:
+        parser.Parse(data, True)
+    except _Stop as stop:
+        return Verdict(False, days, stop.rule, stop.kind, stop.message, stop.line, stop.column,
+                       current.day if current else None)
+    except xml.parsers.expat.ExpatError as error:
+        return Verdict(False, days, "R10", "not-well-formed", f"not well-formed: {xml.parsers.expat.ErrorString(error.code)}",
+                       error.lineno, error.offset + 1, current.day if current else None)
+    if not days:
+        return Verdict(False, [], "R11", "no-rates", "no exchange rates in the document")
+    return Verdict(True, days)
+
+
+def main(argv):
+    import argparse
+    parser = argparse.ArgumentParser(description="Judge an ECB eurofxref XML file by the oracle's rules.")
+    parser.add_argument("file")
+    parser.add_argument("--days", action="store_true", help="also list every (stored) day and its rates")
+    args = parser.parse_args(argv)
+    with open(args.file, "rb") as f:
+        verdict = check(f.read())
+    print(json.dumps(verdict.to_json(args.days), indent=2))
+    return 0 if verdict.ok else 65
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
