@@ -61,8 +61,6 @@ enum ImportCommand: Command {
         for case .file(let path) in sources where !FileManager.default.fileExists(atPath: path) {
             throw FeedSourceError.missing(path: path)
         }
-        // The lock comes first: creating a store is part of it, so that imports started at once
-        // on a missing store end with one store (a dry run takes no lock and stores nothing).
         let interruption = ImportInterruption()
         // The shell keeps its own signals; a command line's import stops politely on them.
         let signals = context.sharedStore == nil ? SignalTrap(interruption: interruption) : nil
@@ -75,7 +73,9 @@ enum ImportCommand: Command {
             let storeURL = context.storeURL(arguments)
             let exists = FileManager.default.fileExists(atPath: storeURL.path)
             let inMemory = options.dryRun && !exists
-            // A store that exists is opened (and checked) first, so that a file that is not a
+            // Creating a store is part of the import lock, so that imports started at once on a
+            // missing store end with one store (a dry run takes no lock and stores nothing). A
+            // store that exists is opened (and checked) first, so that a file that is not a
             // store, or a read-only one, is refused without a lock file made beside it.
             let lock = options.dryRun ? nil : ImportLock(storeURL: storeURL)
             if let lock, !exists {
