@@ -15,21 +15,26 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libxml2's headers, through Sources/CLibXML2/include/libxml, a link to where Debian's
+        // libxml2-dev puts them (/usr/include/libxml2/libxml); the library itself is loaded with
+        // dlopen when a file is first read (a C target, not a system library with pkg-config,
+        // whose -lxml2 would make every start of ecbrates load libxml2 and ICU).
+        .target(name: "CLibXML2"),
+        // libcurl's headers; the library is loaded with dlopen when a URL is fetched.
         .systemLibrary(
-            name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // glibc's <malloc.h>, for the executable's malloc settings (no library to link).
         .systemLibrary(name: "CMalloc"),
         .target(name: "ManagedStore", dependencies: ["CSQLite"]),
-        .target(name: "EurofxrefFeed", dependencies: ["CLibXML2"]),
+        .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl"]),
         .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
         .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "EurofxrefFeed", "ManagedStore"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),
         .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates"]),
         .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite"]),
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["feed_server.py"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["feed_server.py", "tls_server.py"]),
         .testTarget(name: "ECBRatesTests", dependencies: ["ECBRates", "ECBRatesCLI", "ManagedStore", "EurofxrefFeed", "TestSupport",
                                                     "CSQLite", "ecbrates"]),
         .testTarget(name: "EurofxrefFeedTests", dependencies: ["EurofxrefFeed", "TestSupport"]),

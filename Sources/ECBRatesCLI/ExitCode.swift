@@ -33,6 +33,7 @@ public enum ExitCode {
         case let error as FetchError:
             if error.isTransient { return tryAgainLater }
             if case .notXML = error.kind { return dataError }
+            if case .tooLarge = error.kind { return dataError }
             if case .temporaryFile = error.kind { return ioError }
             return noInput
         case let error as ImportLockError:

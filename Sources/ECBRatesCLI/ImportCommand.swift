@@ -29,6 +29,10 @@ enum ImportCommand: Command {
             .init(name: "--currencies", value: "codes", help: "Only these currencies (USD,JPY,…)."),
             .init(name: "--dry-run", value: nil, help: "Report what would change; store nothing."),
             .init(name: "--wait", value: "seconds", help: "Wait this long for another import to finish (default: 0)."),
+            .init(name: "--connect-timeout", value: "seconds",
+                  help: "Give up connecting to a server after this long (default: \(Int(FeedFetcher.defaultConnectTimeout)))."),
+            .init(name: "--idle-timeout", value: "seconds",
+                  help: "Give up on a server silent this long, then retry, 4 attempts in all (default: \(Int(FeedFetcher.defaultIdleTimeout)))."),
             .init(name: "--format", value: "format", help: "text or json (default: text)."),
             CommandSpec.storeOption,
         ])
@@ -46,6 +50,8 @@ enum ImportCommand: Command {
         options.currencies = try arguments.currencies("--currencies").map(Set.init)
         options.dryRun = arguments.flag("--dry-run")
         let wait = try arguments.seconds("--wait") ?? 0
+        let fetcher = FeedFetcher(connectTimeout: try arguments.seconds("--connect-timeout", positive: true) ?? FeedFetcher.defaultConnectTimeout,
+                                  idleTimeout: try arguments.seconds("--idle-timeout", positive: true) ?? FeedFetcher.defaultIdleTimeout)
         var sources = arguments.positional.map(FeedSource.init)
         if let choice = try arguments.choice("--source", ["daily", "90d", "hist", "auto"]) {
             guard sources.isEmpty else {
@@ -104,7 +110,7 @@ enum ImportCommand: Command {
             ecbBaseURL = url
         }
         let job = ImportJob(store: store, sources: sources, options: options, lockWait: wait, heldLock: heldLock,
-                            ecbBaseURL: ecbBaseURL, interruption: interruption, progress: report)
+                            fetcher: fetcher, ecbBaseURL: ecbBaseURL, interruption: interruption, progress: report)
         do {
             let reports = try await job.run()
             progress?.finish()

@@ -86,9 +86,11 @@ struct ParsedArguments: Sendable {
     }
 
     /// A number of seconds, zero or more.
-    func seconds(_ name: String) throws -> Double? {
+    func seconds(_ name: String, positive: Bool = false) throws -> Double? {
         guard let text = value(name) else { return nil }
-        guard let number = Double(text), number >= 0, number.isFinite else { throw invalid(name, text, "a number of seconds, 0 or more") }
+        guard let number = Double(text), positive ? number > 0 : number >= 0, number.isFinite else {
+            throw invalid(name, text, positive ? "a number of seconds, more than 0" : "a number of seconds, 0 or more")
+        }
         return number
     }
 

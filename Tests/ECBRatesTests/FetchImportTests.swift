@@ -54,7 +54,7 @@ import Testing
         let (a, b, c) = try await (fetched, refused, html)
         #expect(a.status == 0, "\(a)")
         #expect(b.status == 75, "\(b)")
-        #expect(b.err == "Error: http://127.0.0.1:9/eurofxref-daily.xml: could not connect to the server (after 4 attempts)\n")
+        #expect(b.err == "Error: http://127.0.0.1:9/eurofxref-daily.xml: could not connect to 127.0.0.1:9: connection refused (after 4 attempts)\n")
         #expect(c.status == 65, "\(c)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }

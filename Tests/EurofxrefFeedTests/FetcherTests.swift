@@ -9,7 +9,7 @@ import Testing
 /// Fetching over HTTP, against a loopback server the test starts; never the internet.
 @Suite struct FetcherTests {
     let server: LoopbackServer
-    let fetcher = FeedFetcher(timeout: 2, attempts: 3, backoff: 0.05)
+    let fetcher = FeedFetcher(connectTimeout: 2, idleTimeout: 2, attempts: 3, backoff: 0.05)
 
     init() throws {
         server = try LoopbackServer(serving: FixturePaths.fixtures)
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func aSlowServerTimesOutAndIsRetried() async throws {
-        let quick = FeedFetcher(timeout: 0.5, attempts: 2, backoff: 0.05)
+        let quick = FeedFetcher(connectTimeout: 1, idleTimeout: 1, attempts: 2, backoff: 0.05)
         let path = "/slow/3/eurofxref-daily.xml"
         do {
             _ = try await quick.fetch(server.url(path))
@@ -110,7 +110,7 @@ import Testing
         } catch let error as FetchError {
             #expect(error.kind == .network)
             #expect(error.isTransient)
-            #expect(error.description == "\(server.url(path).absoluteString): no answer within 0 s (after 2 attempts)")
+            #expect(error.description == "\(server.url(path).absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)")
         }
     }
 
@@ -121,8 +121,69 @@ import Testing
             Issue.record("expected a failure")
         } catch let error as FetchError {
             #expect(error.kind == .network)
-            #expect(error.description == "http://127.0.0.1:9/eurofxref-daily.xml: could not connect to the server (after 3 attempts)")
+            #expect(error.description == "http://127.0.0.1:9/eurofxref-daily.xml: could not connect to 127.0.0.1:9: connection refused (after 3 attempts)")
         }
+    }
+}
+
+/// The fetcher's bounds: TLS verified, redirects only to https, a body size limit.
+@Suite struct FetchBoundsTests {
+    @Test func aCertificateNoCAVouchesForIsRefusedAndNotRetried() async throws {
+        let dir = TemporaryDirectory()
+        try FileManager.default.copyItem(at: FixturePaths.daily, to: dir.file("eurofxref-daily.xml"))
+        let server = try LoopbackServer(tlsServing: dir.url)
+        let url = server.url("/eurofxref-daily.xml")
+        let downloads = TemporaryDirectory()
+        do {
+            _ = try await FeedFetcher(attempts: 3, backoff: 0.05, directory: downloads.url).fetch(url)
+            Issue.record("a self-signed certificate was accepted")
+        } catch let error as FetchError {
+            #expect(error.kind == .tls)
+            #expect(error.isTransient)
+            #expect(error.attempts == 1)
+            #expect(error.description.hasPrefix("\(url.absoluteString): the TLS connection to 127.0.0.1:\(server.port) was refused: SSL certificate problem: self"), "\(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads.url.path).isEmpty, "no temporary file left")
+    }
+
+    @Test func aRedirectToPlainHTTPIsRefused() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let url = server.url("/redirect-http/eurofxref-daily.xml")
+        do {
+            _ = try await FeedFetcher(attempts: 3, backoff: 0.05).fetch(url)
+            Issue.record("a redirect to http was followed")
+        } catch let error as FetchError {
+            #expect(error.kind == .redirect)
+            #expect(!error.isTransient)
+            #expect(error.description.hasSuffix("; ecbrates follows at most 5 redirects, and only to https"), "\(error)")
+        }
+        #expect(try await server.requestCount("/ok/eurofxref-daily.xml") == 0)
+    }
+
+    @Test func endlessRedirectsStopAtFive() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        do {
+            _ = try await FeedFetcher(attempts: 1).fetch(server.url("/redirect-loop/0"))
+            Issue.record("expected a failure")
+        } catch let error as FetchError {
+            #expect(error.kind == .redirect)
+        }
+        #expect(try await server.requestCount("/redirect-loop/0") == 1)
+    }
+
+    @Test func aBodyLargerThanTheLimitIsRefusedAndNothingIsKept() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let dir = TemporaryDirectory()
+        let fetcher = FeedFetcher(attempts: 2, maximumBytes: 1 << 20, directory: dir.url)
+        do {
+            _ = try await fetcher.fetch(server.url("/ok/eurofxref-hist.xml"))
+            Issue.record("an 8 MB body passed a 1 MiB limit")
+        } catch let error as FetchError {
+            #expect(error.kind == .tooLarge(limit: 1 << 20))
+            #expect(error.description.hasSuffix(": the answer is larger than 1 MiB, the most a rates file may be; nothing was kept"))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty, "no temporary file left")
+        #expect(try await server.requestCount("/ok/eurofxref-hist.xml") == 1)
     }
 }
 

@@ -11,7 +11,10 @@ import Testing
     /// writer: a viewContext fetch still completes, seeing only committed rows.
     @Test func viewContextFetchCompletesWhileTheWriterIsBusy() async throws {
         let dir = TemporaryDirectory()
-        let container = try makeContainer(in: dir)
+        // The queued save waits for the lock while the view context's fetch runs on the main
+        // queue, which the other suites running beside this one share (their imports merge
+        // there): a busy timeout long enough for that queue, however loaded.
+        let container = try makeContainer(in: dir, timeout: 120)
         try await insertNotes(["a"], into: container)
 
         var raw: OpaquePointer?
@@ -24,7 +27,7 @@ import Testing
             try await worker.perform {
                 let note = Note(context: worker)
                 note.title = "b"
-                try worker.save()   // waits for the lock (busy timeout 10 s)
+                try worker.save()   // waits for the lock (busy timeout 120 s)
             }
         }
         try await Task.sleep(for: .milliseconds(200))   // let the save reach the lock

@@ -62,10 +62,12 @@ final class TemporaryDirectory: Sendable {
 
 /// A loaded container on a store file in `directory` (or in memory).
 func makeContainer(in directory: TemporaryDirectory?, name: String = "Test",
-                   model: ManagedObjectModel = TestModel.model) throws -> PersistentContainer {
+                   model: ManagedObjectModel = TestModel.model, timeout: TimeInterval? = nil) throws -> PersistentContainer {
     let container = PersistentContainer(name: name, managedObjectModel: model)
     let url = directory?.file("\(name).sqlite") ?? URL(fileURLWithPath: "/dev/null")
-    container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+    var description = PersistentStoreDescription(url: url)
+    if let timeout { description.timeout = timeout }
+    container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()
     return container
 }

@@ -10,8 +10,23 @@ public final class LoopbackServer: @unchecked Sendable {
     let process = Process()
     public let port: Int
 
-    public init(serving directory: URL) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("feed_server.py")
+    /// The scheme of its URLs.
+    public let scheme: String
+
+    /// `feed_server.py` serving `directory` over http.
+    public convenience init(serving directory: URL) throws {
+        try self.init(script: "feed_server.py", scheme: "http", directory: directory)
+    }
+
+    /// `tls_server.py`: `directory` over https, with a self-signed certificate (which a client
+    /// verifying certificates must refuse).
+    public convenience init(tlsServing directory: URL) throws {
+        try self.init(script: "tls_server.py", scheme: "https", directory: directory)
+    }
+
+    private init(script name: String, scheme: String, directory: URL) throws {
+        self.scheme = scheme
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(name)
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, directory.path]
@@ -25,7 +40,7 @@ public final class LoopbackServer: @unchecked Sendable {
         self.port = port
     }
 
-    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "\(scheme)://127.0.0.1:\(port)\(path)")! }
 
     /// How many requests `path` has had.
     public func requestCount(_ path: String) async throws -> Int {

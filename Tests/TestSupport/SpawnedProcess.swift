@@ -18,6 +18,8 @@ public struct SpawnedProcess: Sendable {
     public let err: String
     /// How long it ran, in seconds.
     public let seconds: Double
+    /// The CPU time it used (user and system), in seconds.
+    public let cpuSeconds: Double
 
     /// Runs `executable` to its end (killing it after `timeout` seconds).
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
@@ -110,7 +112,8 @@ public struct SpawnedProcess: Sendable {
                 peakMegabytes: Double(peakKilobytes) / 1024,
                 out: (try? String(contentsOfFile: scratch.file("out").path, encoding: .utf8)) ?? "",
                 err: (try? String(contentsOfFile: scratch.file("err").path, encoding: .utf8)) ?? "",
-                seconds: (ContinuousClock.now - started).seconds)
+                seconds: (ContinuousClock.now - started).seconds,
+                cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
         }
     }
 }

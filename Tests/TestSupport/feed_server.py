@@ -10,6 +10,8 @@
     /html/FILE             200 with an HTML page, Content-Type text/html
     /slow/SECONDS/FILE     waits, then as /ok/FILE
     /requests/PATH         how many requests PATH has had (JSON)
+    /redirect-http/FILE    302 to http://(this server)/ok/FILE
+    /redirect-loop/N       302 to /redirect-loop/N+1, forever
 """
 import hashlib
 import json
@@ -74,6 +76,10 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "slow":
             time.sleep(float(parts[1]))
             self.serve_file(parts[2])
+        elif kind == "redirect-http":
+            self.send_body(302, b"", "text/plain", headers=[("Location", f"http://127.0.0.1:{self.server.server_address[1]}/ok/{parts[1]}")])
+        elif kind == "redirect-loop":
+            self.send_body(302, b"", "text/plain", headers=[("Location", f"/redirect-loop/{int(parts[1]) + 1}")])
         elif kind == "requests":
             with LOCK:
                 body = json.dumps(COUNTS.get("/" + "/".join(parts[1:]), 0)).encode()

@@ -1,11 +1,10 @@
+internal import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Fetches ECB files over HTTP(S): with a timeout, a bounded number of retries with back-off on
-/// network errors and 5xx answers, and a conditional GET that reports an unchanged file as
-/// ``FetchOutcome/notModified(_:)`` without downloading it.
+/// Fetches ECB files over HTTP(S) with the system's libcurl (``CurlTransfer``): bounded by a
+/// connect timeout, an idle-read timeout and a body size limit, with a bounded number of
+/// retries with back-off on network errors and 5xx answers, and a conditional GET that reports
+/// an unchanged file as ``FetchOutcome/notModified(_:)`` without downloading it.
 ///
 /// ```swift
 /// let fetcher = FeedFetcher()
@@ -15,116 +14,168 @@ import FoundationNetworking
 /// }
 /// ```
 ///
-/// The body goes to a temporary file, not to memory (``FileDownload``).
+/// With the defaults, a server that accepts the connection and never answers is given up after
+/// 4 × 20 s of silence and 1 + 2 + 4 s of back-off: 87 s, waiting in `poll` (no CPU). TLS
+/// certificates are always verified against the system's CA store; redirects are followed
+/// only to https. The body goes to a temporary file made when the answer's first byte comes
+/// and removed on any failure, never to memory.
 public final class FeedFetcher: Sendable {
-    /// How long one request may take, in seconds.
-    public let timeout: TimeInterval
+    /// Seconds to wait for a connection (TCP and TLS) to a server.
+    public let connectTimeout: TimeInterval
+    /// Seconds a connected server may stay silent (whole seconds, at least 1).
+    public let idleTimeout: TimeInterval
     /// How many requests at most (the first and the retries).
     public let attempts: Int
     /// The wait before the first retry, doubled for each later one.
     public let backoff: TimeInterval
+    /// The most bytes a body may have: a wrong URL cannot fill the disk.
+    public let maximumBytes: Int
+    /// Where bodies are written while they are read (the system's temporary directory).
+    public let directory: URL
+
+    /// The defaults: connect within 10 s, silence of 20 s, 4 attempts, back-off from 1 s.
+    public static let defaultConnectTimeout: TimeInterval = 10
+    /// See ``defaultConnectTimeout``.
+    public static let defaultIdleTimeout: TimeInterval = 20
+    /// 64 MiB: eight times the full history.
+    public static let defaultMaximumBytes = 64 << 20
 
     /// A fetcher with these limits.
-    public init(timeout: TimeInterval = 30, attempts: Int = 4, backoff: TimeInterval = 1) {
+    public init(connectTimeout: TimeInterval = FeedFetcher.defaultConnectTimeout, idleTimeout: TimeInterval = FeedFetcher.defaultIdleTimeout,
+                attempts: Int = 4, backoff: TimeInterval = 1, maximumBytes: Int = FeedFetcher.defaultMaximumBytes,
+                directory: URL = FileManager.default.temporaryDirectory) {
         precondition(attempts >= 1, "FeedFetcher: at least one attempt")
-        self.timeout = timeout
+        precondition(connectTimeout > 0 && idleTimeout > 0 && maximumBytes > 0, "FeedFetcher: limits must be positive")
+        self.connectTimeout = connectTimeout
+        self.idleTimeout = idleTimeout
         self.attempts = attempts
         self.backoff = backoff
+        self.maximumBytes = maximumBytes
+        self.directory = directory
     }
 
-    /// A session's settings: no cache, no cookies kept, this fetcher's timeouts. Each request
-    /// gets a session of its own, made when it is sent (an import of local files makes none).
-    private func configuration() -> URLSessionConfiguration {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 4
-        return configuration
-    }
+    /// What a request sends as its User-Agent.
+    static let userAgent = "ecbrates (Swift; libcurl; +https://www.ecb.europa.eu/stats/eurofxref/)"
 
     /// Fetches `url`; with `validators`, only if it changed since the copy they describe.
     public func fetch(_ url: URL, validators: HTTPValidators? = nil) async throws -> FetchOutcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData, timeoutInterval: timeout)
-        request.setValue("ecbrates (Swift; +https://www.ecb.europa.eu/stats/eurofxref/)", forHTTPHeaderField: "User-Agent")
-        if let etag = validators?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified = validators?.lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+        let headers = [validators?.etag.map { "If-None-Match: \($0)" }, validators?.lastModified.map { "If-Modified-Since: \($0)" }]
+            .compactMap { $0 }
+        let limits = CurlTransfer.Limits(connectTimeout: connectTimeout, idleTimeout: idleTimeout,
+                                         totalTimeout: max(600, idleTimeout * 4), maximumBytes: maximumBytes)
 
         var attempt = 0
         while true {
             attempt += 1
+            let file = directory.appendingPathComponent("ecbrates-download-\(UUID().uuidString).xml")
             let failure: FetchError
             do {
-                let (file, response) = try await FileDownload.run(request, configuration: configuration())
-                guard let http = response as? HTTPURLResponse else {
-                    try? FileManager.default.removeItem(at: file)
-                    throw FetchError(url: url, kind: .network, attempts: attempt, message: "not an HTTP answer")
-                }
-                let status = http.statusCode
-                if status == 304 {
+                let response = try await Self.onThread { try CurlTransfer.get(url, headers: headers, userAgent: Self.userAgent, limits: limits, into: file) }
+                if response.status == 304 {
                     try? FileManager.default.removeItem(at: file)
                     return .notModified(validators ?? HTTPValidators())
                 }
-                if (200..<300).contains(status) {
-                    return .fetched(try checked(file, from: url, response: http, attempts: attempt))
+                if (200..<300).contains(response.status) {
+                    return .fetched(try checked(file, from: url, response: response, attempts: attempt))
                 }
                 try? FileManager.default.removeItem(at: file)
-                failure = FetchError(url: url, kind: .httpStatus(status), attempts: attempt,
-                                     message: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)")
-            } catch let error as FetchError {
-                throw error
-            } catch let error as FileDownload.WriteFailure {
-                throw FetchError(url: url, kind: .temporaryFile, attempts: attempt,
-                                 message: "cannot write the download to \(error.file.path): \((error.underlying as NSError).localizedDescription)")
+                let reason = response.reason.isEmpty ? Self.reasonPhrase(response.status) : response.reason
+                failure = FetchError(url: url, kind: .httpStatus(response.status), attempts: attempt, message: "HTTP \(response.status) \(reason)")
+            } catch let error as CurlTransfer.Failure {
+                try? FileManager.default.removeItem(at: file)
+                let (kind, message, retry) = Self.describe(error, url: url, limits: limits)
+                failure = FetchError(url: url, kind: kind, attempts: attempt, message: message)
+                if !retry { throw failure }
             } catch {
-                failure = FetchError(url: url, kind: .network, attempts: attempt, message: Self.describe(error, timeout: timeout))
-                if !Self.isRetryable(error) { throw failure }
+                try? FileManager.default.removeItem(at: file)
+                throw error
             }
             guard failure.isTransient, attempt < attempts else { throw failure }
             try await Task.sleep(for: .seconds(backoff * pow(2, Double(attempt - 1))))
         }
     }
 
+    /// Runs a blocking transfer on a thread of its own, so that no task thread waits on it.
+    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+            let thread = Thread {
+                done.resume(with: Result { try body() })
+            }
+            thread.name = "ecbrates fetch"
+            thread.start()
+        }
+    }
+
     /// Checks that a fetched body looks like XML, not an HTML page.
-    private func checked(_ file: URL, from url: URL, response: HTTPURLResponse, attempts: Int) throws -> FetchedFile {
-        let handle = try FileHandle(forReadingFrom: file)
-        let head = try handle.read(upToCount: 512) ?? Data()
-        try? handle.close()
+    private func checked(_ file: URL, from url: URL, response: CurlTransfer.Response, attempts: Int) throws -> FetchedFile {
+        let head = (try? FileHandle(forReadingFrom: file)).flatMap { handle in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: 512)
+        } ?? Data()
         let text = String(decoding: head, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? "none"
+        let contentType = response.headers["content-type"] ?? "none"
         if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") {
             try? FileManager.default.removeItem(at: file)
             throw FetchError(url: url, kind: .notXML, attempts: attempts,
                              message: "the server sent an HTML page (Content-Type \(contentType)), not the XML rates file")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
-        let validators = HTTPValidators(etag: response.value(forHTTPHeaderField: "ETag"),
-                                        lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
-        return FetchedFile(url: url, file: file, validators: validators, byteCount: size)
+        let validators = HTTPValidators(etag: response.headers["etag"], lastModified: response.headers["last-modified"])
+        return FetchedFile(url: url, file: file, validators: validators, byteCount: response.byteCount)
     }
 
-    static func isRetryable(_ error: any Error) -> Bool {
-        guard let error = error as? URLError else { return false }
-        switch error.code {
-        case .timedOut, .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet,
-             .cannotFindHost, .dnsLookupFailed, .cannotLoadFromNetwork, .resourceUnavailable, .badServerResponse:
-            return true
-        default:
-            return false
-        }
-    }
-
-    static func describe(_ error: any Error, timeout: TimeInterval) -> String {
-        if let error = error as? URLError {
-            switch error.code {
-            case .timedOut: return "no answer within \(Int(timeout)) s"
-            case .cannotConnectToHost: return "could not connect to the server"
-            case .cannotFindHost, .dnsLookupFailed: return "the server's name did not resolve"
-            case .notConnectedToInternet: return "no network"
-            case .networkConnectionLost: return "the connection dropped"
-            default: break
+    /// A failed transfer in words: its kind, the message, and whether another attempt may help.
+    static func describe(_ failure: CurlTransfer.Failure, url: URL, limits: CurlTransfer.Limits) -> (FetchError.Kind, String, Bool) {
+        let host = url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
+        switch failure {
+        case .tooLarge(let limit):
+            return (.tooLarge(limit: limit), "the answer is larger than \(limit / (1 << 20)) MiB, the most a rates file may be; nothing was kept", false)
+        case .write(let file, let errno):
+            return (.temporaryFile, "cannot write the download to \(file.path): \(String(cString: strerror(errno)))", false)
+        case .curl(let code, let message, let connected, let osErrno):
+            switch code {
+            case Int(CURLE_COULDNT_RESOLVE_HOST.rawValue):
+                return (.network, "the server's name \(url.host ?? "") did not resolve", true)
+            case Int(CURLE_COULDNT_CONNECT.rawValue):
+                let reason = osErrno > 0 ? String(cString: strerror(Int32(osErrno))).lowercased() : "refused"
+                return (.network, "could not connect to \(host): \(reason)", true)
+            case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
+                if !connected {
+                    return (.network, "could not connect to \(host) within \(Self.seconds(limits.connectTimeout)) (the connect timeout)", true)
+                }
+                return (.network, "\(host) sent nothing for \(Self.seconds(limits.idleTimeout.rounded(.up))) (the idle timeout)", true)
+            case Int(CURLE_GOT_NOTHING.rawValue), Int(CURLE_RECV_ERROR.rawValue), Int(CURLE_SEND_ERROR.rawValue), Int(CURLE_PARTIAL_FILE.rawValue):
+                return (.network, "the connection to \(host) dropped (\(message))", true)
+            case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue), Int(CURLE_SSL_CACERT_BADFILE.rawValue),
+                 Int(CURLE_SSL_CERTPROBLEM.rawValue):
+                return (.tls, "the TLS connection to \(host) was refused: \(message)", false)
+            case Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue), Int(CURLE_TOO_MANY_REDIRECTS.rawValue):
+                return (.redirect, "\(message); ecbrates follows at most 5 redirects, and only to https", false)
+            default:
+                return (.network, "network error: \(message)", true)
             }
         }
-        return "network error: \((error as NSError).localizedDescription)"
+    }
+
+    /// `20 s`, `0.5 s`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// The standard reason phrase of a status, for answers that carry none (HTTP/2).
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 408: return "Request Timeout"
+        case 410: return "Gone"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return ""
+        }
     }
 }

@@ -12,6 +12,12 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, LocalizedErr
         case notXML
         /// The answer could not be written to a temporary file (the disk is full, say).
         case temporaryFile
+        /// The TLS connection failed: a certificate that does not verify, a broken handshake.
+        case tls
+        /// A redirect to a URL that is not https, or too many redirects.
+        case redirect
+        /// The answer is larger than the fetcher's limit.
+        case tooLarge(limit: Int)
     }
 
     /// The URL fetched.
@@ -28,7 +34,8 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, LocalizedErr
         switch kind {
         case .network: return true
         case .httpStatus(let status): return status >= 500 || status == 429 || status == 408
-        case .notXML, .temporaryFile: return false
+        case .tls: return true   // an intercepting proxy, a certificate being renewed: try later
+        case .notXML, .temporaryFile, .redirect, .tooLarge: return false
         }
     }
 

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import Foundation
 
 /// What ``SAXPushParser`` reports as it reads: the events of libxml2's SAX2 interface that an
@@ -41,10 +41,15 @@ final class SAXPushParser {
     /// True while every byte read so far was white space.
     private var blankSoFar = true
 
-    private static let libraryReady: Bool = {
-        xmlInitParser()
-        return true
+    /// libxml2, loaded and set up once per process when a file is first read; or why not.
+    private static let loaded: Result<LibXML2Library, LibXML2Library.LoadFailure> = {
+        var api = clibxml2_api()
+        if let error = clibxml2_load(&api) { return .failure(.init(reason: String(cString: error))) }
+        clibxml2_init_parser(&api)
+        return .success(LibXML2Library(api: api))
     }()
+    /// The loaded library's functions, for this read.
+    private var api = clibxml2_api()
 
     init(source: String, handler: any SAXEventHandler) {
         self.source = source
@@ -54,28 +59,33 @@ final class SAXPushParser {
     /// Parses `firstBlock` (the block the caller already read and checked) and then the rest of
     /// `stream`, to its end or the first error.
     func parse(firstBlock: UnsafeBufferPointer<UInt8>, rest stream: InputStream, buffer: UnsafeMutableBufferPointer<UInt8>) throws {
-        _ = Self.libraryReady
+        switch Self.loaded {
+        case .success(let library): api = library.api
+        case .failure(let failure):
+            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable,
+                            message: "libxml2 could not be loaded (\(failure.reason)); install libxml2")
+        }
         var callbacks = Self.makeCallbacks()
         let userData = Unmanaged.passUnretained(self).toOpaque()
         let initial = min(firstBlock.count, 4)
         let created = firstBlock.withMemoryRebound(to: CChar.self) {
-            xmlCreatePushParserCtxt(&callbacks, userData, $0.baseAddress, Int32(initial), source)
+            clibxml2_create_push_parser(&api, &callbacks, userData, $0.baseAddress, Int32(initial), source)
         }
         guard let context = created else {
             throw FeedError(source: source, line: nil, column: nil, kind: .unreadable, message: "libxml2 could not make a parser")
         }
         self.context = context
         defer {
-            xmlFreeParserCtxt(context)
+            clibxml2_free_parser(&api, context)
             self.context = nil
         }
-        xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue))
+        _ = clibxml2_use_options(&api, context, Int32(XML_PARSE_NONET.rawValue))
 
         blankSoFar = Self.isBlank(firstBlock)
         var block = UnsafeBufferPointer(rebasing: firstBlock[initial...])
         while !stopped {
             if !block.isEmpty {
-                _ = block.withMemoryRebound(to: CChar.self) { xmlParseChunk(context, $0.baseAddress, Int32($0.count), 0) }
+                _ = block.withMemoryRebound(to: CChar.self) { clibxml2_parse_chunk(&api, context, $0.baseAddress, Int32($0.count), 0) }
             }
             if stopped { break }
             let count = try Self.read(stream, into: buffer, source: source)
@@ -85,7 +95,7 @@ final class SAXPushParser {
         }
         if !stopped {
             terminating = true
-            xmlParseChunk(context, nil, 0, 1)
+            _ = clibxml2_parse_chunk(&api, context, nil, 0, 1)
         }
     }
 
@@ -103,19 +113,19 @@ final class SAXPushParser {
     func stop(_ error: FeedError) {
         if !stopped { self.error = error }
         stopped = true
-        if let context { xmlStopParser(context) }
+        if let context { clibxml2_stop_parser(&api, context) }
     }
 
     /// Stops parsing without an error of the parser's (the handler has one of its own).
     func halt() {
         stopped = true
-        if let context { xmlStopParser(context) }
+        if let context { clibxml2_stop_parser(&api, context) }
     }
 
     /// libxml2's pointer for `name` in its dictionary: the pointer the events give for that name.
     func intern(_ name: String) -> UnsafePointer<UInt8>? {
         guard let dictionary = context?.pointee.dict else { return nil }
-        return xmlDictLookup(dictionary, name, -1)
+        return clibxml2_dict_lookup(&api, dictionary, name, -1)
     }
 
     // MARK: Positions
@@ -249,4 +259,18 @@ final class SAXPushParser {
             stop(FeedError(source: source, line: line, column: column, kind: .malformed, message: "not well-formed XML: \(message)"))
         }
     }
+}
+
+/// The loaded libxml2's functions.
+///
+/// `@unchecked Sendable`: the table is written once, before the value is shared, and only read
+/// after (libxml2's parser functions are safe to call from any thread, one parser each).
+final class LibXML2Library: @unchecked Sendable {
+    /// Why libxml2 could not be loaded.
+    struct LoadFailure: Error {
+        let reason: String
+    }
+
+    let api: clibxml2_api
+    init(api: clibxml2_api) { self.api = api }
 }

@@ -29,7 +29,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 precondition(byClass[key] == nil, "ManagedStore: class \(entity.managedObjectClass) stands for two entities")
                 byClass[key] = entity
             }
+            #if DEBUG
+            // By reflection, which costs a command-line query a third of its start-up in a
+            // release build (scripts/bench); there a mismatch traps at the property's first use.
             Self.checkAttributeProperties(of: entity)
+            #endif
         }
         self.entities = entities
         self.entitiesByName = byName
@@ -47,6 +51,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public var description: String { entities.map(\.description).joined(separator: "\n") }
 
     /// Checks that each `@Attribute` property of the entity's class matches an attribute.
+    #if DEBUG
     private static func checkAttributeProperties(of entity: EntityDescription) {
         let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         var mirror: Mirror? = Mirror(reflecting: probe)
@@ -67,4 +72,5 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             mirror = current.superclassMirror
         }
     }
+    #endif
 }

@@ -1,0 +1,61 @@
+import EurofxrefFeed
+import Foundation
+import Testing
+import TestSupport
+
+/// A server that accepts the connection and never answers: the import gives up within the
+/// timeouts and retries it documents, waiting without using the CPU, then exits 75 naming the
+/// host and what timed out. (With the defaults, 4 × 20 s of silence and 1 + 2 + 4 s of back-off:
+/// 87 s; here the idle timeout is 1 s, to keep the test short.)
+@Suite struct SilentServerTests {
+    /// A listening socket on loopback that nobody accepts on: the kernel completes the
+    /// connection, and then nothing is ever sent.
+    final class SilentListener {
+        let fd: Int32
+        let port: Int
+
+        init() throws {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            guard bound else {
+                close(fd)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+            self.fd = fd
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        deinit { close(fd) }
+    }
+
+    @Test func aSilentServerIsGivenUpWithinTheTimeoutsWithoutBurningCPU() throws {
+        let listener = try SilentListener()
+        let dir = TemporaryDirectory()
+        let url = "http://127.0.0.1:\(listener.port)/eurofxref-hist-90d.xml"
+        let run = try SpawnedProcess.run(CommandRun.executable, ["import", url, "--idle-timeout", "1", "--store", dir.file("rates.sqlite").path],
+                                         timeout: 60)
+        #expect(run.status == 75, "\(run)")
+        #expect(run.err == "Error: \(url): 127.0.0.1:\(listener.port) sent nothing for 1 s (the idle timeout) (after 4 attempts)\n")
+        // 4 attempts of 1 s of silence and 1 + 2 + 4 s of back-off: 11 s (libcurl checks once a second).
+        #expect(run.seconds >= 10 && run.seconds < 20, "\(run.seconds) s")
+        #expect(run.cpuSeconds < 1, "\(run.cpuSeconds) s of CPU while waiting")
+    }
+
+    @Test func theDefaultsAreDocumentedAndBoundedUnderTwoMinutes() throws {
+        let help = try CommandRun.process(["help", "import"])
+        #expect(help.out.contains("--connect-timeout <seconds>"))
+        #expect(help.out.contains("Give up on a server silent this long, then retry, 4 attempts in all (default: 20)."))
+        // The worst case of the defaults: every attempt silent until the idle timeout, and the
+        // back-off between them, under two minutes.
+        let fetcher = FeedFetcher()
+        let backoff = (0..<(fetcher.attempts - 1)).map { fetcher.backoff * pow(2, Double($0)) }.reduce(0, +)
+        #expect(Double(fetcher.attempts) * fetcher.idleTimeout + backoff == 87)
+    }
+}
