@@ -52,7 +52,7 @@ import TestSupport
             #expect(figure.value > 0, "\(figure.name)")
             if figure.baseline != nil { #expect((figure.baseline_value ?? 0) > 0, "\(figure.name)") }
         }
-        #expect(table.contains("| figure | ecbrates | baseline | baseline value | ratio | bar |"))
+        #expect(table.contains("| figure | ecbrates | baseline | baseline value | ratio (median of paired runs) | spread (min–max) | bar |"))
         #expect(table.contains("## The stack shootout"))
         #expect(table.contains("## Workers and chunks"))
         #expect((try? Data(contentsOf: markdown)) == before, "--quick leaves BENCHMARKS.md as it was")

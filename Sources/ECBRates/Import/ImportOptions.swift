@@ -29,8 +29,10 @@ public struct ImportOptions: Sendable {
         self.dryRun = dryRun
     }
 
-    /// Days per transaction by default (see the workers-and-chunks table of `scripts/bench`).
-    public static let defaultChunkDays = 1000
+    /// Days per transaction by default: 100. Against 1,000 (the workers-and-chunks grid of
+    /// `scripts/bench`, and paired runs of the full history): as fast (0.97x), a re-import 10 %
+    /// faster, and a fresh import's peak memory 28 MB instead of 61 (fewer objects in flight).
+    public static let defaultChunkDays = 100
 
     /// Whether a record passes the day and currency filters.
     func admits(_ record: RateRecord) -> Bool {
