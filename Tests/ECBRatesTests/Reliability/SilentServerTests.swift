@@ -48,6 +48,19 @@ import TestSupport
         #expect(run.cpuSeconds < 1, "\(run.cpuSeconds) s of CPU while waiting")
     }
 
+    @Test func aForgedCertificateIsRefusedWithExitSeventyFiveNamingTheReason() throws {
+        let files = TemporaryDirectory()
+        try FileManager.default.copyItem(at: FixturePaths.daily, to: files.file("eurofxref-daily.xml"))
+        let server = try LoopbackServer(tlsServing: files.url)
+        let dir = TemporaryDirectory()
+        let url = server.url("/eurofxref-daily.xml").absoluteString
+        let run = try SpawnedProcess.run(CommandRun.executable, ["import", url, "--store", dir.file("rates.sqlite").path], timeout: 60)
+        #expect(run.status == 75, "\(run)")
+        #expect(run.err.hasPrefix("Error: \(url): the TLS connection to 127.0.0.1:\(server.port) was refused: SSL certificate problem: self"), "\(run.err)")
+        let stored = FileManager.default.fileExists(atPath: dir.file("rates.sqlite").path) ? try StoreProbe(url: dir.file("rates.sqlite")).ratesByDay() : [:]
+        #expect(stored.isEmpty, "nothing stored from a refused connection")
+    }
+
     @Test func theDefaultsAreDocumentedAndBoundedUnderTwoMinutes() throws {
         let help = try CommandRun.process(["help", "import"])
         #expect(help.out.contains("--connect-timeout <seconds>"))
