@@ -71,6 +71,11 @@ typedef size_t (*ccurl_data_callback)(char *data, size_t size, size_t count, voi
 static inline CURLcode ccurl_setopt_data_callback(const ccurl_api *api, CURL *handle, CURLoption option, ccurl_data_callback value) {
     return api->easy_setopt(handle, option, value);
 }
+typedef int (*ccurl_progress_callback)(void *context, curl_off_t download_total, curl_off_t download_now,
+                                       curl_off_t upload_total, curl_off_t upload_now);
+static inline CURLcode ccurl_setopt_progress_callback(const ccurl_api *api, CURL *handle, ccurl_progress_callback value) {
+    return api->easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+}
 static inline CURLcode ccurl_getinfo_long(const ccurl_api *api, CURL *handle, CURLINFO info, long *value) {
     return api->easy_getinfo(handle, info, value);
 }

@@ -143,7 +143,9 @@ enum ImportCommand: Command {
         for report in reports { printText(report, console: console) }
         if let stopped {
             let why = (error as? ImportStopped).map { "interrupted by \($0.signalName)" } ?? "stopped by the error below"
-            console.out("\(stopped.source): \(why) after storing \(stopped.storedDays): "
+            let stored = stopped.dryRun ? "; a real import would have stored \(stopped.storedDays) (dry run: nothing stored)"
+                                        : " after storing \(stopped.storedDays)"
+            console.out("\(stopped.source): \(why)\(stored): "
                         + "\(stopped.inserted) new, \(stopped.corrected) corrected, \(stopped.unchanged) unchanged\n")
             printCorrections(stopped, console: console)
         }

@@ -39,7 +39,7 @@ import TestSupport
     }
 
     @Test(arguments: [("2026-07-01", "2026-07-01", ""), ("2026-06-26", "2026-06-26", ""),
-                      ("2026-07-04", "2026-06-26", " (needed to answer for 2026-07-04)"),
+                      ("2026-07-04", "2026-07-03", " (needed to answer for 2026-07-04)"),
                       ("2026-06-28", "2026-06-26", " (needed to answer for 2026-06-28)")])
     func aRateOnOrAcrossAHoleSaysTheStoreLacksTheDay(asked: String, missing: String, needed: String) async throws {
         let dir = TemporaryDirectory()

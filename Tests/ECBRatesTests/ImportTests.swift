@@ -171,6 +171,16 @@ import Testing
         #expect(try storedRates(store) == fileRates(ninetyDays).filter { $0 > "2026-09-02 ~" })
     }
 
+    @Test func aDryRunOfABadFileSaysWhatAnImportWouldHaveStoredAndStoresNothing() async throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        let truncated = FixturePaths.broken.appendingPathComponent("truncated.xml")
+        let run = await ecbrates(["import", truncated.path, "--dry-run"], store: store)
+        #expect(run.status == 65)
+        #expect(run.out == "\(truncated.path): stopped by the error below; a real import would have stored 1 whole day (2019-03-01) (dry run: nothing stored): 2 new, 0 corrected, 0 unchanged\n")
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+    }
+
     /// A truncated file into a full store: the day cut short corrects nothing, the whole day
     /// before it does.
     @Test func aTruncatedDayCorrectsNothing() async throws {

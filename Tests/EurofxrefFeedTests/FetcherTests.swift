@@ -171,6 +171,47 @@ import Testing
         #expect(try await server.requestCount("/redirect-loop/0") == 1)
     }
 
+    @Test func aServerThatStallsMidBodyIsGivenUpAfterTheIdleTimeout() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let dir = TemporaryDirectory()
+        let url = server.url("/stall/eurofxref-hist.xml")
+        do {
+            _ = try await FeedFetcher(connectTimeout: 2, idleTimeout: 1, attempts: 2, backoff: 0.05, directory: dir.url).fetch(url)
+            Issue.record("a stalled body was accepted")
+        } catch let error as FetchError {
+            #expect(error.description == "\(url.absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)")
+        }
+        // No bound on the time here: the suites run beside each other and can keep this test's
+        // task waiting for a thread; SilentServerTests times the same as a process.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty, "no partial file left")
+    }
+
+    @Test func aTricklingServerIsCutAtTheTransferTimeoutAndNotRetried() async throws {
+        let server = try LoopbackServer(serving: FixturePaths.fixtures)
+        let url = server.url("/trickle/eurofxref-daily.xml")
+        do {
+            _ = try await FeedFetcher(idleTimeout: 5, attempts: 3, backoff: 0.05, transferTimeout: 2).fetch(url)
+            Issue.record("a trickle of 5 bytes a second finished within 2 s")
+        } catch let error as FetchError {
+            #expect(error.description == "\(url.absoluteString): 127.0.0.1:\(server.port) took longer than 2 s to send the file (the transfer timeout)")
+        }
+        // The whole trickle would take about 7 minutes; it was cut, and not tried again.
+        #expect(try await server.requestCount("/trickle/eurofxref-daily.xml") == 1)
+    }
+
+    @Test func aStopAskedForEndsTheFetchWithinASecond() async throws {
+        let listener = try SilentListener()
+        let url = URL(string: "http://127.0.0.1:\(listener.port)/eurofxref-daily.xml")!
+        let stopAt = ContinuousClock.now + .milliseconds(300)
+        do {
+            _ = try await FeedFetcher(idleTimeout: 30).fetch(url, shouldStop: { ContinuousClock.now > stopAt })
+            Issue.record("a silent server answered")
+        } catch let stopped as FetchStopped {
+            #expect(stopped.url == url)
+        }
+        // Without the stop, the silent server would end the fetch with a FetchError after 4 × 30 s.
+    }
+
     @Test func aBodyLargerThanTheLimitIsRefusedAndNothingIsKept() async throws {
         let server = try LoopbackServer(serving: FixturePaths.fixtures)
         let dir = TemporaryDirectory()

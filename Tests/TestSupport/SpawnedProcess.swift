@@ -122,3 +122,21 @@ extension Duration {
     /// The duration in seconds.
     public var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
+
+extension SpawnedProcess {
+    /// Runs `executable` like ``run(_:_:environment:timeout:)``, and also returns its wall time
+    /// as measured by a small python3 parent of it: a figure the test process's own scheduling
+    /// cannot inflate (the suites run beside each other, and a starved test thread would see the
+    /// child end late).
+    public static func timed(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+                             timeout: Double = 60) throws -> (run: SpawnedProcess, seconds: Double) {
+        let scratch = TemporaryDirectory()
+        let clock = scratch.file("seconds")
+        let script = "import subprocess, sys, time\nstart = time.monotonic()\ncode = subprocess.run(sys.argv[2:]).returncode\n"
+            + "open(sys.argv[1], 'w').write(str(time.monotonic() - start))\nsys.exit(code)\n"
+        let run = try SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, clock.path, executable.path] + arguments,
+                                         environment: environment, timeout: timeout)
+        let seconds = Double((try? String(contentsOf: clock, encoding: .utf8)) ?? "") ?? .infinity
+        return (run, seconds)
+    }
+}

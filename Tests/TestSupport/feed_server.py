@@ -10,6 +10,8 @@
     /html/FILE             200 with an HTML page, Content-Type text/html
     /slow/SECONDS/FILE     waits, then as /ok/FILE
     /requests/PATH         how many requests PATH has had (JSON)
+    /stall/FILE            200 announcing FILE's length, half of it, then nothing (until killed)
+    /trickle/FILE          200, then FILE a byte every 0.2 s
     /redirect-http/FILE    302 to http://(this server)/ok/FILE
     /redirect-loop/N       302 to /redirect-loop/N+1, forever
 """
@@ -76,6 +78,22 @@ class Handler(BaseHTTPRequestHandler):
         elif kind == "slow":
             time.sleep(float(parts[1]))
             self.serve_file(parts[2])
+        elif kind in ("stall", "trickle"):
+            with open(os.path.join(ROOT, parts[1]), "rb") as source:
+                body = source.read()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if kind == "stall":
+                self.wfile.write(body[:len(body) // 2])
+                self.wfile.flush()
+                time.sleep(3600)
+            else:
+                for byte in body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(0.2)
         elif kind == "redirect-http":
             self.send_body(302, b"", "text/plain", headers=[("Location", f"http://127.0.0.1:{self.server.server_address[1]}/ok/{parts[1]}")])
         elif kind == "redirect-loop":

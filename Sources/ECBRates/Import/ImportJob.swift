@@ -60,17 +60,25 @@ public struct ImportJob: Sendable {
         defer { if heldLock == nil { lock.release() } }
         let automatic = sources.isEmpty
         let sources = automatic ? [try Self.newestDay(in: store) == nil ? FeedSource.ecb(.history) : .ecb(.ninetyDays)] : self.sources
-        let runID = options.dryRun ? nil : try ImportRunLog.begin(in: store, source: sources.map(\.description).joined(separator: " "))
+        let runID = options.dryRun ? nil : try ImportRunLog.begin(in: store, source: sources.map(name).joined(separator: " "))
 
         var reports: [ImportReport] = []
+        var current: FeedSource?
         do {
             for source in sources {
+                current = source
                 if let stop = interruption?.stop { throw stop }
                 reports.append(try await importSource(source, automatic: automatic))
             }
         } catch {
-            let partial = (error as? ImportInterrupted)?.partial
-            let underlying = (error as? ImportInterrupted)?.underlying ?? error
+            var partial = (error as? ImportInterrupted)?.partial
+            var underlying = (error as? ImportInterrupted)?.underlying ?? error
+            if underlying is FetchStopped, let stop = interruption?.stop { underlying = stop }
+            // Stopped before the source's first chunk (while waiting, fetching): it stored no day.
+            if partial == nil, underlying is ImportStopped, let current {
+                partial = ImportReport(source: name(current))
+                partial?.dryRun = options.dryRun
+            }
             let outcome: ImportRun.Outcome = underlying is ImportStopped ? .interrupted : .failed
             if let runID {
                 try? ImportRunLog.finish(runID, in: store, outcome: outcome, reports: reports + (partial.map { [$0] } ?? []), error: underlying)
@@ -82,6 +90,13 @@ public struct ImportJob: Sendable {
             try ImportRunLog.finish(runID, in: store, outcome: outcome, reports: reports, error: nil)
         }
         return reports
+    }
+
+    /// The name a source goes by in reports and the import log: for the ECB's files, the URL
+    /// actually fetched (a mirror's, with ``ecbBaseURL``).
+    func name(_ source: FeedSource) -> String {
+        if case .ecb(let file) = source { return file.url(base: ecbBaseURL).absoluteString }
+        return source.description
     }
 
     /// The newest day the store holds rates for.
@@ -115,7 +130,8 @@ public struct ImportJob: Sendable {
         }
         let name = remote.absoluteString
         let validators = try FeedStateLog.validators(for: remote, in: store)
-        switch try await fetcher.fetch(remote, validators: validators) {
+        let interruption = self.interruption
+        switch try await fetcher.fetch(remote, validators: validators, shouldStop: { interruption?.isRequested == true }) {
         case .notModified:
             var report = ImportReport(source: name)
             report.notModified = true

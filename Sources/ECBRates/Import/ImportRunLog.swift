@@ -30,6 +30,8 @@ enum ImportRunLog {
             guard let run = try? context.existingObject(with: id) as? ImportRun else { return }
             run.finishedAt = Date()
             run.outcome = outcome
+            // What was read, as read: the automatic choice may have taken the history instead.
+            if !reports.isEmpty { run.source = reports.map(\.source).joined(separator: " ") }
             run.days = Int64(reports.reduce(0) { $0 + $1.days })
             run.rates = Int64(reports.reduce(0) { $0 + $1.rates })
             run.inserted = Int64(reports.reduce(0) { $0 + $1.inserted })

@@ -147,17 +147,19 @@ public final class RateQueries {
         return found
     }
 
-    /// Throws ``QueryError/hole(day:asked:)`` for the first business day from `from` to `to`,
-    /// inside the stored days, that holds no rate at all.
+    /// Throws ``QueryError/hole(day:asked:)`` for the business day from `from` to `to`, inside
+    /// the stored days, that holds no rate at all and is nearest `asked`.
     func checkNoHole(from: CalendarDay, to: CalendarDay, asked: CalendarDay, newest: CalendarDay) throws {
         let last = min(to, newest)
         guard from <= last else { return }
         let businessDays = TargetCalendar.businessDays(after: from.adding(days: -1), through: last)
         guard !businessDays.isEmpty else { return }
         let stored = try storedDays(from: from, to: last)
-        if let missing = businessDays.first(where: { !stored.contains($0) }) {
-            let (first, _) = try bounds()
-            if missing > first { throw QueryError.hole(day: missing, asked: asked) }
+        let (first, _) = try bounds()
+        // The missing day nearest the one asked for: the day the answer needed first.
+        let missing = businessDays.filter { !stored.contains($0) && $0 > first }
+        if let nearest = missing.min(by: { abs($0.days(since: asked)) < abs($1.days(since: asked)) }) {
+            throw QueryError.hole(day: nearest, asked: asked)
         }
     }
 

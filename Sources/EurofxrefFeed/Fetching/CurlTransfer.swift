@@ -15,10 +15,10 @@ final class CurlTransfer {
     struct Limits {
         /// Seconds to wait for the connection (TCP and TLS) to be made.
         var connectTimeout: Double
-        /// Seconds without a byte from the server, once connected, before giving up (whole
-        /// seconds: libcurl's low-speed check; at least 1).
+        /// Seconds without a byte from the server, once connected, before giving up (checked
+        /// about once a second).
         var idleTimeout: Double
-        /// Seconds a whole transfer may take.
+        /// Seconds a whole transfer may take, however it trickles.
         var totalTimeout: Double
         /// The most bytes a body may have (after content decoding).
         var maximumBytes: Int
@@ -45,6 +45,12 @@ final class CurlTransfer {
         case tooLarge(limit: Int)
         /// The body could not be written to `file` (`errno`).
         case write(file: URL, errno: Int32)
+        /// A connected server sent nothing for ``Limits/idleTimeout`` seconds.
+        case idle
+        /// The transfer took longer than ``Limits/totalTimeout``.
+        case tooSlow
+        /// `shouldStop` asked for the transfer to end.
+        case stopped
     }
 
     /// libcurl, loaded and set up once per process, on first use; or why it could not be.
@@ -72,6 +78,15 @@ final class CurlTransfer {
         var status = 0
         var reason = ""
         var headers: [String: String] = [:]
+        // Progress: when bytes last came (from the connection on), and why the transfer was ended.
+        var api = ccurl_api()
+        var handle: UnsafeMutableRawPointer?
+        var idleTimeout: Duration = .seconds(20)
+        var shouldStop: (@Sendable () -> Bool)?
+        var lastByte: ContinuousClock.Instant?
+        var lastCount: Int64 = -1
+        var idleExpired = false
+        var stopRequested = false
 
         init(file: URL, maximumBytes: Int) {
             self.file = file
@@ -92,7 +107,8 @@ final class CurlTransfer {
     /// Fetches `url` with the extra request `headers` (`Name: value`), writing the body of a
     /// successful answer to `file` (made only then; the caller removes it). On a failure, the
     /// file may hold part of a body: remove it.
-    static func get(_ url: URL, headers: [String], userAgent: String, limits: Limits, into file: URL) throws -> Response {
+    static func get(_ url: URL, headers: [String], userAgent: String, limits: Limits, into file: URL,
+                    shouldStop: (@Sendable () -> Bool)? = nil) throws -> Response {
         let library = try Self.library.get()
         var api = library.api
         guard let handle = ccurl_easy_init(&api) else {
@@ -107,6 +123,10 @@ final class CurlTransfer {
         defer { errorBuffer.deallocate() }
 
         let state = State(file: file, maximumBytes: limits.maximumBytes)
+        state.api = api
+        state.handle = handle
+        state.idleTimeout = .milliseconds(Int(max(0.001, limits.idleTimeout) * 1000))
+        state.shouldStop = shouldStop
         let context = Unmanaged.passUnretained(state).toOpaque()
         ccurl_setopt_string(&api, handle, CURLOPT_URL, url.absoluteString)
         ccurl_setopt_string(&api, handle, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -118,9 +138,15 @@ final class CurlTransfer {
         ccurl_setopt_long(&api, handle, CURLOPT_SSL_VERIFYHOST, 2)
         ccurl_setopt_long(&api, handle, CURLOPT_NOSIGNAL, 1)
         ccurl_setopt_long(&api, handle, CURLOPT_CONNECTTIMEOUT_MS, Int(max(1, limits.connectTimeout * 1000)))
-        ccurl_setopt_long(&api, handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-        ccurl_setopt_long(&api, handle, CURLOPT_LOW_SPEED_TIME, Int(max(1, limits.idleTimeout.rounded(.up))))
         ccurl_setopt_long(&api, handle, CURLOPT_TIMEOUT_MS, Int(max(1, limits.totalTimeout * 1000)))
+        // The idle timeout and a stop are checked by the progress callback, which libcurl calls
+        // often while bytes come and about once a second while none do.
+        ccurl_setopt_long(&api, handle, CURLOPT_NOPROGRESS, 0)
+        ccurl_setopt_progress_callback(&api, handle, { context, _, downloaded, _, _ in
+            guard let context else { return 0 }
+            return Unmanaged<State>.fromOpaque(context).takeUnretainedValue().progress(downloaded: Int64(downloaded)) ? 0 : 1
+        })
+        ccurl_setopt_pointer(&api, handle, CURLOPT_XFERINFODATA, context)
         ccurl_setopt_offset(&api, handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBytes))
         ccurl_setopt_string(&api, handle, CURLOPT_ACCEPT_ENCODING, "")
         ccurl_setopt_string(&api, handle, CURLOPT_USERAGENT, userAgent)
@@ -141,6 +167,9 @@ final class CurlTransfer {
         ccurl_setopt_pointer(&api, handle, CURLOPT_HEADERDATA, context)
 
         let code = ccurl_easy_perform(&api, handle)
+        if state.stopRequested { throw Failure.stopped }
+        if state.idleExpired { throw Failure.idle }
+        if code == CURLE_OPERATION_TIMEDOUT && state.lastByte != nil { throw Failure.tooSlow }
         if state.tooLarge { throw Failure.tooLarge(limit: limits.maximumBytes) }
         if let errno = state.writeErrno { throw Failure.write(file: file, errno: errno) }
         guard code == CURLE_OK else {
@@ -193,8 +222,33 @@ extension CurlTransfer.State {
         return count
     }
 
+    /// Whether the transfer may go on: false once a stop is asked for, or once a connected
+    /// server has sent nothing for the idle timeout.
+    func progress(downloaded: Int64) -> Bool {
+        if shouldStop?() == true {
+            stopRequested = true
+            return false
+        }
+        let now = ContinuousClock.now
+        if lastByte == nil {
+            var connected: Double = 0
+            ccurl_getinfo_double(&api, handle, CURLINFO_CONNECT_TIME, &connected)
+            guard connected > 0 else { return true }   // the connect timeout covers this part
+            lastByte = now
+        }
+        if downloaded != lastCount {
+            lastCount = downloaded
+            lastByte = now
+        } else if let lastByte, now - lastByte > idleTimeout {
+            idleExpired = true
+            return false
+        }
+        return true
+    }
+
     /// One header line of an answer; a status line starts a new answer (after a redirect).
     func header(_ line: UnsafeRawBufferPointer) {
+        lastByte = ContinuousClock.now
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("HTTP/") {
             let parts = text.split(separator: " ", maxSplits: 2).map(String.init)

@@ -15,7 +15,9 @@ import Foundation
 /// ```
 ///
 /// With the defaults, a server that accepts the connection and never answers is given up after
-/// 4 × 20 s of silence and 1 + 2 + 4 s of back-off: 87 s, waiting in `poll` (no CPU). TLS
+/// 4 × 20 s of silence and 1 + 2 + 4 s of back-off: 87 s, waiting in `poll` (no CPU); one that
+/// trickles is cut after 5 minutes and not tried again. A fetch given a `shouldStop` check ends
+/// within about a second of it turning true (``FetchStopped``). TLS
 /// certificates are always verified against the system's CA store; redirects are followed
 /// only to https. The body goes to a temporary file made when the answer's first byte comes
 /// and removed on any failure, never to memory.
@@ -30,6 +32,8 @@ public final class FeedFetcher: Sendable {
     public let backoff: TimeInterval
     /// The most bytes a body may have: a wrong URL cannot fill the disk.
     public let maximumBytes: Int
+    /// Seconds one transfer may take however it trickles (a transfer cut for it is not retried).
+    public let transferTimeout: TimeInterval
     /// Where bodies are written while they are read (the system's temporary directory).
     public let directory: URL
 
@@ -39,10 +43,13 @@ public final class FeedFetcher: Sendable {
     public static let defaultIdleTimeout: TimeInterval = 20
     /// 64 MiB: eight times the full history.
     public static let defaultMaximumBytes = 64 << 20
+    /// 5 minutes: the full history at 30 KB/s.
+    public static let defaultTransferTimeout: TimeInterval = 300
 
     /// A fetcher with these limits.
     public init(connectTimeout: TimeInterval = FeedFetcher.defaultConnectTimeout, idleTimeout: TimeInterval = FeedFetcher.defaultIdleTimeout,
                 attempts: Int = 4, backoff: TimeInterval = 1, maximumBytes: Int = FeedFetcher.defaultMaximumBytes,
+                transferTimeout: TimeInterval = FeedFetcher.defaultTransferTimeout,
                 directory: URL = FileManager.default.temporaryDirectory) {
         precondition(attempts >= 1, "FeedFetcher: at least one attempt")
         precondition(connectTimeout > 0 && idleTimeout > 0 && maximumBytes > 0, "FeedFetcher: limits must be positive")
@@ -51,18 +58,22 @@ public final class FeedFetcher: Sendable {
         self.attempts = attempts
         self.backoff = backoff
         self.maximumBytes = maximumBytes
+        self.transferTimeout = transferTimeout
         self.directory = directory
     }
 
     /// What a request sends as its User-Agent.
     static let userAgent = "ecbrates (Swift; libcurl; +https://www.ecb.europa.eu/stats/eurofxref/)"
 
-    /// Fetches `url`; with `validators`, only if it changed since the copy they describe.
-    public func fetch(_ url: URL, validators: HTTPValidators? = nil) async throws -> FetchOutcome {
+    /// Fetches `url`; with `validators`, only if it changed since the copy they describe. Once
+    /// `shouldStop` returns true (it is asked about once a second), the fetch ends with
+    /// ``FetchStopped``, leaving no file behind.
+    public func fetch(_ url: URL, validators: HTTPValidators? = nil,
+                      shouldStop: (@Sendable () -> Bool)? = nil) async throws -> FetchOutcome {
         let headers = [validators?.etag.map { "If-None-Match: \($0)" }, validators?.lastModified.map { "If-Modified-Since: \($0)" }]
             .compactMap { $0 }
         let limits = CurlTransfer.Limits(connectTimeout: connectTimeout, idleTimeout: idleTimeout,
-                                         totalTimeout: max(600, idleTimeout * 4), maximumBytes: maximumBytes)
+                                         totalTimeout: transferTimeout, maximumBytes: maximumBytes)
 
         var attempt = 0
         while true {
@@ -70,7 +81,9 @@ public final class FeedFetcher: Sendable {
             let file = directory.appendingPathComponent("ecbrates-download-\(UUID().uuidString).xml")
             let failure: FetchError
             do {
-                let response = try await Self.onThread { try CurlTransfer.get(url, headers: headers, userAgent: Self.userAgent, limits: limits, into: file) }
+                let response = try await Self.onThread {
+                    try CurlTransfer.get(url, headers: headers, userAgent: Self.userAgent, limits: limits, into: file, shouldStop: shouldStop)
+                }
                 if response.status == 304 {
                     try? FileManager.default.removeItem(at: file)
                     return .notModified(validators ?? HTTPValidators())
@@ -81,6 +94,9 @@ public final class FeedFetcher: Sendable {
                 try? FileManager.default.removeItem(at: file)
                 let reason = response.reason.isEmpty ? Self.reasonPhrase(response.status) : response.reason
                 failure = FetchError(url: url, kind: .httpStatus(response.status), attempts: attempt, message: "HTTP \(response.status) \(reason)")
+            } catch CurlTransfer.Failure.stopped {
+                try? FileManager.default.removeItem(at: file)
+                throw FetchStopped(url: url)
             } catch let error as CurlTransfer.Failure {
                 try? FileManager.default.removeItem(at: file)
                 let (kind, message, retry) = Self.describe(error, url: url, limits: limits)
@@ -91,7 +107,12 @@ public final class FeedFetcher: Sendable {
                 throw error
             }
             guard failure.isTransient, attempt < attempts else { throw failure }
-            try await Task.sleep(for: .seconds(backoff * pow(2, Double(attempt - 1))))
+            // The back-off, in steps, so that a stop asked for meanwhile is seen at once.
+            let resume = ContinuousClock.now + .milliseconds(Int(backoff * pow(2, Double(attempt - 1)) * 1000))
+            while ContinuousClock.now < resume {
+                if shouldStop?() == true { throw FetchStopped(url: url) }
+                try await Task.sleep(for: min(.milliseconds(50), resume - ContinuousClock.now))
+            }
         }
     }
 
@@ -131,6 +152,12 @@ public final class FeedFetcher: Sendable {
             return (.tooLarge(limit: limit), "the answer is larger than \(limit / (1 << 20)) MiB, the most a rates file may be; nothing was kept", false)
         case .write(let file, let errno):
             return (.temporaryFile, "cannot write the download to \(file.path): \(String(cString: strerror(errno)))", false)
+        case .idle:
+            return (.network, "\(host) sent nothing for \(Self.seconds(limits.idleTimeout)) (the idle timeout)", true)
+        case .tooSlow:
+            return (.network, "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file (the transfer timeout)", false)
+        case .stopped:
+            return (.network, "stopped", false)
         case .curl(let code, let message, let connected, let osErrno):
             switch code {
             case Int(CURLE_COULDNT_RESOLVE_HOST.rawValue):
@@ -142,7 +169,7 @@ public final class FeedFetcher: Sendable {
                 if !connected {
                     return (.network, "could not connect to \(host) within \(Self.seconds(limits.connectTimeout)) (the connect timeout)", true)
                 }
-                return (.network, "\(host) sent nothing for \(Self.seconds(limits.idleTimeout.rounded(.up))) (the idle timeout)", true)
+                return (.network, "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file (the transfer timeout)", false)
             case Int(CURLE_GOT_NOTHING.rawValue), Int(CURLE_RECV_ERROR.rawValue), Int(CURLE_SEND_ERROR.rawValue), Int(CURLE_PARTIAL_FILE.rawValue):
                 return (.network, "the connection to \(host) dropped (\(message))", true)
             case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue), Int(CURLE_SSL_CACERT_BADFILE.rawValue),
@@ -178,4 +205,12 @@ public final class FeedFetcher: Sendable {
         default: return ""
         }
     }
+}
+
+/// A fetch ended because its caller asked it to stop (``FeedFetcher/fetch(_:validators:shouldStop:)``).
+public struct FetchStopped: Error, Sendable, CustomStringConvertible {
+    /// The URL that was being fetched.
+    public let url: URL
+
+    public var description: String { "\(url.absoluteString): the fetch was stopped" }
 }

@@ -100,4 +100,26 @@ import TestSupport
         #expect(result.err == "Error: interrupted by SIGINT\n", "\(result.err)")
         #expect(try StoreProbe(url: store).ratesByDay() == fileRatesByDay(FixturePaths.daily))
     }
+
+    @Test func aSignalDuringADownloadEndsItWithinASecondAndRecordsTheRunAsInterrupted() throws {
+        let listener = try SilentListener()
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        let first = try CommandRun.process(["import", FixturePaths.daily.path, "--store", store.path])
+        try #require(first.status == 0, "\(first)")
+        let url = "http://127.0.0.1:\(listener.port)/eurofxref-hist-90d.xml"
+        let child = try SpawnedProcess.Running(CommandRun.executable, ["import", url, "--store", store.path])
+        Thread.sleep(forTimeInterval: 0.5)
+        let signalled = ContinuousClock.now
+        child.kill(SIGTERM)
+        let result = try child.wait(timeout: 60)
+        #expect(result.status == 143, "\(result)")
+        // The silent server would keep it 4 × 20 s + 7 s; the stop is seen within about a second.
+        #expect(ContinuousClock.now - signalled < .seconds(30), "the download went on after the signal")
+        #expect(result.out == "\(url): interrupted by SIGTERM after storing no day: 0 new, 0 corrected, 0 unchanged\n", "\(result.out)")
+        #expect(result.err == "Error: interrupted by SIGTERM\n")
+        let run = try StoreProbe(url: store).rows("SELECT outcomeText, errorMessage FROM ImportRun ORDER BY startedAt DESC, Z_PK DESC LIMIT 1").first
+        #expect(run?[0] == "interrupted", "\(String(describing: run))")
+        #expect(try StoreProbe(url: store).ratesByDay() == fileRatesByDay(FixturePaths.daily))
+    }
 }
