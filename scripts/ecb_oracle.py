@@ -24,7 +24,10 @@ The rules (the numbers appear in the verdicts):
   R6  Each element in a day is an ECB Cube with exactly the attributes currency and rate (a
       rate); a rate Cube is empty; a day holds no non-white-space text. Comments and processing
       instructions are ignored everywhere. (Namespace declarations are not attributes.)
-  R7  time is YYYY-MM-DD (ASCII digits), a Gregorian date in years 1...9999; a day may not appear
+  R7  time is YYYY-MM-DD (ASCII digits), a Gregorian date in years 1...9999, a day the ECB can
+      have published: from 1999-01-04 to today, and a TARGET business day (no weekend, no 1 January
+      or 25 December; from 2000 no Good Friday, Easter Monday, 1 May or 26 December; until 2001
+      no 31 December); a day may not appear
       twice (the error is at the second); a day that ends without rates is an error at its end.
   R8  currency is three ASCII upper-case letters, at most once per day.
   R9  rate matches [0-9]*(\\.[0-9]*)? with at least one digit, is > 0, and has at most 38 digits
@@ -38,7 +41,7 @@ import re
 import sys
 import xml.parsers.expat
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
 ECB_NS = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
@@ -142,6 +145,57 @@ def check_day(text):
     return f'day "{text}" is not a calendar date YYYY-MM-DD'
 
 
+def easter_sunday(year):
+    """Easter Sunday (the anonymous Gregorian algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    f = (b + 8) // 25
+    g = (b - f + 1) // 3
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    l = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * l) // 451
+    month, day = divmod(h + l - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def is_target_closing_day(day):
+    """Whether the ECB publishes no rates on `day` (a date): weekends and TARGET holidays."""
+    if day.weekday() >= 5 or (day.month, day.day) in ((1, 1), (12, 25)):
+        return True
+    if day.year <= 2001 and (day.month, day.day) == (12, 31):
+        return True
+    if day.year >= 2000:
+        if (day.month, day.day) in ((5, 1), (12, 26)):
+            return True
+        easter = easter_sunday(day.year)
+        if day in (easter - timedelta(days=2), easter + timedelta(days=1)):
+            return True
+    return False
+
+
+def frankfurt_today():
+    """The calendar day it is in Frankfurt, as ecbrates counts today."""
+    try:
+        from zoneinfo import ZoneInfo
+        return datetime.now(ZoneInfo("Europe/Berlin")).date()
+    except Exception:   # no time zone data: CET
+        return (datetime.now(timezone.utc) + timedelta(hours=1)).date()
+
+
+def check_publication_day(text, today=None):
+    """None when the ECB can have published rates on the (valid) day `text`, else the reason."""
+    day = date.fromisoformat(text)
+    today = today or frankfurt_today()
+    if day < date(1999, 1, 4):
+        return f"day {text} is before 1999-01-04"
+    if day > today:
+        return f"day {text} is in the future"
+    if is_target_closing_day(day):
+        return f"day {text} is a TARGET closing day"
+    return None
+
+
 def short_name(name):
     """An expat name "URI local" as {URI}local, for messages."""
     uri, _, local = name.rpartition(" ")
@@ -215,6 +269,9 @@ def check(data):
             reason = check_day(attrs["time"])
             if reason:
                 fail("R7", "bad-day", reason)
+            reason = check_publication_day(attrs["time"])
+            if reason:
+                fail("R7", "not-a-publication-day", reason)
             day = attrs["time"]
             if day in seen:
                 fail("R7", "day-twice", f"day {day} appears twice (first at line {seen[day]})")

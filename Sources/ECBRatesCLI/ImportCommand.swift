@@ -49,6 +49,7 @@ enum ImportCommand: Command {
         }
         options.currencies = try arguments.currencies("--currencies").map(Set.init)
         options.dryRun = arguments.flag("--dry-run")
+        options.today = TargetCalendar.today(at: context.now)
         let wait = try arguments.seconds("--wait") ?? 0
         let fetcher = FeedFetcher(connectTimeout: try arguments.seconds("--connect-timeout", positive: true) ?? FeedFetcher.defaultConnectTimeout,
                                   idleTimeout: try arguments.seconds("--idle-timeout", positive: true) ?? FeedFetcher.defaultIdleTimeout)

@@ -1,3 +1,4 @@
+import ECBRates
 import EurofxrefFeed
 import Foundation
 
@@ -19,7 +20,7 @@ enum ValidateCommand: Command {
             guard source.remoteURL == nil else {
                 throw UsageError("validate reads files and standard input; '\(argument)' is a URL", command: spec.name)
             }
-            let summary = try EurofxrefReader(source: source.description).validate(source.openLocal())
+            let summary = try EurofxrefReader(source: source.description, dayRefusal: TargetCalendar.readerCheck(today: TargetCalendar.today(at: context.now))).validate(source.openLocal())
             if format == "json" {
                 summaries.append(.object([
                     ("source", .string(summary.source)), ("days", .number(Double(summary.days))),

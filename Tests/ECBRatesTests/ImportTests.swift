@@ -171,6 +171,27 @@ import Testing
         #expect(try storedRates(store) == fileRates(ninetyDays).filter { $0 > "2026-09-02 ~" })
     }
 
+    /// A day the ECB cannot have published is refused where it stands: a weekend or TARGET
+    /// holiday, a day before the first rates, a day in the future (which would otherwise become
+    /// the store's "newest" day and open a hole of years).
+    @Test(arguments: [("2026-09-26", "is a Saturday: the ECB publishes no rates then"),
+                      ("2024-03-29", "is Good Friday: the ECB publishes no rates then"),
+                      ("1998-12-31", "is before 1999-01-04, the day of the ECB's first reference rates"),
+                      ("2099-07-22", "is in the future (today is ")])
+    func aDayTheECBCannotHavePublishedIsRefused(day: String, reason: String) async throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        let good = #"<Cube time="2026-09-30">"#
+        let file = try edited(ninetyDays, replacing: good, with: #"<Cube time="\#(day)"><Cube currency="USD" rate="1.1"/></Cube>"# + "\n" + good,
+                              in: dir, name: "odd-day.xml")
+        let run = await ecbrates(["import", file.path], store: store)
+        #expect(run.status == 65)
+        #expect(run.err.hasPrefix("Error: \(file.path):8:13: day \(day) \(reason)"), "\(run.err)")
+        let validate = try CommandRun.process(["validate", file.path])
+        #expect(validate.status == 65 && validate.err == run.err, "\(validate)")
+        #expect(try storedRates(store).isEmpty)
+    }
+
     @Test func aDryRunOfABadFileSaysWhatAnImportWouldHaveStoredAndStoresNothing() async throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")

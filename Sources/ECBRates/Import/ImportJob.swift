@@ -143,7 +143,7 @@ public struct ImportJob: Sendable {
             if automatic, source == .ecb(.ninetyDays) {
                 // The 90-day file is used only when it joins the store's days without a hole.
                 let newest = try Self.newestDay(in: store)
-                let oldest = try EurofxrefReader(source: name).validate(try open(file)).firstDay
+                let oldest = try EurofxrefReader(source: name, dayRefusal: TargetCalendar.readerCheck(today: options.today)).validate(try open(file)).firstDay
                 if !Self.reachesBack(oldest, to: newest) {
                     var report = try await importSource(.ecb(.history), automatic: false)
                     report.note = "the 90-day file begins on \(oldest.map { "\($0)" } ?? "?"), and the store's newest day is \(newest.map { "\($0)" } ?? "?"): the full history was imported instead, so that no day is missing"

@@ -15,6 +15,8 @@ public struct ImportOptions: Sendable {
     public var currencies: Set<String>?
     /// Work out what would change, and store nothing.
     public var dryRun: Bool
+    /// The day it is (in Frankfurt), for refusing days in the future; nil: today.
+    public var today: CalendarDay?
 
     /// The defaults: one worker per core, and the chunk size `scripts/bench` found best.
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, chunkDays: Int = ImportOptions.defaultChunkDays,

@@ -220,7 +220,7 @@ private final class ImportPipeline: @unchecked Sendable {
     private struct Stopped: Error {}
 
     func read(_ stream: InputStream) -> (any Error)? {
-        let reader = EurofxrefReader(source: source, chunkDays: options.chunkDays)
+        let reader = EurofxrefReader(source: source, chunkDays: options.chunkDays, dayRefusal: TargetCalendar.readerCheck(today: options.today))
         let filtering = options.from != nil || options.to != nil || options.currencies != nil
         do {
             _ = try reader.read(stream) { chunk in

@@ -35,6 +35,25 @@ public enum TargetCalendar {
     /// Whether rates are published on `day`.
     public static func isBusinessDay(_ day: CalendarDay) -> Bool { closure(on: day) == nil }
 
+    /// The ECB's first reference rates: 4 January 1999.
+    public static let firstPublicationDay = CalendarDay(year: 1999, month: 1, day: 4)!
+
+    /// Why a file cannot hold rates for `day` when it is `today` in Frankfurt, or nil when it
+    /// can: before the first reference rates, in the future, or a TARGET closing day. The
+    /// importer and `validate` refuse such a day as an error in the file.
+    public static func refusal(for day: CalendarDay, today: CalendarDay) -> String? {
+        if day < firstPublicationDay { return "is before \(firstPublicationDay), the day of the ECB's first reference rates" }
+        if day > today { return "is in the future (today is \(today))" }
+        if let closure = closure(on: day) { return "is \(closure): the ECB publishes no rates then" }
+        return nil
+    }
+
+    /// ``refusal(for:today:)`` as the reader takes it, for `today` (nil: the day it is now).
+    public static func readerCheck(today: CalendarDay? = nil) -> @Sendable (CalendarDay) -> String? {
+        let today = today ?? Self.today(at: Date())
+        return { day in refusal(for: day, today: today) }
+    }
+
     /// Easter Sunday of `year` (the anonymous Gregorian algorithm).
     public static func easterSunday(in year: Int) -> CalendarDay {
         let a = year % 19, b = year / 100, c = year % 100

@@ -26,12 +26,18 @@ public struct EurofxrefReader: Sendable {
     /// How many whole days a chunk holds (the last chunk, and the one before an error, may hold
     /// fewer).
     public let chunkDays: Int
+    /// Why a day cannot hold rates (`"is a Saturday: …"`), or nil when it can: the calendar the
+    /// caller knows (ECBRates passes the TARGET calendar and today). A day it refuses is an error
+    /// at its place in the file.
+    public let dayRefusal: (@Sendable (CalendarDay) -> String?)?
 
-    /// A reader for `source`, handing on chunks of `chunkDays` whole days.
-    public init(source: String, chunkDays: Int = 100) {
+    /// A reader for `source`, handing on chunks of `chunkDays` whole days, refusing the days
+    /// `dayRefusal` gives a reason for.
+    public init(source: String, chunkDays: Int = 100, dayRefusal: (@Sendable (CalendarDay) -> String?)? = nil) {
         precondition(chunkDays > 0, "EurofxrefReader: chunkDays must be positive")
         self.source = source
         self.chunkDays = chunkDays
+        self.dayRefusal = dayRefusal
     }
 
     /// Reads `stream` to its end (or to the first problem), calling `handler` with each chunk
@@ -62,7 +68,7 @@ public struct EurofxrefReader: Sendable {
         let firstBlock = UnsafeBufferPointer(rebasing: buffer[..<count])
         try FilePrologue.check(firstBlock, isWholeFile: count < buffer.count, source: source)
 
-        let rules = EurofxrefRules(source: source, chunkDays: chunkDays, handler: handler)
+        let rules = EurofxrefRules(source: source, chunkDays: chunkDays, dayRefusal: dayRefusal, handler: handler)
         let parser = SAXPushParser(source: source, handler: rules)
         try parser.parse(firstBlock: firstBlock, rest: stream, buffer: buffer)
         if let handlerError = rules.handlerError { throw handlerError }

@@ -23,6 +23,7 @@ final class EurofxrefRules: SAXEventHandler {
 
     private let source: String
     private let chunkDays: Int
+    private let dayRefusal: (@Sendable (CalendarDay) -> String?)?
     private let handler: (RateChunk) throws -> Void
 
     // What was read
@@ -73,9 +74,10 @@ final class EurofxrefRules: SAXEventHandler {
     static let ecbNamespace = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
     static let gesmesNamespace = "http://www.gesmes.org/xml/2002-08-01"
 
-    init(source: String, chunkDays: Int, handler: @escaping (RateChunk) throws -> Void) {
+    init(source: String, chunkDays: Int, dayRefusal: (@Sendable (CalendarDay) -> String?)?, handler: @escaping (RateChunk) throws -> Void) {
         self.source = source
         self.chunkDays = chunkDays
+        self.dayRefusal = dayRefusal
         self.handler = handler
         pending.reserveCapacity(min(chunkDays, 4_096) * 48)
         levels.reserveCapacity(8)
@@ -228,6 +230,10 @@ final class EurofxrefRules: SAXEventHandler {
         guard let day = CalendarDay(utf8: time.value) else {
             fail(.invalidValue, at: time.value.baseAddress, "day \(RateText.quoted(time.value)) is not a calendar date (expected YYYY-MM-DD)",
                  in: parser)
+            return
+        }
+        if let reason = dayRefusal?(day) {
+            fail(.invalidValue, at: time.value.baseAddress, "day \(day) \(reason)", in: parser)
             return
         }
         let (line, column) = parser.position(of: time.value.baseAddress)
