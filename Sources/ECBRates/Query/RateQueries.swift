@@ -155,9 +155,11 @@ public final class RateQueries {
         let businessDays = TargetCalendar.businessDays(after: from.adding(days: -1), through: last)
         guard !businessDays.isEmpty else { return }
         let stored = try storedDays(from: from, to: last)
+        let unstored = businessDays.filter { !stored.contains($0) }
+        guard !unstored.isEmpty else { return }
         let (first, _) = try bounds()
         // The missing day nearest the one asked for: the day the answer needed first.
-        let missing = businessDays.filter { !stored.contains($0) && $0 > first }
+        let missing = unstored.filter { $0 > first }
         if let nearest = missing.min(by: { abs($0.days(since: asked)) < abs($1.days(since: asked)) }) {
             throw QueryError.hole(day: nearest, asked: asked)
         }
