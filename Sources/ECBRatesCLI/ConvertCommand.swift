@@ -1,6 +1,7 @@
 import ECBRates
 import EurofxrefFeed
 import Foundation
+import ManagedStore
 
 /// `ecbrates convert`: an amount from one currency into another.
 enum ConvertCommand: Command {
@@ -20,9 +21,7 @@ enum ConvertCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
         let format = try QuerySupport.format(arguments)
         let text = arguments.positional[0]
-        guard let amount = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), text.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil else {
-            throw UsageError("The value '\(text)' is invalid for '<amount>': expected a number like 100 or 12.50", command: spec.name)
-        }
+        let amount = try arguments.amount(argument: text, named: "amount")
         let precision = try arguments.integer("--precision", minimum: 0)
         let day = try arguments.day("--date")
         let fallback = try QuerySupport.fallback(arguments)
@@ -33,32 +32,28 @@ enum ConvertCommand: Command {
         }
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
         let rate = answer.rate
+        let result = NumberText.amount(answer.result, places: answer.places)
         switch format {
         case "json":
             context.console.out(JSONText.object([
                 ("amount", .decimal(answer.amount)), ("from", .string(rate.base)), ("to", .string(rate.currency)),
-                ("result", .decimal(answer.result)), ("rate", .decimal(rate.rate)), ("day", .string(rate.day.description)),
+                ("result", .raw(result)), ("rate", .raw(NumberText.machineRate(rate))), ("day", .string(rate.day.description)),
                 ("asked", rate.asked.map { .string($0.description) } ?? .null), ("reason", rate.reason.map { .string($0) } ?? .null),
+                ("interpolatedBetween", rate.interpolatedBetween.map { .array($0.map { .string($0.description) }) } ?? .null),
+                ("legs", RateCommand.json(legs: rate)),
             ]).text + "\n")
         case "csv":
             context.console.out(CSVText.line(["amount", "from", "to", "result", "rate", "day", "asked", "reason"])
-                + CSVText.line(["\(answer.amount)", rate.base, rate.currency, formatted(answer), "\(rate.rate)", "\(rate.day)",
+                + CSVText.line([DecimalText.format(answer.amount), rate.base, rate.currency, result, NumberText.machineRate(rate), "\(rate.day)",
                                 rate.asked.map { "\($0)" } ?? "", rate.reason ?? ""]))
         default:
-            var line = "\(text) \(rate.base) = \(formatted(answer)) \(rate.currency) on \(rate.day)"
-            line += " (1 \(rate.base) = \(rate.rate) \(rate.currency)"
+            var line = "\(text) \(rate.base) = \(result) \(rate.currency) on \(rate.day)"
+            line += " (1 \(rate.base) = \(NumberText.rate(rate)) \(rate.currency)"
+            if let between = rate.interpolatedBetween, between.count == 2 { line += "; interpolated between \(between[0]) and \(between[1])" }
             if let asked = rate.asked { line += "; asked \(asked)" + (rate.reason.map { ", \($0)" } ?? "") }
+            if let legs = RateCommand.legsNote(rate) { line += "; " + legs }
             context.console.out(line + ")\n")
         }
         return ExitCode.success
-    }
-
-    /// The result with exactly its decimal places (`12.50`, `15700`).
-    static func formatted(_ answer: ConversionAnswer) -> String {
-        let text = "\(answer.result)"
-        guard answer.places > 0 else { return text }
-        let parts = text.split(separator: ".", maxSplits: 1)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        return String(parts[0]) + "." + fraction.padding(toLength: answer.places, withPad: "0", startingAt: 0)
     }
 }

@@ -8,6 +8,8 @@ indirect enum JSONText: Sendable {
     case bool(Bool)
     case number(Double)
     case decimal(Decimal)
+    /// A number already written as JSON (a rounded derived value, trailing zeros kept).
+    case raw(String)
     case string(String)
     case array([JSONText])
     case object([(String, JSONText)])
@@ -31,6 +33,7 @@ indirect enum JSONText: Sendable {
         case .number(let value):
             if value == value.rounded(), abs(value) < 1e15 { out += String(Int64(value)) } else { out += String(value) }
         case .decimal(let value): out += DecimalText.format(value)
+        case .raw(let text): out += text
         case .string(let value): out += Self.quote(value)
         case .array(let values):
             out += "["

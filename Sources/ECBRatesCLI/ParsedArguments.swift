@@ -1,5 +1,7 @@
 import EurofxrefFeed
 import Foundation
+import ManagedStore
+import ECBRates
 
 /// A command line parsed against a ``CommandSpec``: its positional arguments, option values and
 /// flags, with typed access that turns bad values into ``UsageError``s naming the option.
@@ -17,7 +19,8 @@ struct ParsedArguments: Sendable {
         while index < arguments.count {
             let word = arguments[index]
             index += 1
-            if onlyPositional || !word.hasPrefix("-") || word == "-" {
+            // A negative number (`-5`, `-12.50`) is an argument: no option starts with a digit.
+            if onlyPositional || !word.hasPrefix("-") || word == "-" || Self.isNegativeNumber(word) {
                 positional.append(word)
                 continue
             }
@@ -61,6 +64,26 @@ struct ParsedArguments: Sendable {
     }
 
     var wantsHelp: Bool { flags.contains("--help") }
+
+    static func isNegativeNumber(_ word: String) -> Bool {
+        word.count > 1 && word.hasPrefix("-") && word.dropFirst().first!.isASCII && word.dropFirst().first!.isNumber
+    }
+
+    /// An amount given as a positional argument: `-`, digits, optionally `.` and digits, with at
+    /// most ``DecimalMath/amountDigits`` significant digits (so that it is kept exactly).
+    func amount(argument text: String, named name: String) throws -> Decimal {
+        let pattern = text.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil
+        guard pattern, let amount = DecimalText.parse(text) else {
+            throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected a number like 100, 12.50 or -3.10", command: spec.name)
+        }
+        let digits = text.filter(\.isNumber).drop { $0 == "0" }
+        let significant = text.contains(".") ? digits.reversed().drop { $0 == "0" }.count : digits.count
+        guard significant <= DecimalMath.amountDigits else {
+            throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected at most \(DecimalMath.amountDigits) significant digits",
+                             command: spec.name)
+        }
+        return amount
+    }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }
 

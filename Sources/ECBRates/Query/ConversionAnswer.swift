@@ -4,7 +4,8 @@ import Foundation
 public struct ConversionAnswer: Sendable, Equatable {
     /// The amount asked for, in the source currency.
     public let amount: Decimal
-    /// The amount in `rate.currency`, rounded to its minor units or the precision asked for.
+    /// The amount in `rate.currency`, computed from the published rates without rounding, then
+    /// rounded once (half away from zero) to its minor units or the precision asked for.
     public let result: Decimal
     /// The rate used: units of the target currency per unit of the source.
     public let rate: RateAnswer

@@ -15,7 +15,11 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case staleStore(asked: CalendarDay, newest: CalendarDay, missing: CalendarDay)
     /// No rate for the currency on (or, with a fallback, near) the day; when it was quoted last
     /// before and next after.
-    case notQuoted(currency: String, day: CalendarDay, lastBefore: CalendarDay?, nextAfter: CalendarDay?)
+    case notQuoted(currency: String, day: CalendarDay, lastBefore: CalendarDay?, nextAfter: CalendarDay?, why: String? = nil)
+    /// An amount too large to compute with exactly (more than 38 significant digits on the way).
+    case inexact(String)
+    /// A range of days that reaches business days whose rates should be out but are not stored.
+    case incompleteRange(from: CalendarDay, to: CalendarDay, missing: [CalendarDay])
     /// No rate on the day itself, with `--fallback none`.
     case noRateOnDay(currency: String, day: CalendarDay, reason: String)
     /// No rates in a range of days.
@@ -39,15 +43,23 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .staleStore(let asked, let newest, let missing):
             return "the store is out of date: its newest day is \(newest), but the rates of \(missing) (a business day) should be out; "
                 + "run 'ecbrates import' before asking for \(asked)"
-        case .notQuoted(let currency, let day, let before, let after):
+        case .notQuoted(let currency, let day, let before, let after, let why):
             var text = "\(currency) has no rate on \(day)"
+            if let why { text += ": \(why)" }
+            let lead = why == nil ? ": it" : "; \(currency)"
             switch (before, after) {
-            case let (before?, after?): text += ": it was last quoted on \(before), and next on \(after)"
-            case let (before?, nil): text += ": it was last quoted on \(before), and not since"
-            case let (nil, after?): text += ": it was first quoted on \(after)"
+            case let (before?, after?): text += "\(lead) was last quoted on \(before), and next on \(after)"
+            case let (before?, nil): text += "\(lead) was last quoted on \(before), and not since"
+            case let (nil, after?): text += "\(lead) was first quoted on \(after)"
             case (nil, nil): text += ""
             }
             return text
+        case .inexact(let operation):
+            return "cannot compute \(operation) exactly: an amount may have at most \(DecimalMath.amountDigits) significant digits"
+        case .incompleteRange(let from, let to, let missing):
+            let days = missing.count == 1 ? "\(missing[0])" : "\(missing.count) business days (\(missing[0])..\(missing[missing.count - 1]))"
+            return "the store lacks the rates of \(days) between \(from) and \(to), which the ECB has published; "
+                + "run 'ecbrates import' (or 'ecbrates import hist' for days inside the store), or pass --partial to accept what is stored"
         case .noRateOnDay(let currency, let day, let reason):
             return "no \(currency) rate on \(day) (\(reason)); --fallback previous, next, nearest or interpolate gives one from a day near it"
         case .noRatesInRange(let currencies, let from, let to):

@@ -2,24 +2,61 @@ import EurofxrefFeed
 import Foundation
 
 /// A rate as a query found it: the value, the day it is from, and why that day when it is not
-/// the day asked for.
+/// the day asked for. A cross rate is made of two legs (each currency per euro), each found on
+/// its own; ``rate`` is their quotient, unrounded (38 significant digits).
 public struct RateAnswer: Sendable, Equatable {
     /// The currency quoted.
     public let currency: String
     /// What it is quoted against (`EUR`, or another currency for a cross rate).
     public let base: String
-    /// Units of `currency` per unit of `base`.
+    /// Units of `currency` per unit of `base`: exact for a published rate against the euro, else
+    /// the quotient of the legs to 38 significant digits. Round it only to show it.
     public let rate: Decimal
-    /// The published rate of `currency` it comes from, per EUR (1 for EUR itself).
-    public let currencyPerEuro: Decimal
-    /// The published rate of `base` it comes from, per EUR (1 for EUR itself).
-    public let basePerEuro: Decimal
-    /// The day of the rate (for an interpolated rate: the day asked for).
+    /// The currency's leg: its rate per euro and where that comes from.
+    public let currencyLeg: RateLeg
+    /// The base's leg (the euro's, rate 1, when quoted against the euro).
+    public let baseLeg: RateLeg
+    /// The day of the rate (for an interpolated rate: the day asked for). For a cross rate
+    /// whose legs come from different days, the currency's.
     public let day: CalendarDay
     /// The day asked for, when the rate is from another day or interpolated.
     public let asked: CalendarDay?
     /// Why the day asked for has no rate of its own ("a Saturday", "Good Friday", …).
     public let reason: String?
+
+    /// The published rate of `currency` per EUR, or its interpolated value (1 for EUR itself).
+    public var currencyPerEuro: Decimal { currencyLeg.perEuro }
+    /// The published rate of `base` per EUR, or its interpolated value (1 for EUR itself).
+    public var basePerEuro: Decimal { baseLeg.perEuro }
     /// For an interpolated rate: the published days on either side.
-    public let interpolatedBetween: [CalendarDay]?
+    public var interpolatedBetween: [CalendarDay]? { leadLeg.interpolatedBetween }
+    /// The leg that is not the euro's (the currency's when neither is).
+    public var leadLeg: RateLeg { currencyLeg.currency == "EUR" && baseLeg.currency != "EUR" ? baseLeg : currencyLeg }
+    /// The legs that are not the euro's, currency first.
+    public var legs: [RateLeg] { [currencyLeg, baseLeg].filter { $0.currency != "EUR" } }
+
+    init(currencyLeg: RateLeg, baseLeg: RateLeg, asked: CalendarDay, reason: String?) throws {
+        self.currencyLeg = currencyLeg
+        self.baseLeg = baseLeg
+        currency = currencyLeg.currency
+        base = baseLeg.currency
+        rate = try Self.quotient(currencyLeg, baseLeg, times: 1)
+        let lead = currencyLeg.currency == "EUR" && baseLeg.currency != "EUR" ? baseLeg : currencyLeg
+        day = lead.day
+        let exact = [currencyLeg, baseLeg].allSatisfy { $0.isPublished && $0.day == asked }
+        self.asked = exact ? nil : asked
+        self.reason = exact ? nil : reason
+    }
+
+    /// `amount` × currency ÷ base, with one division: amount × cN × bD ÷ (cD × bN).
+    static func quotient(_ currency: RateLeg, _ base: RateLeg, times amount: Decimal) throws -> Decimal {
+        let top = try DecimalMath.multiply(DecimalMath.multiply(amount, currency.numerator), base.denominator)
+        let bottom = try DecimalMath.multiply(currency.denominator, base.numerator)
+        return bottom == 1 ? top : try DecimalMath.divide(top, bottom)
+    }
+
+    /// `amount` of `base` in `currency`, unrounded (38 significant digits).
+    public func converting(_ amount: Decimal) throws -> Decimal {
+        try Self.quotient(currencyLeg, baseLeg, times: amount)
+    }
 }

@@ -77,18 +77,17 @@ public final class RateQueries {
     // MARK: Rates
 
     /// The rate of `currency` against `base` on `day` (default: the newest stored day); on a day
-    /// without one, the `fallback` decides.
+    /// without one, the `fallback` decides, for each leg (currency and base) on its own.
     public func rate(_ currency: String, on day: CalendarDay? = nil, base: String = "EUR",
                      fallback: RateFallback = .previous) throws -> RateAnswer {
         // A day on which both have a rate is answered by those rates alone: it lies within the
-        // bounds and both codes are known.
+        // bounds, both codes are known, and a currency quoted that day has not ended.
         let upper = currency.uppercased(), upperBase = base.uppercased()
         if let day, upper != "EUR" || upperBase != "EUR",
            let currencyRate = upper == "EUR" ? 1 : try rateIfAny(upper, on: day),
            let baseRate = upperBase == "EUR" ? 1 : try rateIfAny(upperBase, on: day) {
-            return RateAnswer(currency: upper, base: upperBase, rate: Self.quotient(currencyRate, baseRate),
-                              currencyPerEuro: currencyRate, basePerEuro: baseRate, day: day,
-                              asked: nil, reason: nil, interpolatedBetween: nil)
+            let leg = { (code: String, rate: Decimal) in code == "EUR" ? RateLeg.euro(on: day) : RateLeg.published(code, rate, on: day) }
+            return try RateAnswer(currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
         }
         let (first, last) = try bounds()
         let code = try knownCurrency(currency, likelyOn: last)
@@ -96,27 +95,25 @@ public final class RateQueries {
         let asked = day ?? last
         if asked < first { throw QueryError.beforeFirstDay(asked: asked, first: first, last: last) }
         if asked > last { try checkFresh(asked: asked, newest: last) }
-
-        // The currency (or, quoted against the euro, the base) decides the day; the other must
-        // have a rate that day.
+        let currencyLeg = try resolve(code, on: asked, fallback: fallback, newest: last)
+        let baseLeg = try resolve(baseCode, on: asked, fallback: fallback, newest: last)
         let lead = code == "EUR" ? baseCode : code
-        let resolved = try resolve(lead, on: asked, fallback: fallback, newest: last)
-        let currencyRate = lead == code ? resolved.rate : try exactRate(code, on: resolved.day)
-        let baseRate = lead == baseCode ? resolved.rate : try exactRate(baseCode, on: resolved.day)
-        let reason = resolved.day == asked && resolved.between == nil ? nil : Self.reason(for: asked, currency: lead, newest: last)
-        return RateAnswer(currency: code, base: baseCode, rate: Self.quotient(currencyRate, baseRate),
-                          currencyPerEuro: currencyRate, basePerEuro: baseRate, day: resolved.day,
-                          asked: resolved.day == asked && resolved.between == nil ? nil : asked,
-                          reason: reason, interpolatedBetween: resolved.between)
+        return try RateAnswer(currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked,
+                              reason: Self.reason(for: asked, currency: lead, newest: last))
     }
 
-    /// `amount` of `from` in `to` on `day`, rounded to `to`'s minor units (or `precision` places).
+    /// `amount` of `from` in `to` on `day`: computed from the published rates (or the
+    /// interpolated ones) with no rounding on the way, then rounded once, half away from zero,
+    /// to `to`'s minor units (or `precision` places).
     public func convert(_ amount: Decimal, from: String, to: String, on day: CalendarDay? = nil,
                         fallback: RateFallback = .previous, precision: Int? = nil) throws -> ConversionAnswer {
+        guard DecimalMath.significantDigits(amount) <= DecimalMath.amountDigits else {
+            throw QueryError.inexact("\(DecimalText.format(amount)) \(from.uppercased()) in \(to.uppercased())")
+        }
         let answer = try rate(to, on: day, base: from, fallback: fallback)
         let places = precision ?? MinorUnits.places(for: answer.currency)
-        let exact = amount * answer.currencyPerEuro / answer.basePerEuro
-        return ConversionAnswer(amount: amount, result: Self.round(exact, places: places), rate: answer, places: places)
+        let exact = try answer.converting(amount)
+        return ConversionAnswer(amount: amount, result: DecimalMath.round(exact, places: places), rate: answer, places: places)
     }
 
     /// Why `day` has no rate of its own for `currency`.
@@ -134,17 +131,29 @@ public final class RateQueries {
         if let missing = due.first { throw QueryError.staleStore(asked: asked, newest: newest, missing: missing) }
     }
 
-    private func resolve(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay)
-        throws -> (day: CalendarDay, rate: Decimal, between: [CalendarDay]?) {
-        if code == "EUR" { return (day, 1, nil) }
-        if let rate = try rateIfAny(code, on: day) { return (day, rate, nil) }
+    /// The leg of `code` for `day`: its rate that day, or the fallback's. A fallback only looks
+    /// at the ECB's publications next to the day (the last before it, the first after it), and
+    /// the currency must be in the one it uses: a currency the ECB left out of a publication
+    /// (ended, suspended, not yet quoted) is never answered with an older or newer rate. Nor is
+    /// a day the ``CurrencyLifecycle`` table puts past a currency's end.
+    private func resolve(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
+        if code == "EUR" { return .euro(on: day) }
+        if let interruption = CurrencyLifecycle.interruption(of: code, on: day) { throw try notQuoted(code, on: day, why: interruption.why) }
+        if let rate = try rateIfAny(code, on: day) { return .published(code, rate, on: day) }
+        if try isPublicationDay(day) { throw try notQuoted(code, on: day, why: nil) }
         try checkNoHole(from: day, to: day, asked: day, newest: newest)
-        let found = try fallbackRate(code, on: day, fallback: fallback, newest: newest)
+        let found = try fallbackLeg(code, on: day, fallback: fallback, newest: newest)
         // A fallback never passes over a hole: the days it skips must be days without rates.
-        for used in [found.day] + (found.between ?? []) where used != day {
+        for used in found.sources.map(\.day) where used != day {
             try checkNoHole(from: min(used, day), to: max(used, day), asked: day, newest: newest)
         }
         return found
+    }
+
+    private func notQuoted(_ code: String, on day: CalendarDay, why: String?) throws -> QueryError {
+        .notQuoted(currency: code, day: day, lastBefore: try nearest(code, to: day, after: false, within: nil)?.day,
+                   nextAfter: try nearest(code, to: day, after: true, within: nil)?.day,
+                   why: why ?? CurrencyLifecycle.interruption(of: code, on: day)?.why)
     }
 
     /// Throws ``QueryError/hole(day:asked:)`` for the business day from `from` to `to`, inside
@@ -180,41 +189,59 @@ public final class RateQueries {
         return TargetCalendar.businessDays(after: first, through: last).filter { !stored.contains($0) }
     }
 
-    private func fallbackRate(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay)
-        throws -> (day: CalendarDay, rate: Decimal, between: [CalendarDay]?) {
-        let window = RateFallback.window
+    private func fallbackLeg(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
+        if fallback == .none {
+            throw QueryError.noRateOnDay(currency: code, day: day, reason: Self.reason(for: day, currency: code, newest: newest))
+        }
+        // The ECB's publications on either side of the day, within the window, and the
+        // currency's rate in each (nil: the ECB published that day without it).
+        let before = try publication(of: code, nextTo: day, after: false)
+        let after = try publication(of: code, nextTo: day, after: true)
+        func quoted(_ found: (day: CalendarDay, rate: Decimal?)?) -> RateLeg.Published? {
+            guard let found, let rate = found.rate,
+                  CurrencyLifecycle.interruption(of: code, between: found.day, and: day) == nil else { return nil }
+            return RateLeg.Published(day: found.day, perEuro: rate)
+        }
+        let previous = quoted(before), next = quoted(after)
         switch fallback {
         case .none:
-            throw QueryError.noRateOnDay(currency: code, day: day, reason: Self.reason(for: day, currency: code, newest: newest))
+            break
         case .previous:
-            if let found = try nearest(code, to: day, after: false, within: window) { return (found.day, found.rate, nil) }
+            if let previous { return .published(code, previous.perEuro, on: previous.day) }
         case .next:
-            if let found = try nearest(code, to: day, after: true, within: window) { return (found.day, found.rate, nil) }
+            if let next { return .published(code, next.perEuro, on: next.day) }
         case .nearest:
-            let before = try nearest(code, to: day, after: false, within: window)
-            let after = try nearest(code, to: day, after: true, within: window)
-            if let before, after.map({ day.days(since: before.day) <= $0.day.days(since: day) }) ?? true { return (before.day, before.rate, nil) }
-            if let after { return (after.day, after.rate, nil) }
-        case .interpolate:
-            let before = try nearest(code, to: day, after: false, within: window)
-            let after = try nearest(code, to: day, after: true, within: window)
-            if let before, let after {
-                let span = Decimal(after.day.days(since: before.day)), offset = Decimal(day.days(since: before.day))
-                let value = before.rate + (after.rate - before.rate) * offset / span
-                return (day, Self.round(value, places: 6), [before.day, after.day])
+            // The nearer publication that quotes the currency (the earlier on a tie).
+            let candidates = [previous, next].compactMap { $0 }
+            if let best = candidates.min(by: { abs($0.day.days(since: day)) < abs($1.day.days(since: day)) }) {
+                return .published(code, best.perEuro, on: best.day)
             }
+        case .interpolate:
+            if let previous, let next { return try .interpolated(code, on: day, before: previous, after: next) }
             // After the newest stored day there is nothing to interpolate towards.
-            if let before, day > newest { return (before.day, before.rate, nil) }
+            if let previous, after == nil, day > newest { return .published(code, previous.perEuro, on: previous.day) }
         }
-        throw QueryError.notQuoted(currency: code, day: day, lastBefore: try nearest(code, to: day, after: false, within: nil)?.day,
-                                   nextAfter: try nearest(code, to: day, after: true, within: nil)?.day)
+        throw try notQuoted(code, on: day, why: nil)
     }
 
-    private func exactRate(_ code: String, on day: CalendarDay) throws -> Decimal {
-        if code == "EUR" { return 1 }
-        if let rate = try rateIfAny(code, on: day) { return rate }
-        throw QueryError.notQuoted(currency: code, day: day, lastBefore: try nearest(code, to: day, after: false, within: nil)?.day,
-                                   nextAfter: try nearest(code, to: day, after: true, within: nil)?.day)
+    /// The ECB's last publication before `day` (or first after), within the fallback window,
+    /// with the rate of `code` in it if it has one.
+    func publication(of code: String, nextTo day: CalendarDay, after: Bool) throws -> (day: CalendarDay, rate: Decimal?)? {
+        let window = RateFallback.window
+        let (low, high) = after ? (day.adding(days: 1).date, day.adding(days: window).date) : (day.adding(days: -window).date, day.adding(days: -1).date)
+        let row = try context.aggregate(AggregateRequest<Eurofxrefhist>(
+            predicate: #Predicate { $0.date >= low && $0.date <= high }, aggregates: [after ? .min("date") : .max("date")]))[0]
+        guard case .date(let date) = row[0] else { return nil }
+        let found = CalendarDay(date: date)
+        return (found, try rateIfAny(code, on: found))
+    }
+
+    /// Whether the ECB published any rate on `day` (the store holds one).
+    func isPublicationDay(_ day: CalendarDay) throws -> Bool {
+        let date = day.date
+        var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date })
+        request.fetchLimit = 1
+        return try context.count(for: request) > 0
     }
 
     /// The rate of `code` on `day`, if published.
@@ -285,8 +312,8 @@ public final class RateQueries {
             if point.rate > maximum.rate { maximum = point }
             sum += point.rate
         }
-        let mean = Self.round(sum / Decimal(points.count), places: 6)
-        let change = Self.round((last.rate - first.rate) / first.rate * 100, places: 2)
+        let mean = try DecimalMath.divide(sum, Decimal(points.count))
+        let change = DecimalMath.round(try DecimalMath.divide((last.rate - first.rate) * 100, first.rate), places: 2)
         return RateStats(currency: table.currencies[0], from: from, to: to, days: points.count, first: first, last: last,
                          minimum: minimum, maximum: maximum, mean: mean, changePercent: change)
     }
@@ -346,18 +373,5 @@ public final class RateQueries {
         return StoreStatus(firstDay: first, lastDay: last, rates: count(row[2]), days: count(row[3]), currencies: count(row[4]),
                            dueDay: due, missingBusinessDays: missing, holes: holes, ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
                            lastRun: lastRun)
-    }
-
-    /// Units of the currency per unit of the base, to six places (exact against the euro).
-    static func quotient(_ currencyPerEuro: Decimal, _ basePerEuro: Decimal) -> Decimal {
-        basePerEuro == 1 ? currencyPerEuro : round(currencyPerEuro / basePerEuro, places: 6)
-    }
-
-    /// `value` rounded half away from zero to `places` decimal places.
-
-    static func round(_ value: Decimal, places: Int) -> Decimal {
-        var input = value, output = Decimal()
-        NSDecimalRound(&output, &input, places, .plain)
-        return output
     }
 }

@@ -19,7 +19,7 @@ public struct RateStats: Sendable, Equatable {
     public let minimum: (day: CalendarDay, rate: Decimal)
     /// The highest rate, and the first day it was published.
     public let maximum: (day: CalendarDay, rate: Decimal)
-    /// The mean of the published rates, to 6 decimal places.
+    /// The mean of the published rates, unrounded (38 significant digits).
     public let mean: Decimal
     /// (last - first) / first, in percent, to 2 decimal places.
     public let changePercent: Decimal
