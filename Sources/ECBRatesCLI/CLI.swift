@@ -17,7 +17,10 @@ public enum CLI {
     static func main(_ arguments: [String], environment: [String: String], console: Console, sharedStore: RatesStore?) async -> Int32 {
         let context = CommandContext(environment: environment, console: console, sharedStore: sharedStore)
         do {
-            return try await run(arguments, context: context)
+            let status = try await run(arguments, context: context)
+            // A result that did not reach standard output is a failure, whatever the command did.
+            try console.checkOutput()
+            return status
         } catch let error as UsageError {
             context.usageError(error)
             return ExitCode.usage

@@ -14,6 +14,8 @@ public final class Console: Sendable {
     public let colors: Bool
     private let isCapturing: Bool
     private let captured = Mutex<(out: String, err: String)>(("", ""))
+    /// The first failed write to standard output (its `errno`), if any.
+    private let outputFailure = Mutex<Int32?>(nil)
 
     /// The process's own standard output and error.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Console {
@@ -37,31 +39,42 @@ public final class Console: Sendable {
 
     /// Writes `text` to standard output.
     public func out(_ text: String) {
-        if isCapturing { captured.withLock { $0.out += text } } else { write(text, to: STDOUT_FILENO) }
+        if isCapturing { captured.withLock { $0.out += text } } else if let code = write(text, to: STDOUT_FILENO) {
+            outputFailure.withLock { $0 = $0 ?? code }
+        }
     }
 
     /// Writes `text` to standard error.
     public func err(_ text: String) {
-        if isCapturing { captured.withLock { $0.err += text } } else { write(text, to: STDERR_FILENO) }
+        if isCapturing { captured.withLock { $0.err += text } } else { _ = write(text, to: STDERR_FILENO) }
     }
 
     /// What was written to standard output and error (capturing consoles only).
     public var capturedOutput: (out: String, err: String) { captured.withLock { $0 } }
 
+    /// Throws ``OutputError`` when a write to standard output has failed (a full disk behind a
+    /// redirection, `/dev/full`, a closed pipe with SIGPIPE ignored): a result that did not
+    /// reach its reader is a failure, never exit 0.
+    func checkOutput() throws {
+        if let code = outputFailure.withLock({ $0 }) { throw OutputError(path: nil, errno: code) }
+    }
+
     /// `Error:` in bold red when colour is on.
     func errorLabel() -> String { colors ? "\u{1B}[1;31mError:\u{1B}[0m" : "Error:" }
 
-    private func write(_ text: String, to descriptor: Int32) {
+    /// Writes all of `text`; the `errno` of a failed write, or nil.
+    private func write(_ text: String, to descriptor: Int32) -> Int32? {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
-                return
+                return written < 0 ? errno : EIO
             }
             offset += written
         }
         bytes.removeAll()
+        return nil
     }
 }

@@ -13,9 +13,21 @@ enum ErrorText {
             return describe(error)
         case let error as ManagedStoreError:
             return describe(error)
+        case let error as CocoaError:
+            return describe(error)
         default:
             return "\(error)"
         }
+    }
+
+    /// Foundation's file errors in words: the file, and the system's reason (never the raw
+    /// `Error Domain=NSCocoaErrorDomain Code=…` text).
+    static func describe(_ error: CocoaError) -> String {
+        let file = error.filePath ?? error.url?.path
+        let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+        let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
+            ?? (error.isFileError ? "a file error (\(error.code.rawValue))" : "error \(error.code.rawValue)")
+        return file.map { "cannot use \($0): \(reason)" } ?? reason
     }
 
     /// The stack's refusals, in ecbrates's terms (a user knows ecbrates stores, not ManagedStore).

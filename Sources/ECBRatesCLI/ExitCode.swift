@@ -41,10 +41,12 @@ public enum ExitCode {
             return ioError
         case let error as SQLiteError: return error.isBusy ? tryAgainLater : ioError
         case ManagedStoreError.storeNotFound: return noInput
+        case ManagedStoreError.storeChangedWhileReading: return tryAgainLater
         case is ManagedStoreError: return ioError
         case let error as QueryError: return error.isUsageError ? usage : dataError
         case is NoStoreError: return noInput
         case is CocoaError: return ioError
+        case is OutputError: return ioError
         default: return software
         }
     }

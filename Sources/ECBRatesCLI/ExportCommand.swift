@@ -16,7 +16,7 @@ enum ExportCommand: Command {
             .init(name: "--to", value: "day", help: "The last day (default: the newest stored day)."),
             .init(name: "--currencies", value: "codes", help: "Only these currencies (USD,JPY,…)."),
             .init(name: "--layout", value: "layout", help: "long or wide (default: long)."),
-            .init(name: "--output", value: "file", help: "Write to this file instead of standard output."),
+            .init(name: "--output", value: "file", help: "Write to this file (whole, or not at all) instead of standard output; - is standard output."),
             CommandSpec.storeOption,
         ])
 
@@ -26,41 +26,14 @@ enum ExportCommand: Command {
         if let from, let to, from > to { throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: spec.name) }
         let currencies = try arguments.currencies("--currencies")
         let store = try QuerySupport.openStore(arguments, context: context)
-        let sink = try ExportSink(path: arguments.value("--output"), console: context.console)
+        let output = try OutputFile(path: arguments.value("--output"), console: context.console)
         let lines = try await RateExporter(store: store).export(layout: layout, from: from, to: to, currencies: currencies) { text in
-            try sink.write(text)
+            try output.write(text)
         }
-        try sink.close()
-        if let path = arguments.value("--output") {
+        try output.commit()
+        if let path = output.path {
             context.console.err("wrote \(lines) lines (\(layout.rawValue) layout) to \(path)\n")
         }
         return ExitCode.success
     }
-}
-
-/// Where an export goes: a file, or standard output.
-///
-/// `@unchecked Sendable`: written by the exporter's one background queue, one piece at a time,
-/// and closed after it finishes.
-final class ExportSink: @unchecked Sendable {
-    private let handle: FileHandle?
-    private let console: Console
-
-    init(path: String?, console: Console) throws {
-        self.console = console
-        guard let path else {
-            handle = nil
-            return
-        }
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "cannot write \(path)"])
-        }
-        self.handle = handle
-    }
-
-    func write(_ text: String) throws {
-        if let handle { try handle.write(contentsOf: Data(text.utf8)) } else { console.out(text) }
-    }
-
-    func close() throws { try handle?.close() }
 }

@@ -15,7 +15,7 @@ enum SeriesCommand: Command {
             .init(name: "--to", value: "day", help: "The last day (default: the newest stored day)."),
             .init(name: "--chart", value: nil, help: "Draw a line chart in the terminal instead of the table."),
             .init(name: "--format", value: "format", help: "text, json, csv or svg (default: text)."),
-            .init(name: "--output", value: "file", help: "Write to this file instead of standard output."),
+            .init(name: "--output", value: "file", help: "Write to this file (whole, or not at all) instead of standard output; - is standard output."),
             CommandSpec.storeOption,
         ])
 
@@ -37,7 +37,7 @@ enum SeriesCommand: Command {
         let text: String
         if arguments.flag("--chart") {
             text = TerminalChart.render(table, color: context.console.outputIsTerminal && context.environment["NO_COLOR"] == nil
-                                                && arguments.value("--output") == nil)
+                                                && [nil, "-"].contains(arguments.value("--output")))
         } else {
             switch format {
             case "svg": text = SVGChart.render(table)
@@ -58,15 +58,11 @@ enum SeriesCommand: Command {
                 }, rightAligned: Set(1...table.currencies.count))
             }
         }
-        if let output = arguments.value("--output") {
-            do {
-                try text.write(toFile: output, atomically: true, encoding: .utf8)
-            } catch {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cannot write \(output): \(error.localizedDescription)"])
-            }
-            context.console.err("wrote \(table.rows.count) days of \(table.currencies.joined(separator: ", ")) to \(output)\n")
-        } else {
-            context.console.out(text)
+        let output = try OutputFile(path: arguments.value("--output"), console: context.console)
+        try output.write(text)
+        try output.commit()
+        if let path = output.path {
+            context.console.err("wrote \(table.rows.count) days of \(table.currencies.joined(separator: ", ")) to \(path)\n")
         }
         return ExitCode.success
     }

@@ -16,6 +16,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case readOnlyStore(url: URL)
     /// A read-only store that does not exist.
     case storeNotFound(url: URL)
+    /// A store read without locks (`immutable`, for a user who cannot write beside it) that
+    /// its owner changed during the read: the answer may mix two states, so there is none.
+    case storeChangedWhileReading(url: URL)
     /// A predicate or sort descriptor that cannot be run as SQL.
     case unsupportedFetch(entity: String, reason: String)
     /// The entity of an object or request is not in the context's model.
@@ -45,6 +48,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
             return "the store at \(url.path) is read-only"
         case .storeNotFound(let url):
             return "no store at \(url.path)"
+        case .storeChangedWhileReading(let url):
+            return "the store at \(url.path) changed while it was read (another user wrote it); ask again"
         case .unsupportedFetch(let entity, let reason):
             return "cannot fetch \(entity): \(reason)"
         case .unknownEntity(let name):

@@ -23,11 +23,15 @@ final class SQLiteStore: Sendable {
     /// How read connections name the file: its path, or an `immutable=1` URI for a store on a
     /// read-only file system (see ``openReadOnly(url:timeout:)``).
     private let readerFilename: (name: String, uri: Bool)
+    /// For an `immutable` store, the file as it was when opened: SQLite reads such a file
+    /// without locks, so every read checks afterwards that nobody changed it meanwhile.
+    private let immutableSignature: FileSignature?
 
     private init(persistentStore: PersistentStore, model: ManagedObjectModel, writer: SQLiteConnection?,
                  readers: [SQLiteConnection], description: PersistentStoreDescription,
                  readerFilename: (name: String, uri: Bool)? = nil) {
         self.readerFilename = readerFilename ?? (persistentStore.url.path, false)
+        self.immutableSignature = self.readerFilename.uri ? FileSignature(path: persistentStore.url.path) : nil
         self.persistentStore = persistentStore
         self.model = model
         self.writer = Locked(writer)
@@ -139,7 +143,11 @@ final class SQLiteStore: Sendable {
         defer { readerSlots.signal() }
         let connection = try idleReaders.withLock { $0.popLast() } ?? openReader()
         defer { idleReaders.withLock { $0.append(connection) } }
-        return try body(connection)
+        let result = try body(connection)
+        if let immutableSignature, FileSignature(path: url.path) != immutableSignature {
+            throw ManagedStoreError.storeChangedWhileReading(url: url)
+        }
+        return result
     }
 
     private func openReader() throws -> SQLiteConnection {
@@ -151,14 +159,17 @@ final class SQLiteStore: Sendable {
     /// Reading a WAL-mode database takes its WAL index (`-shm`), which SQLite creates when it is
     /// missing; on a read-only file system it cannot, and the open fails. A store closed cleanly
     /// has no WAL (its last connection checkpointed it into the file), so there it is opened as
-    /// `immutable`, which reads the file alone: nothing can change it on such a file system.
+    /// `immutable`, which reads the file alone. The same holds for a store in a directory this
+    /// user cannot write (a store shared read-only by another user), where SQLite says
+    /// "read-only" rather than "cannot open"; its owner can still write it, so each read checks
+    /// that the file did not change under it (``FileSignature``).
     private static func openReadOnly(url: URL, timeout: TimeInterval)
         throws -> (SQLiteConnection, StoreSchema.Metadata?, (name: String, uri: Bool)) {
         let path = url.path
         let connection = try openReader(path: path, uri: false, timeout: timeout)
         do {
             return (connection, try StoreSchema.inspect(connection, url: url), (path, false))
-        } catch let error as SQLiteError where error.kind == .cannotOpen {
+        } catch let error as SQLiteError where error.kind == .cannotOpen || error.kind == .readOnly {
             let directory = url.deletingLastPathComponent().path
             let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
             guard access(directory, W_OK) != 0, wal == 0,
