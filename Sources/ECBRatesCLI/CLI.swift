@@ -16,18 +16,33 @@ public enum CLI {
     /// Runs a command line against a store the caller keeps open (the shell's).
     static func main(_ arguments: [String], environment: [String: String], console: Console, sharedStore: RatesStore?) async -> Int32 {
         let context = CommandContext(environment: environment, console: console, sharedStore: sharedStore)
+        var errorsAsJSON = false
         do {
             let status = try await run(arguments, context: context)
             // A result that did not reach standard output is a failure, whatever the command did.
             try console.checkOutput()
             return status
-        } catch let error as UsageError {
-            context.usageError(error)
-            return ExitCode.usage
+        } catch let failure as CommandFailure {
+            errorsAsJSON = failure.errorsAsJSON
+            return report(failure.error, context: context, json: errorsAsJSON)
         } catch {
-            context.failure(error)
-            return ExitCode.code(for: error)
+            return report(error, context: context, json: errorsAsJSON)
         }
+    }
+
+    /// Prints `error` (as one JSON object on standard error when the command's format is JSON)
+    /// and returns its exit code.
+    static func report(_ error: any Error, context: CommandContext, json: Bool) -> Int32 {
+        let status = error is UsageError ? ExitCode.usage : ExitCode.code(for: error)
+        if json {
+            let message = (error as? UsageError)?.message ?? ErrorText.describe(error)
+            context.console.err(JSONText.object([("error", .string(message)), ("exitStatus", .number(Double(status)))]).text + "\n")
+        } else if let error = error as? UsageError {
+            context.usageError(error)
+        } else {
+            context.failure(error)
+        }
+        return status
     }
 
     /// The commands, in the order help lists them.
@@ -63,10 +78,19 @@ public enum CLI {
                 context.console.out(command.spec.help)
                 return ExitCode.success
             }
+            // Under a JSON format, errors are JSON too (a bad --format itself is reported as text).
+            let errorsAsJSON = command.spec.format.flatMap { try? parsed[$0] }?.isJSON ?? false
+            var context = context
+            if command.spec.options.contains(where: { $0.name == CommonOptions.quiet.spec.name }), parsed[CommonOptions.quiet] {
+                context.console = context.console.quieted()
+            }
             do {
                 return try await command.run(parsed, context)
             } catch let error as QueryError where error.isUsageError {
-                throw UsageError(error.description.prefix(1).uppercased() + error.description.dropFirst(), command: command.spec.name)
+                throw CommandFailure(error: UsageError(error.description.prefix(1).uppercased() + error.description.dropFirst(),
+                                                       command: command.spec.name), errorsAsJSON: errorsAsJSON)
+            } catch {
+                throw CommandFailure(error: error, errorsAsJSON: errorsAsJSON)
             }
         }
     }
@@ -118,10 +142,17 @@ struct CommandEntry: Sendable {
     }
 }
 
+/// A command's error, with how to print it.
+struct CommandFailure: Error {
+    let error: any Error
+    /// The command's format is JSON: the error is printed as a JSON object.
+    let errorsAsJSON: Bool
+}
+
 /// What a command runs with: the environment and the console (and, in the shell, its store).
 struct CommandContext: Sendable {
     let environment: [String: String]
-    let console: Console
+    var console: Console
     /// The store the shell keeps open, so that its queries share one main context.
     var sharedStore: RatesStore?
 
@@ -138,8 +169,8 @@ struct CommandContext: Sendable {
     }
 
     /// The store the command names (`--store`), or the default one.
-    func storeURL(_ arguments: ParsedArguments) -> URL {
-        if let path = arguments.value("--store") { return URL(fileURLWithPath: path) }
+    func storeURL(_ arguments: ParsedArguments) throws -> URL {
+        if let path = try arguments[CommonOptions.store] { return URL(fileURLWithPath: path) }
         return RatesStore.defaultURL(environment: environment)
     }
 

@@ -22,10 +22,11 @@ struct CommandSpec: Sendable {
     var discussion: String?
     var arguments: [Argument] = []
     var options: [Option] = []
+    /// The command's `--format` option, if it has one: under a JSON format, errors are JSON too.
+    var format: TypedOption<OutputFormat>?
+    /// Whether the shell runs it (every command but the shell itself).
+    var inShell = true
 
-    /// `--store <path>`: every command that opens a store takes it.
-    static let storeOption = Option(name: "--store", value: "path",
-                                    help: "The store (default: $ECBRATES_STORE, else $XDG_DATA_HOME/ecbrates/rates.sqlite).")
     static let helpOption = Option(name: "--help", short: "-h", value: nil, help: "Show help information.")
 
     var allOptions: [Option] { options + [Self.helpOption] }

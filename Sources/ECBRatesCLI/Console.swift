@@ -13,9 +13,16 @@ public final class Console: Sendable {
     /// True when colour may be used on standard error (a terminal, and no `NO_COLOR`).
     public let colors: Bool
     private let isCapturing: Bool
-    private let captured = Mutex<(out: String, err: String)>(("", ""))
-    /// The first failed write to standard output (its `errno`), if any.
-    private let outputFailure = Mutex<Int32?>(nil)
+    /// With `--quiet`: results and notes are dropped; warnings and errors still go out.
+    public let isQuiet: Bool
+    private let storage: Storage
+
+    /// What a console and its quiet twin share.
+    private final class Storage: Sendable {
+        let captured = Mutex<(out: String, err: String)>(("", ""))
+        /// The first failed write to standard output (its `errno`), if any.
+        let outputFailure = Mutex<Int32?>(nil)
+    }
 
     /// The process's own standard output and error.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Console {
@@ -30,33 +37,49 @@ public final class Console: Sendable {
         Console(outputIsTerminal: false, errorIsTerminal: false, colors: false, capturing: true)
     }
 
-    private init(outputIsTerminal: Bool, errorIsTerminal: Bool, colors: Bool, capturing: Bool) {
+    private init(outputIsTerminal: Bool, errorIsTerminal: Bool, colors: Bool, capturing: Bool, quiet: Bool = false,
+                 storage: Storage = Storage()) {
         self.outputIsTerminal = outputIsTerminal
         self.errorIsTerminal = errorIsTerminal
         self.colors = colors
         self.isCapturing = capturing
+        self.isQuiet = quiet
+        self.storage = storage
+    }
+
+    /// This console, quiet: nothing on standard output, no notes; warnings and errors as before.
+    func quieted() -> Console {
+        Console(outputIsTerminal: outputIsTerminal, errorIsTerminal: errorIsTerminal, colors: colors, capturing: isCapturing,
+                quiet: true, storage: storage)
+    }
+
+    /// Writes `text`, which says what a command did ("wrote 30 lines to …"), to standard error,
+    /// unless quiet.
+    func note(_ text: String) {
+        if !isQuiet { err(text) }
     }
 
     /// Writes `text` to standard output.
     public func out(_ text: String) {
-        if isCapturing { captured.withLock { $0.out += text } } else if let code = write(text, to: STDOUT_FILENO) {
-            outputFailure.withLock { $0 = $0 ?? code }
+        if isQuiet { return }
+        if isCapturing { storage.captured.withLock { $0.out += text } } else if let code = write(text, to: STDOUT_FILENO) {
+            storage.outputFailure.withLock { $0 = $0 ?? code }
         }
     }
 
     /// Writes `text` to standard error.
     public func err(_ text: String) {
-        if isCapturing { captured.withLock { $0.err += text } } else { _ = write(text, to: STDERR_FILENO) }
+        if isCapturing { storage.captured.withLock { $0.err += text } } else { _ = write(text, to: STDERR_FILENO) }
     }
 
     /// What was written to standard output and error (capturing consoles only).
-    public var capturedOutput: (out: String, err: String) { captured.withLock { $0 } }
+    public var capturedOutput: (out: String, err: String) { storage.captured.withLock { $0 } }
 
     /// Throws ``OutputError`` when a write to standard output has failed (a full disk behind a
     /// redirection, `/dev/full`, a closed pipe with SIGPIPE ignored): a result that did not
     /// reach its reader is a failure, never exit 0.
     func checkOutput() throws {
-        if let code = outputFailure.withLock({ $0 }) { throw OutputError(path: nil, errno: code) }
+        if let code = storage.outputFailure.withLock({ $0 }) { throw OutputError(path: nil, errno: code) }
     }
 
     /// `Error:` in bold red when colour is on.

@@ -4,35 +4,50 @@ import Foundation
 
 /// `ecbrates export`: the rates as CSV, written from a background context.
 enum ExportCommand: Command {
+    static let format = CommonOptions.format([.csv, .ndjson])
+    static let from = CommonOptions.from("The first day (default: the first stored day).")
+    static let layout = TypedOption<RateExporter.Layout>.choice("--layout", value: "layout", help: "long or wide (default: long).")
+
     static let spec = CommandSpec(
         name: "export",
-        abstract: "Export the stored rates as CSV.",
+        abstract: "Export the stored rates as CSV (or JSON lines).",
         discussion: """
         long: date,currency,rate, oldest first. wide: the ECB's own eurofxref-hist.csv layout (Date,USD,JPY,…,
-        newest first, N/A where a currency has no rate), which tools that read the ECB's file can read.
+        newest first, N/A where a currency has no rate), which tools that read the ECB's file (and 'ecbrates
+        import') read. --format ndjson writes one JSON object per line instead. Written a year at a time, in
+        constant memory. A range that reaches business days whose rates are out but not stored is an error,
+        unless --partial.
         """,
-        options: [
-            .init(name: "--from", value: "day", help: "The first day (default: the first stored day)."),
-            .init(name: "--to", value: "day", help: "The last day (default: the newest stored day)."),
-            .init(name: "--currencies", value: "codes", help: "Only these currencies (USD,JPY,…)."),
-            .init(name: "--layout", value: "layout", help: "long or wide (default: long)."),
-            .init(name: "--output", value: "file", help: "Write to this file (whole, or not at all) instead of standard output; - is standard output."),
-            CommandSpec.storeOption,
-        ])
+        options: [from.spec, CommonOptions.to.spec, CommonOptions.currencies.spec, CommonOptions.base.spec, layout.spec, format.spec,
+                  CommonOptions.output.spec, CommonOptions.partial.spec, CommonOptions.quiet.spec, CommonOptions.store.spec],
+        format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let layout = try arguments.choice("--layout", RateExporter.Layout.allCases.map(\.rawValue)).flatMap(RateExporter.Layout.init) ?? .long
-        let from = try arguments.day("--from"), to = try arguments.day("--to")
+        let layout = try arguments[Self.layout] ?? .long
+        let encoding: RateExporter.Encoding = try arguments[Self.format] == .ndjson ? .ndjson : .csv
+        let from = try arguments[Self.from], to = try arguments[CommonOptions.to]
         if let from, let to, from > to { throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: spec.name) }
-        let currencies = try arguments.currencies("--currencies")
+        let currencies = try arguments[CommonOptions.currencies]
+        let base = try arguments[CommonOptions.base] ?? "EUR"
+        let partial = arguments[CommonOptions.partial]
         let store = try QuerySupport.openStore(arguments, context: context)
-        let output = try OutputFile(path: arguments.value("--output"), console: context.console)
-        let lines = try await RateExporter(store: store).export(layout: layout, from: from, to: to, currencies: currencies) { text in
+        let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
+        let now = context.now
+        let exporter = RateExporter(store: store, now: { now })
+        let lines = try await exporter.export(layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,
+                                              base: base, partial: partial) { text in
             try output.write(text)
         }
         try output.commit()
+        if partial {
+            let missing = try await QuerySupport.ask(store, context: context) { queries in
+                let (first, last) = try queries.bounds()
+                return try queries.missingDays(from: from ?? first, to: to ?? last)
+            }
+            QuerySupport.warnIncomplete(missing, context: context)
+        }
         if let path = output.path {
-            context.console.err("wrote \(lines) lines (\(layout.rawValue) layout) to \(path)\n")
+            context.console.note("wrote \(lines) lines (\(layout.rawValue) layout) to \(path)\n")
         }
         return ExitCode.success
     }

@@ -20,45 +20,54 @@ enum ImportCommand: Command {
         (a second signal kills it at once).
         """,
         arguments: [.init(name: "source", help: "A file, an http(s) URL, or - for standard input.", repeating: true, optional: true)],
-        options: [
-            .init(name: "--source", value: "source", help: "daily, 90d, hist or auto, when no <source> is given (default: auto)."),
-            .init(name: "--workers", value: "n", help: "Workers storing chunks at once (default: the number of cores)."),
-            .init(name: "--chunk-days", value: "n", help: "Days stored per transaction (default: \(ImportOptions.defaultChunkDays))."),
-            .init(name: "--from", value: "day", help: "Only days on or after this one (YYYY-MM-DD)."),
-            .init(name: "--to", value: "day", help: "Only days on or before this one (YYYY-MM-DD)."),
-            .init(name: "--currencies", value: "codes", help: "Only these currencies (USD,JPY,…)."),
-            .init(name: "--dry-run", value: nil, help: "Report what would change; store nothing."),
-            .init(name: "--wait", value: "seconds", help: "Wait this long for another import to finish (default: 0)."),
-            .init(name: "--connect-timeout", value: "seconds",
-                  help: "Give up connecting to a server after this long (default: \(Int(FeedFetcher.defaultConnectTimeout)))."),
-            .init(name: "--idle-timeout", value: "seconds",
-                  help: "Give up on a server silent this long, then retry, 4 attempts in all (default: \(Int(FeedFetcher.defaultIdleTimeout)))."),
-            .init(name: "--format", value: "format", help: "text or json (default: text)."),
-            CommandSpec.storeOption,
-        ])
+        options: [source.spec, workers.spec, chunkDays.spec, from.spec, to.spec, CommonOptions.currencies.spec, dryRun.spec, wait.spec,
+                  connectTimeout.spec, idleTimeout.spec, format.spec, CommonOptions.quiet.spec, CommonOptions.store.spec],
+        format: format)
+
+    static let format = CommonOptions.format([.text, .json])
+    static let source = TypedOption<ECBFile>.choice(
+        "--source", value: "source", help: "daily, 90d, hist or auto, when no <source> is given (default: auto).")
+    static let workers = TypedOption<Int>.integer("--workers", help: "Workers storing chunks at once (default: the number of cores).")
+    static let chunkDays = TypedOption<Int>.integer(
+        "--chunk-days", help: "Days stored per transaction (default: \(ImportOptions.defaultChunkDays)).")
+    static let from = TypedOption<CalendarDay>.day("--from", help: "Only days on or after this one (YYYY-MM-DD).")
+    static let to = TypedOption<CalendarDay>.day("--to", help: "Only days on or before this one (YYYY-MM-DD).")
+    static let dryRun = FlagOption("--dry-run", help: "Report what would change; store nothing.")
+    static let wait = TypedOption<Double>.seconds("--wait", help: "Wait this long for another import to finish (default: 0).")
+    static let connectTimeout = TypedOption<Double>.seconds(
+        "--connect-timeout", positive: true,
+        help: "Give up connecting to a server after this long (default: \(Int(FeedFetcher.defaultConnectTimeout))).")
+    static let idleTimeout = TypedOption<Double>.seconds(
+        "--idle-timeout", positive: true,
+        help: "Give up on a server silent this long, then retry, 4 attempts in all (default: \(Int(FeedFetcher.defaultIdleTimeout))).")
+
+    /// The ECB's files `--source` names.
+    enum ECBFile: String, Sendable, CaseIterable {
+        case daily, ninetyDays = "90d", hist, auto
+    }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let format = try arguments.choice("--format", ["text", "json"]) ?? "text"
+        let format = try arguments[Self.format] ?? .text
         var options = ImportOptions()
-        if let workers = try arguments.integer("--workers") { options.workers = workers }
-        if let chunkDays = try arguments.integer("--chunk-days") { options.chunkDays = chunkDays }
-        options.from = try arguments.day("--from")
-        options.to = try arguments.day("--to")
+        if let workers = try arguments[Self.workers] { options.workers = workers }
+        if let chunkDays = try arguments[Self.chunkDays] { options.chunkDays = chunkDays }
+        options.from = try arguments[Self.from]
+        options.to = try arguments[Self.to]
         if let from = options.from, let to = options.to, from > to {
             throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: spec.name)
         }
-        options.currencies = try arguments.currencies("--currencies").map(Set.init)
-        options.dryRun = arguments.flag("--dry-run")
+        options.currencies = try arguments[CommonOptions.currencies].map(Set.init)
+        options.dryRun = arguments[Self.dryRun]
         options.today = TargetCalendar.today(at: context.now)
-        let wait = try arguments.seconds("--wait") ?? 0
-        let fetcher = FeedFetcher(connectTimeout: try arguments.seconds("--connect-timeout", positive: true) ?? FeedFetcher.defaultConnectTimeout,
-                                  idleTimeout: try arguments.seconds("--idle-timeout", positive: true) ?? FeedFetcher.defaultIdleTimeout)
+        let wait = try arguments[Self.wait] ?? 0
+        let fetcher = FeedFetcher(connectTimeout: try arguments[Self.connectTimeout] ?? FeedFetcher.defaultConnectTimeout,
+                                  idleTimeout: try arguments[Self.idleTimeout] ?? FeedFetcher.defaultIdleTimeout)
         var sources = arguments.positional.map(FeedSource.init)
-        if let choice = try arguments.choice("--source", ["daily", "90d", "hist", "auto"]) {
+        if let choice = try arguments[Self.source] {
             guard sources.isEmpty else {
                 throw UsageError("give either <source> arguments or '--source <source>', not both", command: spec.name)
             }
-            if choice != "auto" { sources = [FeedSource(choice)] }
+            if choice != .auto { sources = [FeedSource(choice.rawValue)] }
         }
         if sources.filter({ $0 == .standardInput }).count > 1 {
             throw UsageError("standard input (-) can be read only once", command: spec.name)
@@ -77,7 +86,7 @@ enum ImportCommand: Command {
         if let shared = context.sharedStore {
             store = shared
         } else {
-            let storeURL = context.storeURL(arguments)
+            let storeURL = try context.storeURL(arguments)
             let exists = FileManager.default.fileExists(atPath: storeURL.path)
             let inMemory = options.dryRun && !exists
             // Creating a store is part of the import lock, so that imports started at once on a
@@ -98,7 +107,7 @@ enum ImportCommand: Command {
         defer { heldLock?.release() }
         var progress: ProgressLine?
         var report: (@Sendable (FeedSource, ImportProgress) -> Void)?
-        if context.console.errorIsTerminal && format == "text" {
+        if context.console.errorIsTerminal && format == .text {
             let line = ProgressLine(console: context.console)
             progress = line
             report = { source, status in line.update(source: source.description, status) }
@@ -126,8 +135,8 @@ enum ImportCommand: Command {
 
     /// Prints the reports; `stopped` is what the source that failed (or was interrupted) stored
     /// before `error`.
-    static func render(_ reports: [ImportReport], format: String, console: Console, stopped: ImportReport? = nil, error: (any Error)? = nil) {
-        if format == "json" {
+    static func render(_ reports: [ImportReport], format: OutputFormat, console: Console, stopped: ImportReport? = nil, error: (any Error)? = nil) {
+        if format == .json {
             var entries = reports.map { json($0) }
             if let stopped {
                 var entry = json(stopped)

@@ -1,34 +1,40 @@
 import ECBRates
+import EurofxrefFeed
 import Foundation
 
-/// `ecbrates latest`: the newest day's rates.
+/// `ecbrates latest`: all rates of the newest day (or of a day).
 enum LatestCommand: Command {
+    static let format = CommonOptions.format([.text, .json, .csv])
+
     static let spec = CommandSpec(
         name: "latest",
-        abstract: "Show the rates of the newest stored day.",
-        options: [.init(name: "--currencies", value: "codes", help: "Only these currencies (USD,JPY,…)."),
-                  QuerySupport.formatOption, CommandSpec.storeOption])
+        abstract: "Show all rates of the newest stored day (or of --date), per euro or per --base.",
+        discussion: "A currency asked for with --currencies that has no rate that day is named in a warning and left out.",
+        options: [CommonOptions.currencies.spec, CommonOptions.date.spec, CommonOptions.base.spec, format.spec, CommonOptions.store.spec],
+        format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let format = try QuerySupport.format(arguments)
-        let currencies = try arguments.currencies("--currencies")
+        let format = try arguments[Self.format] ?? .text
+        let currencies = try arguments[CommonOptions.currencies]
+        let day = try arguments[CommonOptions.date]
+        let base = try arguments[CommonOptions.base] ?? "EUR"
         let store = try QuerySupport.openStore(arguments, context: context)
-        let latest = try await QuerySupport.ask(store, context: context) { try $0.latest(currencies) }
-        await QuerySupport.warnIfStale(store, context: context)
-        for (code, lastDay) in latest.missing {
-            context.console.err("warning: \(code) has no rate on \(latest.day)" + (lastDay.map { "; it was last quoted on \($0)" } ?? "") + "\n")
+        let (answers, missing) = try await QuerySupport.ask(store, context: context) { queries in
+            guard let currencies else { return (try queries.rates(on: day, base: base), [String]()) }
+            var answers: [RateAnswer] = [], missing: [String] = []
+            for code in currencies {
+                do {
+                    answers += try queries.rates([code], on: day, base: base)
+                } catch let error as QueryError {
+                    guard case .notQuoted = error else { throw error }
+                    missing.append(error.description)
+                }
+            }
+            return (answers, missing)
         }
-        switch format {
-        case "json":
-            context.console.out(JSONText.object([
-                ("day", .string(latest.day.description)),
-                ("rates", .object(latest.rates.map { ($0.currency, .decimal($0.rate)) })),
-            ]).text + "\n")
-        case "csv":
-            context.console.out(CSVText.line(["date", "currency", "rate"]) + latest.rates.map { CSVText.line(["\(latest.day)", $0.currency, "\($0.rate)"]) }.joined())
-        default:
-            context.console.out("Rates of \(latest.day), per euro:\n" + TextTable.render(latest.rates.map { [$0.currency, "\($0.rate)"] }, rightAligned: [1]))
-        }
+        if day == nil { await QuerySupport.warnIfStale(store, context: context) }
+        for message in missing { context.console.err("warning: \(message)\n") }
+        context.console.out(RateCommand.render(answers, base: base.uppercased(), format: format))
         return ExitCode.success
     }
 }

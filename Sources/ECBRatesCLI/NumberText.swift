@@ -16,13 +16,13 @@ enum NumberText {
     /// `value` exactly (`1.0811`).
     static func exact(_ value: Decimal) -> String { DecimalText.format(value) }
 
-    /// A derived value to `digits` significant digits, trailing zeros kept (`1.26430`), so
-    /// that the digits shown say how many were kept.
-    static func derived(_ value: Decimal, digits: Int) -> String {
+    /// A derived value to `digits` significant digits; for people (`padded`), trailing zeros
+    /// are kept (`1.26430`), so that the digits shown say how many were kept.
+    static func derived(_ value: Decimal, digits: Int, padded: Bool = true) -> String {
         let rounded = DecimalMath.significant(value, digits: digits)
         var text = DecimalText.format(rounded)
         let shown = DecimalMath.significantDigits(rounded)
-        guard shown < digits, DecimalMath.integerDigits(rounded) < digits else { return text }
+        guard padded, shown < digits, DecimalMath.integerDigits(rounded) < digits else { return text }
         if !text.contains(".") { text += "." }
         return text + String(repeating: "0", count: digits - max(shown, DecimalMath.integerDigits(rounded)))
     }
@@ -34,11 +34,11 @@ enum NumberText {
 
     /// The rate of an answer for programs: exact when the ECB published it, else 20 digits.
     static func machineRate(_ answer: RateAnswer) -> String {
-        isPublished(answer) ? exact(answer.rate) : derived(answer.rate, digits: machineDigits)
+        isPublished(answer) ? exact(answer.rate) : derived(answer.rate, digits: machineDigits, padded: false)
     }
 
     /// A derived value for programs, as a JSON number.
-    static func machine(_ value: Decimal) -> JSONText { .raw(derived(value, digits: machineDigits)) }
+    static func machine(_ value: Decimal) -> JSONText { .raw(derived(value, digits: machineDigits, padded: false)) }
 
     /// True when the rate is the ECB's own figure: a published rate against the euro.
     static func isPublished(_ answer: RateAnswer) -> Bool {

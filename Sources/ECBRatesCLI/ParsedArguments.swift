@@ -90,38 +90,12 @@ struct ParsedArguments: Sendable {
     /// The option's value (the last, when given more than once).
     func value(_ name: String) -> String? { values[name]?.last }
 
-    func label(_ name: String) -> String {
-        let option = spec.option(named: name)
-        return "'\(name)\(option?.value.map { " <\($0)>" } ?? "")'"
-    }
-
-    private func invalid(_ name: String, _ value: String, _ expected: String) -> UsageError {
-        UsageError("The value '\(value)' is invalid for \(label(name)): expected \(expected)", command: spec.name)
-    }
-
-    /// A whole number of at least `minimum`.
-    func integer(_ name: String, minimum: Int = 1) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), number >= minimum else {
-            throw invalid(name, text, minimum == 1 ? "a whole number of 1 or more" : "a whole number of \(minimum) or more")
+    /// Currency codes given as a positional argument (`USD` or `usd,GBP`).
+    func currencies(argument text: String, named name: String) throws -> [String] {
+        guard let codes = CurrencyList.parse(text) else {
+            throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected currency codes like USD,JPY", command: spec.name)
         }
-        return number
-    }
-
-    /// A number of seconds, zero or more.
-    func seconds(_ name: String, positive: Bool = false) throws -> Double? {
-        guard let text = value(name) else { return nil }
-        guard let number = Double(text), positive ? number > 0 : number >= 0, number.isFinite else {
-            throw invalid(name, text, positive ? "a number of seconds, more than 0" : "a number of seconds, 0 or more")
-        }
-        return number
-    }
-
-    /// A day, `YYYY-MM-DD`.
-    func day(_ name: String) throws -> CalendarDay? {
-        guard let text = value(name) else { return nil }
-        guard let day = CalendarDay(text) else { throw invalid(name, text, "a day as YYYY-MM-DD") }
-        return day
+        return codes
     }
 
     /// A day given as a positional argument.
@@ -130,29 +104,5 @@ struct ParsedArguments: Sendable {
             throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected a day as YYYY-MM-DD", command: spec.name)
         }
         return day
-    }
-
-    /// One of `choices`.
-    func choice(_ name: String, _ choices: [String]) throws -> String? {
-        guard let text = value(name) else { return nil }
-        guard choices.contains(text) else { throw invalid(name, text, "one of " + choices.joined(separator: ", ")) }
-        return text
-    }
-
-    /// Comma-separated currency codes, upper-cased (`usd,JPY` → USD, JPY).
-    func currencies(_ name: String) throws -> [String]? {
-        guard let text = value(name) else { return nil }
-        let codes = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
-        guard !codes.isEmpty, codes.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0 >= "A" && $0 <= "Z" } }) else {
-            throw invalid(name, text, "currency codes like USD,JPY")
-        }
-        return codes
-    }
-
-    /// Throws when both options are given.
-    func exclusive(_ first: String, _ second: String) throws {
-        if (values[first] != nil || flags.contains(first)) && (values[second] != nil || flags.contains(second)) {
-            throw UsageError("\(label(first)) and \(label(second)) cannot be used together", command: spec.name)
-        }
     }
 }

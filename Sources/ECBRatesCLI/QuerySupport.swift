@@ -5,16 +5,11 @@ import ManagedStore
 
 /// What the query commands share: opening the store, running on the main context, formats.
 enum QuerySupport {
-    static let formatOption = CommandSpec.Option(name: "--format", value: "format", help: "text, json or csv (default: text).")
-    static let fallbackOption = CommandSpec.Option(
-        name: "--fallback", value: "rule",
-        help: "On a day without a rate: none, previous (default), next, nearest or interpolate (within \(RateFallback.window) days).")
-
     /// The store a query command reads, opened read-only (a query never writes, so it works on
     /// a read-only store, and beside an import); a missing one is an error that says what to do.
     static func openStore(_ arguments: ParsedArguments, context: CommandContext) throws -> RatesStore {
         if let shared = context.sharedStore { return shared }
-        let url = context.storeURL(arguments)
+        let url = try context.storeURL(arguments)
         guard FileManager.default.fileExists(atPath: url.path) else { throw NoStoreError(path: url.path) }
         return try RatesStore(url: url, readOnly: true)
     }
@@ -27,12 +22,11 @@ enum QuerySupport {
         return try await view.perform { () throws -> T in try body(RateQueries(context: view, now: { now })) }
     }
 
-    static func format(_ arguments: ParsedArguments, extra: [String] = []) throws -> String {
-        try arguments.choice("--format", ["text", "json", "csv"] + extra) ?? "text"
-    }
-
-    static func fallback(_ arguments: ParsedArguments) throws -> RateFallback {
-        try arguments.choice("--fallback", RateFallback.allCases.map(\.rawValue)).flatMap(RateFallback.init) ?? .previous
+    /// Warns on standard error when an answer given with `--partial` lacks days.
+    static func warnIncomplete(_ missing: [CalendarDay], context: CommandContext) {
+        guard let first = missing.first, let last = missing.last else { return }
+        let days = missing.count == 1 ? "\(first)" : "\(missing.count) business days (\(first)..\(last))"
+        context.console.err("warning: the answer is incomplete: the store lacks the rates of \(days), which the ECB has published\n")
     }
 
     /// Warns on standard error when the store lacks business days whose rates are out.

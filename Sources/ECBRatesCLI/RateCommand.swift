@@ -2,32 +2,67 @@ import ECBRates
 import EurofxrefFeed
 import Foundation
 
-/// `ecbrates rate`: the rate of a currency on a day.
+/// `ecbrates rate`: the rate of one or more currencies (or all) on a day.
 enum RateCommand: Command {
+    static let format = CommonOptions.format([.text, .json, .csv])
+
     static let spec = CommandSpec(
         name: "rate",
-        abstract: "Show the rate of a currency on a day (default: the newest).",
+        abstract: "Show the rate of one or more currencies (or all) on a day (default: the newest).",
         discussion: """
         Rates are units of the currency per euro (or per --base). A day without a rate (a weekend, a
-        TARGET holiday) takes the rate of the latest earlier day within 14 days, and says so.
+        TARGET holiday) takes the rate of the ECB's publication before it, within 14 days, and says so;
+        --fallback changes that, for each currency on its own. A currency the euro replaced (or the ECB
+        suspended) has no rate after its end, and no fallback crosses it. Published rates are shown as
+        the ECB wrote them; cross and interpolated rates to 6 significant digits (20 in JSON and CSV).
         """,
-        arguments: [.init(name: "currency", help: "A currency code, like USD.")],
-        options: [
-            .init(name: "--date", value: "day", help: "The day (YYYY-MM-DD; default: the newest stored day)."),
-            .init(name: "--base", value: "currency", help: "Quote against this currency instead of the euro."),
-            QuerySupport.fallbackOption, QuerySupport.formatOption, CommandSpec.storeOption,
-        ])
+        arguments: [.init(name: "currencies", help: "Currency codes, comma-separated (USD or USD,GBP); all when left out.", optional: true)],
+        options: [CommonOptions.date.spec, CommonOptions.base.spec, CommonOptions.fallback.spec, format.spec, CommonOptions.store.spec],
+        format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let format = try QuerySupport.format(arguments)
-        let day = try arguments.day("--date")
-        let fallback = try QuerySupport.fallback(arguments)
-        let currency = arguments.positional[0], base = arguments.value("--base") ?? "EUR"
+        let format = try arguments[Self.format] ?? .text
+        let day = try arguments[CommonOptions.date]
+        let fallback = try arguments[CommonOptions.fallback] ?? .previous
+        let base = try arguments[CommonOptions.base] ?? "EUR"
+        let codes = try arguments.positional.first.map { try arguments.currencies(argument: $0, named: "currencies") }
         let store = try QuerySupport.openStore(arguments, context: context)
-        let answer = try await QuerySupport.ask(store, context: context) { try $0.rate(currency, on: day, base: base, fallback: fallback) }
+        let answers = try await QuerySupport.ask(store, context: context) { try $0.rates(codes, on: day, base: base, fallback: fallback) }
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
-        context.console.out(render(answer, format: format))
+        if codes?.count == 1, let answer = answers.first {
+            context.console.out(render(answer, format: format))
+        } else {
+            context.console.out(render(answers, base: base, format: format))
+        }
         return ExitCode.success
+    }
+
+    /// Several rates: a table for people (one header line when they share a day), a list in
+    /// JSON, one line each in CSV.
+    static func render(_ answers: [RateAnswer], base: String, format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return JSONText.object([("base", .string(base)), ("rates", .array(answers.map { json($0) }))]).text + "\n"
+        case .csv:
+            return CSVText.line(csvHeader) + answers.map { CSVText.line(csvFields($0)) }.joined()
+        default:
+            guard let first = answers.first else { return "" }
+            let sameDay = answers.allSatisfy { $0.day == first.day && $0.asked == first.asked && $0.interpolatedBetween == first.interpolatedBetween }
+            var header = "Rates per \(base == "EUR" ? "euro" : base) "
+            if sameDay {
+                if let between = first.interpolatedBetween, between.count == 2 {
+                    header += "on \(first.day), interpolated between \(between[0]) and \(between[1])" + (first.reason.map { " (\($0))" } ?? "")
+                } else {
+                    header += "on \(first.day)" + (first.asked.map { " (asked \($0)" + (first.reason.map { ", \($0)" } ?? "") + ")" } ?? "")
+                }
+            } else {
+                header += "(each on the day shown)"
+            }
+            let rows = answers.map { answer in
+                [answer.currency, NumberText.rate(answer)] + (sameDay ? [] : [answer.day.description])
+            }
+            return header + ":\n" + TextTable.render(rows, rightAligned: [1])
+        }
     }
 
     /// `USD 1.0876 on 2024-03-28 (asked 2024-03-30, a Saturday)`
@@ -79,13 +114,16 @@ enum RateCommand: Command {
         ])
     }
 
-    static func render(_ answer: RateAnswer, format: String) -> String {
+    static let csvHeader = ["currency", "base", "rate", "day", "asked", "reason"]
+
+    static func csvFields(_ answer: RateAnswer) -> [String] {
+        [answer.currency, answer.base, NumberText.machineRate(answer), "\(answer.day)", answer.asked.map { "\($0)" } ?? "", answer.reason ?? ""]
+    }
+
+    static func render(_ answer: RateAnswer, format: OutputFormat) -> String {
         switch format {
-        case "json": return json(answer).text + "\n"
-        case "csv":
-            return CSVText.line(["currency", "base", "rate", "day", "asked", "reason"])
-                + CSVText.line([answer.currency, answer.base, NumberText.machineRate(answer), "\(answer.day)",
-                                answer.asked.map { "\($0)" } ?? "", answer.reason ?? ""])
+        case .json: return json(answer).text + "\n"
+        case .csv: return CSVText.line(csvHeader) + CSVText.line(csvFields(answer))
         default: return text(answer) + "\n"
         }
     }

@@ -15,10 +15,11 @@ enum ShellCommand: Command {
         once; queries answer from the main context, which merges every chunk the import stores. A prompt is shown
         only when standard input is a terminal.
         """,
-        options: [CommandSpec.storeOption])
+        options: [CommonOptions.store.spec],
+        inShell: false)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let store = try RatesStore(url: context.storeURL(arguments))
+        let store = try RatesStore(url: try context.storeURL(arguments))
         let shell = Shell(store: store, context: context)
         return await shell.run()
     }
@@ -42,7 +43,8 @@ final class Shell: @unchecked Sendable {
         interactive = isatty(STDIN_FILENO) != 0 && context.console.outputIsTerminal
     }
 
-    static let commands = ["rate", "convert", "series", "latest", "stats", "currencies", "export", "status", "import", "validate"]
+    /// The commands a shell line may start with: those of ``CLI/commands`` the shell runs.
+    static var commands: [String] { CLI.commands.filter(\.spec.inShell).map(\.spec.name) }
 
     func run() async -> Int32 {
         let lines = Self.standardInputLines()

@@ -3,6 +3,10 @@ import Foundation
 
 /// `ecbrates status`: what the store holds and whether it is up to date.
 enum StatusCommand: Command {
+    static let format = CommonOptions.format([.text, .json, .csv])
+    static let maxAge = TypedOption<Int>.integer(
+        "--max-age-days", minimum: 0, help: "Exit 1 when the store is more than this many days behind.")
+
     static let spec = CommandSpec(
         name: "status",
         abstract: "Show what the store holds, its last import, and whether it is up to date.",
@@ -12,12 +16,13 @@ enum StatusCommand: Command {
         days. With --max-age-days, the command exits 1 when the newest stored day is more days older
         than the newest day due, or when the store has a hole: for monitoring a cron job.
         """,
-        options: [.init(name: "--max-age-days", value: "n", help: "Exit 1 when the store is more than this many days behind."),
-                  QuerySupport.formatOption, CommandSpec.storeOption])
+        options: [maxAge.spec, CommonOptions.quiet.spec,
+                  format.spec, CommonOptions.store.spec],
+        format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let format = try QuerySupport.format(arguments)
-        let maxAge = try arguments.integer("--max-age-days", minimum: 0)
+        let format = try arguments[Self.format] ?? .text
+        let maxAge = try arguments[Self.maxAge]
         let store = try QuerySupport.openStore(arguments, context: context)
         let status = try await QuerySupport.ask(store, context: context) { try $0.status() }
         context.console.out(render(status, store: store.url.path, format: format))
@@ -69,9 +74,9 @@ enum StatusCommand: Command {
         return fields
     }
 
-    static func render(_ status: StoreStatus, store: String, format: String) -> String {
+    static func render(_ status: StoreStatus, store: String, format: OutputFormat) -> String {
         switch format {
-        case "json":
+        case .json:
             var pairs: [(String, JSONText)] = [
                 ("store", .string(store)), ("firstDay", status.firstDay.map { .string($0.description) } ?? .null),
                 ("lastDay", status.lastDay.map { .string($0.description) } ?? .null), ("days", .number(Double(status.days))),
@@ -93,8 +98,22 @@ enum StatusCommand: Command {
                 pairs.append(("lastImport", .null))
             }
             return JSONText.object(pairs).text + "\n"
-        case "csv":
-            return CSVText.line(["field", "value"]) + fields(status, store: store).map { CSVText.line([$0.0, $0.1]) }.joined()
+        case .csv:
+            // One header and one row, a column per figure (lists of days separated by spaces).
+            let run = status.lastRun
+            let columns: [(String, String)] = [
+                ("store", store), ("first_day", status.firstDay.map(\.description) ?? ""), ("last_day", status.lastDay.map(\.description) ?? ""),
+                ("days", "\(status.days)"), ("rates", "\(status.rates)"), ("currencies", "\(status.currencies)"),
+                ("up_to_date", status.isUpToDate ? "true" : "false"), ("due_day", status.dueDay.description),
+                ("missing_business_days", status.missingBusinessDays.map(\.description).joined(separator: " ")),
+                ("holes", status.holes.map(\.description).joined(separator: " ")), ("age_days", "\(status.ageDays)"),
+                ("last_import_source", run?.source ?? ""), ("last_import_outcome", run?.outcome ?? ""),
+                ("last_import_started_at", run.map { stamp($0.startedAt) } ?? ""),
+                ("last_import_finished_at", run?.finishedAt.map(stamp) ?? ""),
+                ("last_import_rates", run.map { "\($0.rates)" } ?? ""), ("last_import_new", run.map { "\($0.inserted)" } ?? ""),
+                ("last_import_corrected", run.map { "\($0.corrected)" } ?? ""), ("last_import_error", run?.error ?? ""),
+            ]
+            return CSVText.line(columns.map(\.0)) + CSVText.line(columns.map(\.1))
         default:
             return TextTable.render(fields(status, store: store).map { [$0.0 + ":", $0.1] })
         }

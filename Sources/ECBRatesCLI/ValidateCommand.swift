@@ -9,10 +9,13 @@ enum ValidateCommand: Command {
         abstract: "Check ECB rate files without storing them.",
         discussion: "Prints a summary of each good file; a bad one stops with its error (exit 65).",
         arguments: [.init(name: "file", help: "A file, or - for standard input.", repeating: true)],
-        options: [.init(name: "--format", value: "format", help: "text or json (default: text).")])
+        options: [format.spec, CommonOptions.quiet.spec],
+        format: format)
+
+    static let format = CommonOptions.format([.text, .json])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let format = try arguments.choice("--format", ["text", "json"]) ?? "text"
+        let format = try arguments[Self.format] ?? .text
         guard !arguments.positional.isEmpty else { throw UsageError("Missing expected argument '<file>'", command: spec.name) }
         var summaries: [JSONText] = []
         for argument in arguments.positional {
@@ -21,7 +24,7 @@ enum ValidateCommand: Command {
                 throw UsageError("validate reads files and standard input; '\(argument)' is a URL", command: spec.name)
             }
             let summary = try EurofxrefReader(source: source.description, dayRefusal: TargetCalendar.readerCheck(today: TargetCalendar.today(at: context.now))).validate(source.openLocal())
-            if format == "json" {
+            if format == .json {
                 summaries.append(.object([
                     ("source", .string(summary.source)), ("days", .number(Double(summary.days))),
                     ("rates", .number(Double(summary.rates))), ("currencies", .array(summary.currencies.map { .string($0) })),
@@ -32,7 +35,7 @@ enum ValidateCommand: Command {
                 context.console.out("\(summary.source): ok, \(summary)\n")
             }
         }
-        if format == "json" { context.console.out(JSONText.render(["files": .array(summaries)]) + "\n") }
+        if format == .json { context.console.out(JSONText.render(["files": .array(summaries)]) + "\n") }
         return ExitCode.success
     }
 }

@@ -18,6 +18,15 @@ public struct RateExporter: Sendable {
         case wide
     }
 
+    /// How lines are written.
+    public enum Encoding: String, Sendable, CaseIterable {
+        /// CSV with a header line.
+        case csv
+        /// One JSON object per line (`{"date":…,"currency":…,"rate":…}`, or one per day in the
+        /// wide layout), no header.
+        case ndjson
+    }
+
     /// The columns of the ECB's `eurofxref-hist.csv`, in its order (the order of its XML files,
     /// discontinued currencies where they stood); a currency it does not list follows them.
     public static let ecbColumnOrder = [
@@ -28,35 +37,54 @@ public struct RateExporter: Sendable {
 
     /// The store exported.
     public let store: RatesStore
+    /// What time it is, for deciding which days' rates are out.
+    private let now: @Sendable () -> Date
 
     /// An exporter of `store`.
-    public init(store: RatesStore) {
+    public init(store: RatesStore, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.now = now
     }
 
     /// Writes the rates from `from` to `to` (default: all) of `currencies` (default: all) through
     /// `write`, which is called on a background queue with pieces of the text; returns the number
-    /// of data lines.
-    public func export(layout: Layout, from: CalendarDay? = nil, to: CalendarDay? = nil, currencies: [String]? = nil,
+    /// of data lines. A range that reaches business days whose rates are out but not stored is
+    /// ``QueryError/incompleteRange(from:to:missing:)`` before anything is written, unless
+    /// `partial`.
+    ///
+    /// Against a `base` other than the euro, each rate is that day's cross rate to 20 significant
+    /// digits, the euro is a currency like the others (1 / base), and the base is left out.
+    public func export(layout: Layout, encoding: Encoding = .csv, from: CalendarDay? = nil, to: CalendarDay? = nil,
+                       currencies: [String]? = nil, base: String = "EUR", partial: Bool = false,
                        write: @escaping @Sendable (String) throws -> Void) async throws -> Int {
+        let now = self.now
         let context = store.container.newBackgroundContext()
         context.name = "export"
         return try await context.perform {
-            let queries = RateQueries(context: context)
-            var codes = try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != "EUR" } }
-                ?? queries.currencies().map(\.code)
+            let queries = RateQueries(context: context, now: now)
+            let baseCode = try queries.knownCurrency(base)
+            var codes = try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != baseCode } }
+                ?? (queries.currencies().map(\.code) + (baseCode == "EUR" ? [] : ["EUR"])).filter { $0 != baseCode }
             if currencies == nil && layout == .wide {
                 let position = Dictionary(uniqueKeysWithValues: Self.ecbColumnOrder.enumerated().map { ($1, $0) })
                 codes.sort { (position[$0] ?? .max, $0) < (position[$1] ?? .max, $1) }
             }
             let (first, last) = try queries.bounds()
+            _ = try queries.checkComplete(from: from ?? first, to: to ?? last, partial: partial)
             let start = max(from ?? first, first), end = min(to ?? last, last)
             guard start <= end else { return 0 }
-            switch layout {
-            case .long:
+            switch (layout, encoding) {
+            case (.long, .csv):
                 try write("date,currency,rate\n")
-            case .wide:
+            case (.wide, .csv):
                 try write("Date," + codes.map { $0 + "," }.joined() + "\n")
+            case (_, .ndjson):
+                break
+            }
+            // A rate as written: exactly as published, or a cross rate to 20 significant digits.
+            func text(_ rate: Decimal, base baseRate: Decimal) throws -> String {
+                if baseCode == "EUR" { return DecimalText.format(rate) }
+                return DecimalText.format(DecimalMath.significant(try DecimalMath.divide(rate, baseRate), digits: 20))
             }
             var lines = 0
             // A year at a time: newest first for the ECB's layout, oldest first for the long one.
@@ -68,7 +96,6 @@ public struct RateExporter: Sendable {
                 windowStart = windowEnd.adding(days: 1)
             }
             if layout == .wide { windows.reverse() }
-            let wanted = Set(codes)
             for (windowStart, windowEnd) in windows {
                 let lower = windowStart.date, upper = windowEnd.date
                 // Values, not managed objects: an export reads every row once.
@@ -79,29 +106,42 @@ public struct RateExporter: Sendable {
                         guard case .date(let date) = row[0], case .string(let code) = row[1], case .decimal(let rate) = row[2] else { return nil }
                         return (CalendarDay(date: date), code, rate)
                     }
-                var text = ""
-                text.reserveCapacity(rates.count * 24)
-                switch layout {
-                case .long:
-                    for rate in rates where wanted.contains(rate.code) {
-                        text += "\(rate.day),\(rate.code),\(DecimalText.format(rate.rate))\n"
-                        lines += 1
+                var out = ""
+                out.reserveCapacity(rates.count * 24)
+                var index = 0
+                while index < rates.count {
+                    // One day at a time: its rates by code, and the base's.
+                    let day = rates[index].day
+                    var byCode: [String: Decimal] = ["EUR": 1]
+                    while index < rates.count && rates[index].day == day {
+                        byCode[rates[index].code] = rates[index].rate
+                        index += 1
                     }
-                case .wide:
-                    var index = 0
-                    while index < rates.count {
-                        let day = rates[index].day
-                        var byCode: [String: Decimal] = [:]
-                        while index < rates.count && rates[index].day == day {
-                            byCode[rates[index].code] = rates[index].rate
-                            index += 1
+                    guard let baseRate = byCode[baseCode] else { continue }
+                    let present = codes.filter { byCode[$0] != nil && ($0 != "EUR" || baseCode != "EUR") }
+                    guard !present.isEmpty else { continue }
+                    switch (layout, encoding) {
+                    case (.long, .csv):
+                        for code in present.sorted() {
+                            out += "\(day),\(code),\(try text(byCode[code]!, base: baseRate))\n"
+                            lines += 1
                         }
-                        guard codes.contains(where: { byCode[$0] != nil }) else { continue }
-                        text += "\(day)," + codes.map { (byCode[$0].map(DecimalText.format) ?? "N/A") + "," }.joined() + "\n"
+                    case (.long, .ndjson):
+                        for code in present.sorted() {
+                            out += "{\"date\":\"\(day)\",\"currency\":\"\(code)\",\"rate\":\(try text(byCode[code]!, base: baseRate))}\n"
+                            lines += 1
+                        }
+                    case (.wide, .csv):
+                        out += "\(day)," + (try codes.map { code in (try byCode[code].map { try text($0, base: baseRate) } ?? "N/A") + "," }).joined() + "\n"
+                        lines += 1
+                    case (.wide, .ndjson):
+                        out += "{\"date\":\"\(day)\"" + (try codes.map { code in
+                            ",\"\(code)\":" + (try byCode[code].map { try text($0, base: baseRate) } ?? "null")
+                        }).joined() + "}\n"
                         lines += 1
                     }
                 }
-                try write(text)
+                try write(out)
             }
             return lines
         }

@@ -63,6 +63,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .noRateOnDay(let currency, let day, let reason):
             return "no \(currency) rate on \(day) (\(reason)); --fallback previous, next, nearest or interpolate gives one from a day near it"
         case .noRatesInRange(let currencies, let from, let to):
+            if currencies.isEmpty { return from == to ? "no rates on or near \(from)" : "no rates from \(from) to \(to)" }
             return "no rates for \(currencies.joined(separator: ", ")) from \(from) to \(to)"
         case .hole(let day, let asked):
             let which = day == asked ? "" : " (needed to answer for \(asked))"

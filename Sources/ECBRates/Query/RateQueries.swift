@@ -102,6 +102,50 @@ public final class RateQueries {
                               reason: Self.reason(for: asked, currency: lead, newest: last))
     }
 
+    /// The rates of `currencies` (default: every currency the ECB quoted in the publication
+    /// that answers for `day`) against `base` on `day` (default: the newest stored day), each
+    /// answered as ``rate(_:on:base:fallback:)`` answers it, in the order asked for (or by code).
+    public func rates(_ currencies: [String]? = nil, on day: CalendarDay? = nil, base: String = "EUR",
+                      fallback: RateFallback = .previous) throws -> [RateAnswer] {
+        let baseCode = try knownCurrency(base)
+        let codes = try currencies ?? quotedCurrencies(on: day ?? bounds().last, fallback: fallback).filter { $0 != baseCode }
+        return try codes.map { try rate($0, on: day, base: baseCode, fallback: fallback) }
+    }
+
+    /// The currencies in the ECB's publication that answers for `day` under `fallback`: that
+    /// day's, or the one the fallback takes (for an interpolation, those in both), by code.
+    public func quotedCurrencies(on day: CalendarDay, fallback: RateFallback) throws -> [String] {
+        let (first, last) = try bounds()
+        if day < first { throw QueryError.beforeFirstDay(asked: day, first: first, last: last) }
+        if day > last { try checkFresh(asked: day, newest: last) }
+        if try isPublicationDay(day) { return try currencies(publishedOn: day) }
+        try checkNoHole(from: day, to: day, asked: day, newest: last)
+        let before = try publication(of: "EUR", nextTo: day, after: false)?.day
+        let after = try publication(of: "EUR", nextTo: day, after: true)?.day
+        var days: [CalendarDay]
+        switch fallback {
+        case .none:
+            throw QueryError.noRateOnDay(currency: "ECB", day: day, reason: Self.reason(for: day, currency: "any", newest: last))
+        case .previous: days = before.map { [$0] } ?? []
+        case .next: days = after.map { [$0] } ?? []
+        case .nearest:
+            days = [before, after].compactMap { $0 }.sorted { abs($0.days(since: day)) < abs($1.days(since: day)) }.prefix(1).map { $0 }
+        case .interpolate: days = before.map { before in after.map { [before, $0] } ?? (day > last ? [before] : []) } ?? []
+        }
+        guard let firstDay = days.first else { throw QueryError.noRatesInRange(currencies: [], from: day, to: day) }
+        var codes = Set(try currencies(publishedOn: firstDay))
+        for other in days.dropFirst() { codes.formIntersection(try currencies(publishedOn: other)) }
+        return codes.sorted()
+    }
+
+    /// The currencies with a rate on `day`, by code.
+    func currencies(publishedOn day: CalendarDay) throws -> [String] {
+        let date = day.date
+        return try context.aggregate(AggregateRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date },
+                                                                      groupBy: ["currencySymbol"], aggregates: [.count]))
+            .compactMap { row in if case .string(let code) = row[0] { code } else { nil } }.sorted()
+    }
+
     /// `amount` of `from` in `to` on `day`: computed from the published rates (or the
     /// interpolated ones) with no rounding on the way, then rounded once, half away from zero,
     /// to `to`'s minor units (or `precision` places).
@@ -271,37 +315,96 @@ public final class RateQueries {
 
     // MARK: Series and figures
 
-    /// The rates of `currencies` from `from` to `to`, one row per day.
-    public func series(_ currencies: [String], from: CalendarDay, to: CalendarDay) throws -> SeriesTable {
-        let codes = try currencies.map(knownCurrency)
-        let stored = codes.filter { $0 != "EUR" }
-        let start = from.date, end = to.date
-        // Values, not managed objects: a series of 27 years is 7,000 rows a currency, read once.
-        let rates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
-            predicate: #Predicate { stored.contains($0.currencySymbol) && $0.date >= start && $0.date <= end },
-            sortBy: [SortDescriptor(\.date)]), properties: ["date", "currencySymbol", "exchangeRate"])
+    /// The business days from `from` to `to` whose rates are out (by now) but not in the
+    /// store: holes inside it, days before its first (back to 1999-01-04), days after its newest.
+    public func missingDays(from: CalendarDay, to: CalendarDay) throws -> [CalendarDay] {
+        let start = max(from, TargetCalendar.firstPublicationDay), end = min(to, TargetCalendar.latestDueDay(at: now()))
+        guard start <= end else { return [] }
+        let businessDays = TargetCalendar.businessDays(after: start.adding(days: -1), through: end)
+        guard !businessDays.isEmpty else { return [] }
+        let stored = try storedDays(from: start, to: end)
+        return businessDays.filter { !stored.contains($0) }
+    }
+
+    /// Throws ``QueryError/incompleteRange(from:to:missing:)`` when the range reaches days the
+    /// store should hold and does not, unless `partial`; returns those days.
+    func checkComplete(from: CalendarDay, to: CalendarDay, partial: Bool) throws -> [CalendarDay] {
+        let missing = try missingDays(from: from, to: to)
+        if !missing.isEmpty && !partial { throw QueryError.incompleteRange(from: from, to: to, missing: missing) }
+        return missing
+    }
+
+    /// The rates of `currencies` from `from` to `to`, one row per day. A range that reaches
+    /// business days whose rates are out but not stored is an error, as a single day is, unless
+    /// `partial` (then the table lists them in ``SeriesTable/missing``). Against a `base` other
+    /// than the euro, each value is that day's cross rate (38 significant digits).
+    public func series(_ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR",
+                       partial: Bool = false) throws -> SeriesTable {
         var rows: [SeriesTable.Row] = []
-        var current: CalendarDay?
-        var values: [Decimal?] = []
+        let (codes, baseCode, missing) = try eachSeriesRow(currencies, from: from, to: to, base: base, partial: partial) { rows.append($0) }
+        return SeriesTable(currencies: codes, rows: rows, missing: missing, base: baseCode)
+    }
+
+    /// Calls `body` with each row of the series, oldest first, reading a year of rates at a
+    /// time: memory stays flat however long the range. Returns the columns, the base and the
+    /// days missing from the range (see ``series(_:from:to:base:partial:)``).
+    @discardableResult
+    public func eachSeriesRow(_ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR", partial: Bool = false,
+                              _ body: (SeriesTable.Row) throws -> Void) throws -> (codes: [String], base: String, missing: [CalendarDay]) {
+        let codes = try currencies.map(knownCurrency)
+        let baseCode = try knownCurrency(base)
+        let missing = try checkComplete(from: from, to: to, partial: partial)
+        let stored = Array(Set(codes + [baseCode]).subtracting(["EUR"]))
         let column = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
-        for rate in rates {
-            guard case .date(let date) = rate[0], case .string(let code) = rate[1], case .decimal(let value) = rate[2] else { continue }
-            let day = CalendarDay(date: date)
-            if day != current {
-                if let current { rows.append(.init(day: current, rates: values)) }
-                current = day
-                values = codes.map { $0 == "EUR" ? 1 : nil }
+        var count = 0
+        var windowStart = from
+        while windowStart <= to {
+            let windowEnd = min(windowStart.adding(days: 365), to)
+            let start = windowStart.date, end = windowEnd.date
+            // Values, not managed objects: each rate is read once.
+            let rates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
+                predicate: #Predicate { stored.contains($0.currencySymbol) && $0.date >= start && $0.date <= end },
+                sortBy: [SortDescriptor(\.date)]), properties: ["date", "currencySymbol", "exchangeRate"])
+            var current: CalendarDay?
+            var values: [Decimal?] = []
+            var baseValue: Decimal?
+            func emit() throws {
+                guard let current else { return }
+                if baseCode != "EUR" {
+                    values = try codes.map { code in
+                        guard let baseValue else { return nil }
+                        if code == "EUR" { return try DecimalMath.divide(1, baseValue) }
+                        return try values[column[code]!].map { try DecimalMath.divide($0, baseValue) }
+                    }
+                }
+                // A day without any of the currencies asked for is not a row of theirs.
+                guard values.contains(where: { $0 != nil }) else { return }
+                try body(SeriesTable.Row(day: current, rates: values))
+                count += 1
             }
-            if let index = column[code] { values[index] = value }
+            for rate in rates {
+                guard case .date(let date) = rate[0], case .string(let code) = rate[1], case .decimal(let value) = rate[2] else { continue }
+                let day = CalendarDay(date: date)
+                if day != current {
+                    try emit()
+                    current = day
+                    values = codes.map { $0 == "EUR" ? 1 : nil }
+                    baseValue = baseCode == "EUR" ? 1 : nil
+                }
+                if let index = column[code] { values[index] = value }
+                if code == baseCode { baseValue = value }
+            }
+            try emit()
+            windowStart = windowEnd.adding(days: 1)
         }
-        if let current { rows.append(.init(day: current, rates: values)) }
-        if rows.isEmpty { throw QueryError.noRatesInRange(currencies: codes, from: from, to: to) }
-        return SeriesTable(currencies: codes, rows: rows)
+        if count == 0 { throw QueryError.noRatesInRange(currencies: codes, from: from, to: to) }
+        return (codes, baseCode, missing)
     }
 
     /// The first, last, lowest, highest and mean rate of `currency` from `from` to `to`.
-    public func stats(_ currency: String, from: CalendarDay, to: CalendarDay) throws -> RateStats {
-        let table = try series([currency], from: from, to: to)
+    public func stats(_ currency: String, from: CalendarDay, to: CalendarDay, base: String = "EUR",
+                      partial: Bool = false) throws -> RateStats {
+        let table = try series([currency], from: from, to: to, base: base, partial: partial)
         let points = table.rows.compactMap { row in row.rates[0].map { (day: row.day, rate: $0) } }
         guard let first = points.first, let last = points.last else {
             throw QueryError.noRatesInRange(currencies: table.currencies, from: from, to: to)
@@ -315,7 +418,7 @@ public final class RateQueries {
         let mean = try DecimalMath.divide(sum, Decimal(points.count))
         let change = DecimalMath.round(try DecimalMath.divide((last.rate - first.rate) * 100, first.rate), places: 2)
         return RateStats(currency: table.currencies[0], from: from, to: to, days: points.count, first: first, last: last,
-                         minimum: minimum, maximum: maximum, mean: mean, changePercent: change)
+                         minimum: minimum, maximum: maximum, mean: mean, changePercent: change, missing: table.missing, base: table.base)
     }
 
     /// The rates of the newest day (of `currencies`, or all).

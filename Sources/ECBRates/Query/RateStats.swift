@@ -23,11 +23,15 @@ public struct RateStats: Sendable, Equatable {
     public let mean: Decimal
     /// (last - first) / first, in percent, to 2 decimal places.
     public let changePercent: Decimal
+    /// Business days in the range whose rates are out but not stored (with `partial`).
+    public var missing: [CalendarDay] = []
+    /// What the rates are quoted against (`EUR`, or another currency: cross rates).
+    public var base = "EUR"
 
     /// Equal when every figure is (tuples are compared by their parts).
     public static func == (lhs: RateStats, rhs: RateStats) -> Bool {
         lhs.currency == rhs.currency && lhs.from == rhs.from && lhs.to == rhs.to && lhs.days == rhs.days
             && lhs.first == rhs.first && lhs.last == rhs.last && lhs.minimum == rhs.minimum && lhs.maximum == rhs.maximum
-            && lhs.mean == rhs.mean && lhs.changePercent == rhs.changePercent
+            && lhs.mean == rhs.mean && lhs.changePercent == rhs.changePercent && lhs.missing == rhs.missing && lhs.base == rhs.base
     }
 }

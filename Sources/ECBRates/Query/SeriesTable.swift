@@ -7,6 +7,20 @@ public struct SeriesTable: Sendable, Equatable {
     public let currencies: [String]
     /// One row per day that has a rate for any of the currencies, oldest first.
     public let rows: [Row]
+    /// Business days in the range whose rates are out but not stored (asked for with
+    /// `partial`): empty when the table is complete.
+    public var missing: [CalendarDay] = []
+    /// What the rates are quoted against: `EUR` (the published rates), or another currency
+    /// (each value is then that day's cross rate).
+    public var base = "EUR"
+
+    /// A table of `rows`; `missing` lists the days it lacks.
+    public init(currencies: [String], rows: [Row], missing: [CalendarDay] = [], base: String = "EUR") {
+        self.currencies = currencies
+        self.rows = rows
+        self.missing = missing
+        self.base = base
+    }
 
     /// One day of a series.
     public struct Row: Sendable, Equatable {
@@ -14,5 +28,11 @@ public struct SeriesTable: Sendable, Equatable {
         public let day: CalendarDay
         /// The rates, in the order of `currencies`; nil where a currency has none that day.
         public let rates: [Decimal?]
+
+        /// A row of `rates` on `day`.
+        public init(day: CalendarDay, rates: [Decimal?]) {
+            self.day = day
+            self.rates = rates
+        }
     }
 }

@@ -10,10 +10,12 @@ struct ChartSeries {
     let lines: [[Double?]]
     let currencies: [String]
     let isIndex: Bool
+    let base: String
 
     init(_ table: SeriesTable) {
         days = table.rows.map(\.day)
         currencies = table.currencies
+        base = table.base == "EUR" ? "euro" : table.base
         isIndex = table.currencies.count > 1
         lines = table.currencies.indices.map { column in
             let values = table.rows.map { $0.rates[column].map { NSDecimalNumber(decimal: $0).doubleValue } }
@@ -29,7 +31,7 @@ struct ChartSeries {
     }
 
     var title: String {
-        isIndex ? currencies.joined(separator: ", ") + " per euro, as an index (first day = 100)" : "\(currencies[0]) per euro"
+        isIndex ? currencies.joined(separator: ", ") + " per \(base), as an index (first day = 100)" : "\(currencies[0]) per \(base)"
     }
 
     /// A value for an axis label.

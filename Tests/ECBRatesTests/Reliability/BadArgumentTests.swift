@@ -23,7 +23,7 @@ import TestSupport
         Row(arguments: ["help", "nothing"], message: "Unknown command 'nothing'", command: nil),
         Row(arguments: ["rate", "USD", "--bogus"], message: "Unknown option '--bogus'", command: "rate"),
         // Missing and extra arguments, missing values.
-        Row(arguments: ["rate"], message: "Missing expected argument '<currency>'", command: "rate"),
+        Row(arguments: ["stats"], message: "Missing expected argument '<currency>'", command: "stats"),
         Row(arguments: ["rate", "USD", "EUR"], message: "Unexpected argument 'EUR'", command: "rate"),
         Row(arguments: ["rate", "USD", "--date"], message: "Missing value for '--date <day>'", command: "rate"),
         Row(arguments: ["convert", "100", "USD"], message: "Missing expected argument '<to>'", command: "convert"),
@@ -67,7 +67,7 @@ import TestSupport
             message: "'--from <day>' (2024-03-01) is after '--to <day>' (2024-01-01)", command: "series"),
         Row(arguments: ["export", "--from", "2024-01-01", "--to", "2023-01-01"],
             message: "'--from <day>' (2024-01-01) is after '--to <day>' (2023-01-01)", command: "export"),
-        Row(arguments: ["series", "USD", "--chart", "--format", "json"],
+        Row(arguments: ["series", "USD", "--chart", "--format", "csv"],
             message: "'--chart' and '--format <format>' cannot be used together", command: "series"),
         Row(arguments: ["import", "--source", "90d", "x.xml"],
             message: "give either <source> arguments or '--source <source>', not both", command: "import"),

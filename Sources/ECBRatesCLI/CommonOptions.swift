@@ -1,0 +1,39 @@
+import ECBRates
+import EurofxrefFeed
+
+/// The options several commands share, each declared once.
+enum CommonOptions {
+    /// `--store <path>`: every command that opens a store takes it.
+    static let store = TypedOption<String>.text(
+        "--store", value: "path", help: "The store (default: $ECBRATES_STORE, else $XDG_DATA_HOME/ecbrates/rates.sqlite).")
+
+    /// `--format <format>`, limited to `allowed` (the first is the default).
+    static func format(_ allowed: [OutputFormat]) -> TypedOption<OutputFormat> {
+        let names = allowed.map(\.rawValue)
+        let list = names.count == 2 ? names.joined(separator: " or ") : names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return .choice("--format", value: "format", allowed: allowed, help: "\(list) (default: \(names[0])).")
+    }
+
+    /// `--date <day>` of a query.
+    static let date = TypedOption<CalendarDay>.day("--date", help: "The day (YYYY-MM-DD; default: the newest stored day).")
+    /// `--from <day>` of a range.
+    static func from(_ help: String) -> TypedOption<CalendarDay> { .day("--from", help: help) }
+    /// `--to <day>` of a range.
+    static let to = TypedOption<CalendarDay>.day("--to", help: "The last day (default: the newest stored day).")
+    /// `--base <currency>`.
+    static let base = TypedOption<String>.currency("--base", help: "Quote against this currency instead of the euro.")
+    /// `--currencies <codes>`.
+    static let currencies = TypedOption<[String]>.currencies("--currencies", help: "Only these currencies (USD,JPY,…).")
+    /// `--fallback <rule>`.
+    static let fallback = TypedOption<RateFallback>.choice(
+        "--fallback", value: "rule",
+        help: "On a day without a rate: none, previous (default), next, nearest or interpolate (within \(RateFallback.window) days).")
+    /// `--output <file>`.
+    static let output = TypedOption<String>.text(
+        "--output", value: "file", help: "Write to this file (whole, or not at all) instead of standard output; - is standard output.")
+    /// `--partial`: accept a range the store does not hold whole.
+    static let partial = FlagOption(
+        "--partial", help: "Answer from what is stored when the range reaches business days the store lacks (they are listed).")
+    /// `--quiet`: nothing on success.
+    static let quiet = FlagOption("--quiet", help: "Print nothing on success (errors still go to standard error); for cron.")
+}
