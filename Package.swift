@@ -25,10 +25,15 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // zlib's headers; the library is loaded with dlopen when a .gz or .zip file is read.
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // glibc's <malloc.h>, for the executable's malloc settings (no library to link).
         .systemLibrary(name: "CMalloc"),
         .target(name: "ManagedStore", dependencies: ["CSQLite"]),
-        .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl"]),
+        .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl", "CZlib"]),
         .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
         .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "EurofxrefFeed", "ManagedStore"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),

@@ -20,7 +20,20 @@ public final class RateQueries {
     public init(context: ManagedObjectContext, now: @escaping @Sendable () -> Date = { Date() }) {
         self.context = context
         self.now = now
+        cache = nil
     }
+
+    /// Queries that keep the days they read (up to `cachedDays` of them) and the store's bounds
+    /// and currencies: many questions in a row (a batch conversion) cost a dictionary read each
+    /// once their days are in. Their answers are those of the store when each day was first
+    /// read; make new queries to see later imports.
+    public init(context: ManagedObjectContext, cachedDays: Int, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.context = context
+        self.now = now
+        cache = PublicationCache(context: context, capacity: cachedDays)
+    }
+
+    private let cache: PublicationCache?
 
     /// The time it is now, as the queries see it.
     public var currentDate: Date { now() }
@@ -29,6 +42,15 @@ public final class RateQueries {
 
     /// The first and last day the store holds.
     public func bounds() throws -> (first: CalendarDay, last: CalendarDay) {
+        if let cache {
+            if let bounds = cache.bounds { return bounds }
+            cache.bounds = try readBounds()
+            return cache.bounds!
+        }
+        return try readBounds()
+    }
+
+    private func readBounds() throws -> (first: CalendarDay, last: CalendarDay) {
         let row = try context.aggregate(AggregateRequest<Eurofxrefhist>(aggregates: [.min("date"), .max("date")]))[0]
         guard case .date(let first) = row[0], case .date(let last) = row[1] else { throw QueryError.emptyStore }
         return (CalendarDay(date: first), CalendarDay(date: last))
@@ -55,6 +77,10 @@ public final class RateQueries {
     func knownCurrency(_ code: String, likelyOn day: CalendarDay?) throws -> String {
         let code = code.uppercased()
         if code == "EUR" { return code }
+        if let cache {
+            if cache.codes == nil { cache.codes = Set(try currencies().map(\.code)) }
+            if cache.codes!.contains(code) { return code }
+        }
         if let day, try rateIfAny(code, on: day) != nil { return code }
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.currencySymbol == code })
         request.fetchLimit = 1
@@ -140,6 +166,7 @@ public final class RateQueries {
 
     /// The currencies with a rate on `day`, by code.
     func currencies(publishedOn day: CalendarDay) throws -> [String] {
+        if let cache { return try cache.rates(on: day).keys.sorted() }
         let date = day.date
         return try context.aggregate(AggregateRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date },
                                                                       groupBy: ["currencySymbol"], aggregates: [.count]))
@@ -220,6 +247,9 @@ public final class RateQueries {
 
     /// The days from `from` to `to` that hold any rate (from the unique index on date).
     func storedDays(from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
+        if let cache, to.days(since: from) < 31 {
+            return Set(try (0...max(0, to.days(since: from))).map { from.adding(days: $0) }.filter { try !cache.rates(on: $0).isEmpty })
+        }
         let (start, end) = (from.date, to.date)
         let rows = try context.aggregate(AggregateRequest<Eurofxrefhist>(
             predicate: #Predicate { $0.date >= start && $0.date <= end }, groupBy: ["date"], aggregates: [.count]))
@@ -272,6 +302,14 @@ public final class RateQueries {
     /// with the rate of `code` in it if it has one.
     func publication(of code: String, nextTo day: CalendarDay, after: Bool) throws -> (day: CalendarDay, rate: Decimal?)? {
         let window = RateFallback.window
+        if let cache {
+            for offset in 1...window {
+                let other = day.adding(days: after ? offset : -offset)
+                let rates = try cache.rates(on: other)
+                if !rates.isEmpty { return (other, rates[code]) }
+            }
+            return nil
+        }
         let (low, high) = after ? (day.adding(days: 1).date, day.adding(days: window).date) : (day.adding(days: -window).date, day.adding(days: -1).date)
         let row = try context.aggregate(AggregateRequest<Eurofxrefhist>(
             predicate: #Predicate { $0.date >= low && $0.date <= high }, aggregates: [after ? .min("date") : .max("date")]))[0]
@@ -282,6 +320,7 @@ public final class RateQueries {
 
     /// Whether the ECB published any rate on `day` (the store holds one).
     func isPublicationDay(_ day: CalendarDay) throws -> Bool {
+        if let cache { return try !cache.rates(on: day).isEmpty }
         let date = day.date
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date })
         request.fetchLimit = 1
@@ -290,6 +329,7 @@ public final class RateQueries {
 
     /// The rate of `code` on `day`, if published.
     func rateIfAny(_ code: String, on day: CalendarDay) throws -> Decimal? {
+        if let cache { return try cache.rates(on: day)[code] }
         let date = day.date
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date && $0.currencySymbol == code })
         request.fetchLimit = 1

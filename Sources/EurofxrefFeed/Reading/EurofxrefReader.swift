@@ -64,9 +64,24 @@ public struct EurofxrefReader: Sendable {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
         defer { buffer.deallocate() }
 
-        let count = try SAXPushParser.read(stream, into: buffer, source: source)
+        // What the file is, from its first bytes: gzip or zip (then what they hold), the ECB's
+        // CSV (a Date header), or XML (anything else, which the XML reader judges).
+        var input: ByteSource = StreamByteSource(stream, source: source)
+        var count = try Self.fill(buffer, from: input)
+        var layers = 0
+        while layers < 1, let container = Self.container(UnsafeBufferPointer(rebasing: buffer[..<count])) {
+            let compressed = StreamByteSource(stream, source: source, prefix: Array(buffer[..<count]))
+            input = try InflatingByteSource(compressed, container: container, source: source)
+            count = try Self.fill(buffer, from: input)
+            layers += 1
+        }
         let firstBlock = UnsafeBufferPointer(rebasing: buffer[..<count])
+        if EurofxrefCSV.looksLikeCSV(firstBlock) {
+            let csv = EurofxrefCSV(source: source, chunkDays: chunkDays, dayRefusal: dayRefusal, handler: handler)
+            return try csv.read(firstBlock: firstBlock, rest: input, buffer: buffer)
+        }
         try FilePrologue.check(firstBlock, isWholeFile: count < buffer.count, source: source)
+        let stream = input
 
         let rules = EurofxrefRules(source: source, chunkDays: chunkDays, dayRefusal: dayRefusal, handler: handler)
         let parser = SAXPushParser(source: source, handler: rules)
@@ -87,5 +102,23 @@ public struct EurofxrefReader: Sendable {
         }
         try rules.emitWholeDays()
         return rules.summary()
+    }
+
+    /// Reads from `input` until `buffer` is full or the input ends; returns the count.
+    private static func fill(_ buffer: UnsafeMutableBufferPointer<UInt8>, from input: ByteSource) throws -> Int {
+        var count = 0
+        while count < buffer.count {
+            let n = try input.read(into: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+            if n == 0 { break }
+            count += n
+        }
+        return count
+    }
+
+    /// The container the first bytes announce: gzip (1F 8B) or zip (PK 03 04).
+    private static func container(_ bytes: UnsafeBufferPointer<UInt8>) -> InflatingByteSource.Container? {
+        if bytes.count >= 2, bytes[0] == 0x1F, bytes[1] == 0x8B { return .gzip }
+        if bytes.count >= 4, bytes[0] == 0x50, bytes[1] == 0x4B, bytes[2] == 0x03, bytes[3] == 0x04 { return .zip }
+        return nil
     }
 }

@@ -58,7 +58,7 @@ final class SAXPushParser {
 
     /// Parses `firstBlock` (the block the caller already read and checked) and then the rest of
     /// `stream`, to its end or the first error.
-    func parse(firstBlock: UnsafeBufferPointer<UInt8>, rest stream: InputStream, buffer: UnsafeMutableBufferPointer<UInt8>) throws {
+    func parse(firstBlock: UnsafeBufferPointer<UInt8>, rest stream: ByteSource, buffer: UnsafeMutableBufferPointer<UInt8>) throws {
         switch Self.loaded {
         case .success(let library): api = library.api
         case .failure(let failure):
@@ -88,7 +88,7 @@ final class SAXPushParser {
                 _ = block.withMemoryRebound(to: CChar.self) { clibxml2_parse_chunk(&api, context, $0.baseAddress, Int32($0.count), 0) }
             }
             if stopped { break }
-            let count = try Self.read(stream, into: buffer, source: source)
+            let count = try stream.read(into: buffer)
             if count == 0 { break }
             block = UnsafeBufferPointer(rebasing: buffer[..<count])
             if blankSoFar { blankSoFar = Self.isBlank(block) }
@@ -97,16 +97,6 @@ final class SAXPushParser {
             terminating = true
             _ = clibxml2_parse_chunk(&api, context, nil, 0, 1)
         }
-    }
-
-    /// Reads the next block of `stream` into `buffer`; returns how many bytes (0 at the end).
-    static func read(_ stream: InputStream, into buffer: UnsafeMutableBufferPointer<UInt8>, source: String) throws -> Int {
-        let count = stream.read(buffer.baseAddress!, maxLength: buffer.count)
-        if count < 0 {
-            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable,
-                            message: "could not be read: \(stream.streamError?.localizedDescription ?? "unknown error")")
-        }
-        return count
     }
 
     /// Stops parsing with `error` (the first error given is the one kept).
