@@ -47,6 +47,7 @@ public enum ExitCode {
         case is NoStoreError: return noInput
         case is CocoaError: return ioError
         case is OutputError: return ioError
+        case is BatchConversionError: return dataError
         default: return software
         }
     }

@@ -29,12 +29,12 @@ enum NumberText {
 
     /// The rate of an answer for people: exact when the ECB published it, else 6 digits.
     static func rate(_ answer: RateAnswer) -> String {
-        isPublished(answer) ? exact(answer.rate) : derived(answer.rate, digits: peopleDigits)
+        isPublished(answer) ? exact(answer.rate) : derived(answer.rate(significantDigits: peopleDigits), digits: peopleDigits)
     }
 
     /// The rate of an answer for programs: exact when the ECB published it, else 20 digits.
     static func machineRate(_ answer: RateAnswer) -> String {
-        isPublished(answer) ? exact(answer.rate) : derived(answer.rate, digits: machineDigits, padded: false)
+        isPublished(answer) ? exact(answer.rate) : exact(answer.rate(significantDigits: machineDigits))
     }
 
     /// A derived value for programs, as a JSON number.

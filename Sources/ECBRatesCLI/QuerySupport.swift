@@ -59,12 +59,3 @@ enum TextTable {
         }.joined(separator: "\n") + "\n"
     }
 }
-
-/// CSV lines (RFC 4180 quoting where needed).
-enum CSVText {
-    static func line(_ fields: [String]) -> String {
-        fields.map { field in
-            field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
-        }.joined(separator: ",") + "\n"
-    }
-}

@@ -9,7 +9,7 @@ struct BenchMain {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | defaults\n".utf8))
+            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | defaults\n".utf8))
             exit(64)
         }
         let command = arguments.removeFirst()
@@ -40,6 +40,10 @@ struct BenchMain {
             case "defaults":
                 let options = ImportOptions()
                 figures = ["workers": Double(options.workers), "chunk_days": Double(options.chunkDays)]
+            case "convert":
+                guard let store = option("--store"), let input = option("--input") else { throw BenchmarkError("convert needs --store PATH --input FILE") }
+                figures = try await ConvertBenchmark.run(storeURL: URL(fileURLWithPath: store), input: input,
+                                                         now: Date(timeIntervalSince1970: 1_790_848_800))
             case "query":
                 guard let store = option("--store") else { throw BenchmarkError("query needs --store PATH") }
                 let lookups = Int(option("--lookups") ?? "") ?? 5_000

@@ -44,27 +44,194 @@ public enum DecimalMath {
     /// never dropped: 15674.4 to 3 digits is 15674).
     public static func significant(_ value: Decimal, digits: Int) -> Decimal {
         guard !value.isZero, value.isFinite else { return value }
-        return round(value, places: max(0, digits - integerDigits(value) + leadingFractionZeros(value)))
+        // The place of the leading digit: 0 for 1.x, -5 for 0.00006x, 4 for 15674.x.
+        let leading = magnitude(of: value)
+        return round(value, places: max(0, digits - 1 - leading))
+    }
+
+    /// The power of ten of `value`'s leading digit (`1.26` → 0, `0.000063` → -5, `15674` → 4).
+    public static func magnitude(of value: Decimal) -> Int {
+        if let (significand, exponent) = DecimalText.wideParts(of: value) {
+            var count = 0, rest = significand
+            while rest > 0 { rest /= 10; count += 1 }
+            return count - 1 + exponent
+        }
+        let text = DecimalText.format(value.magnitude)
+        if text.hasPrefix("0.") { return -1 - text.dropFirst(2).prefix { $0 == "0" }.count }
+        return text.prefix { $0 != "." }.count - 1
     }
 
     /// The number of significant digits of `value` (`1.0800` has 3; `0.000063` has 2).
     public static func significantDigits(_ value: Decimal) -> Int {
+        if value.isZero { return 0 }
+        if let (significand, _) = DecimalText.wideParts(of: value) {
+            var rest = significand
+            while rest % 10 == 0 { rest /= 10 }
+            var count = 0
+            while rest > 0 { rest /= 10; count += 1 }
+            return count
+        }
         let text = DecimalText.format(value).filter(\.isNumber).drop { $0 == "0" }
         return text.count
     }
 
     /// Digits before the point, 0 for a value below 1 (`15674.05` → 5).
     public static func integerDigits(_ value: Decimal) -> Int {
-        let text = DecimalText.format(value.magnitude)
-        let integer = text.prefix { $0 != "." }
-        return integer == "0" ? 0 : integer.count
+        max(0, magnitude(of: value) + 1)
     }
 
-    /// Zeros between the point and the first significant digit of a value below 1
-    /// (`0.000063` → 4).
-    public static func leadingFractionZeros(_ value: Decimal) -> Int {
-        let text = DecimalText.format(value.magnitude)
-        guard text.hasPrefix("0.") else { return 0 }
-        return text.dropFirst(2).prefix { $0 == "0" }.count
+    // MARK: Integer fast path
+
+    /// A decimal as a signed 128-bit integer and a power of ten: `value = integer × 10^exponent`.
+    struct Scaled {
+        var integer: Int128
+        var exponent: Int
+
+        init?(_ value: Decimal) {
+            if value.isZero {
+                integer = 0
+                exponent = 0
+                return
+            }
+            guard let (significand, exponent) = DecimalText.wideParts(of: value), significand <= UInt128(Int128.max) else { return nil }
+            integer = value.sign == .minus ? -Int128(significand) : Int128(significand)
+            self.exponent = exponent
+        }
+    }
+
+    /// Powers of ten that fit in 128 bits.
+    static let powersOfTen: [Int128] = (0...38).map { exponent in (0..<exponent).reduce(Int128(1)) { product, _ in product * 10 } }
+
+    /// The number of decimal digits of `value` (0 has 1).
+    static func digitCount(_ value: Int128) -> Int {
+        let magnitude = value.magnitude
+        var count = 1
+        while count < powersOfTen.count && UInt128(powersOfTen[count]) <= magnitude { count += 1 }
+        return count
+    }
+
+    /// The product of `factors` over the product of `divisors`, rounded once, half away from
+    /// zero, to `places` decimal places: exactly, in 128-bit integers, when every intermediate
+    /// fits (the usual case: an amount of up to 16 digits and rates of up to 10); nil when one
+    /// does not, and the caller takes Foundation's `Decimal` arithmetic instead.
+    static func roundedQuotient(_ factors: [Decimal], over divisors: [Decimal], places: Int) -> Decimal? {
+        roundedQuotientScaled(factors, over: divisors, places: places).flatMap { decimal($0, exponent: -places) }
+    }
+
+    /// ``roundedQuotient(_:over:places:)`` as an integer of units of 10^-places.
+    static func roundedQuotientScaled(_ factors: [Decimal], over divisors: [Decimal], places: Int) -> Int128? {
+        guard let (top, bottom, shift) = scaledFraction(factors, over: divisors, places: places) else { return nil }
+        return roundedDivision(top, bottom, shift: shift)
+    }
+
+    /// `value` as text with exactly `places` decimals.
+    static func text(_ value: Decimal, places: Int) -> String {
+        let text = DecimalText.format(value)
+        guard places > 0 else { return text }
+        guard let point = text.firstIndex(of: ".") else { return text + "." + String(repeating: "0", count: places) }
+        let fraction = text.distance(from: point, to: text.endIndex) - 1
+        return text + String(repeating: "0", count: max(0, places - fraction))
+    }
+
+    /// `integer` × 10^`exponent` as text: exactly `places` decimals when given, else the
+    /// canonical text (no trailing zeros in the fraction).
+    static func text(_ integer: Int128, exponent: Int, places: Int? = nil) -> String {
+        var digits = String(integer.magnitude)
+        var exponent = exponent
+        if places == nil {
+            while exponent < 0, digits.count > 1, digits.last == "0" { digits.removeLast(); exponent += 1 }
+            if integer == 0 { return "0" }
+        }
+        if exponent >= 0 {
+            digits += String(repeating: "0", count: exponent)
+            exponent = 0
+        }
+        let fraction = -exponent
+        if digits.count <= fraction { digits = String(repeating: "0", count: fraction - digits.count + 1) + digits }
+        var out = integer < 0 ? "-" : ""
+        out += digits.prefix(digits.count - fraction)
+        if fraction > 0 { out += "." + digits.suffix(fraction) }
+        return out
+    }
+
+    /// The quotient to `digits` significant digits (integer digits never dropped), like
+    /// ``significant(_:digits:)`` of the exact quotient; nil when 128 bits do not suffice.
+    static func significantQuotient(_ factors: [Decimal], over divisors: [Decimal], digits: Int) -> Decimal? {
+        significantQuotientScaled(factors, over: divisors, digits: digits).flatMap { decimal($0.integer, exponent: $0.exponent) }
+    }
+
+    /// ``significantQuotient(_:over:digits:)`` as an integer and a power of ten.
+    static func significantQuotientScaled(_ factors: [Decimal], over divisors: [Decimal], digits: Int) -> (integer: Int128, exponent: Int)? {
+        guard let (top, bottom, shift) = scaledFraction(factors, over: divisors, places: 0) else { return nil }
+        guard top != 0 else { return (0, 0) }
+        // The leading digit's power of ten, estimated from the digit counts, then checked.
+        var places = digits - 1 - (digitCount(top) - digitCount(bottom) + shift)
+        for _ in 0..<3 {
+            let used = max(0, places)
+            guard let quotient = roundedDivision(top, bottom, shift: shift + used) else { return nil }
+            let count = digitCount(quotient)
+            if count > digits && used > 0 { places -= 1; continue }      // the estimate was a digit short
+            if count < digits && used == places { places += 1; continue }  // a digit over
+            return (quotient, -used)
+        }
+        return nil
+    }
+
+    /// The factors and divisors multiplied out: top / bottom × 10^shift is the quotient scaled
+    /// by 10^places.
+    private static func scaledFraction(_ factors: [Decimal], over divisors: [Decimal], places: Int) -> (Int128, Int128, Int)? {
+        var top: Int128 = 1, bottom: Int128 = 1, exponent = places
+        for factor in factors {
+            guard let scaled = Scaled(factor) else { return nil }
+            let (product, overflow) = top.multipliedReportingOverflow(by: scaled.integer)
+            guard !overflow else { return nil }
+            top = product
+            exponent += scaled.exponent
+        }
+        for divisor in divisors {
+            guard let scaled = Scaled(divisor), scaled.integer != 0 else { return nil }
+            let (product, overflow) = bottom.multipliedReportingOverflow(by: scaled.integer)
+            guard !overflow else { return nil }
+            bottom = product
+            exponent -= scaled.exponent
+        }
+        return (top, bottom, exponent)
+    }
+
+    /// top × 10^shift / bottom, rounded half away from zero; nil on overflow.
+    private static func roundedDivision(_ top: Int128, _ bottom: Int128, shift: Int) -> Int128? {
+        var top = top, bottom = bottom
+        if shift > 0 {
+            guard shift < powersOfTen.count else { return nil }
+            let (product, overflow) = top.multipliedReportingOverflow(by: powersOfTen[shift])
+            guard !overflow else { return nil }
+            top = product
+        } else if shift < 0 {
+            guard -shift < powersOfTen.count else { return top == 0 ? 0 : nil }
+            let (product, overflow) = bottom.multipliedReportingOverflow(by: powersOfTen[-shift])
+            guard !overflow else { return nil }
+            bottom = product
+        }
+        let (quotient, remainder) = top.quotientAndRemainder(dividingBy: bottom)
+        // Half away from zero: |remainder| ≥ |bottom| / 2, compared without overflow.
+        let twice = remainder.magnitude.multipliedReportingOverflow(by: 2)
+        if twice.overflow || twice.partialValue >= bottom.magnitude {
+            return quotient + ((top < 0) != (bottom < 0) ? -1 : 1)
+        }
+        return quotient
+    }
+
+    /// `integer` × 10^`exponent` as a Decimal (exact: at most 38 digits).
+    private static func decimal(_ integer: Int128, exponent: Int) -> Decimal? {
+        let sign: FloatingPointSign = integer < 0 ? .minus : .plus
+        if let magnitude = UInt64(exactly: integer.magnitude) {
+            return Decimal(sign: sign, exponent: exponent, significand: Decimal(magnitude))
+        }
+        // Above 64 bits: the digits above the 19th, shifted, plus the 19 below (one exact add).
+        let (high, low) = integer.magnitude.quotientAndRemainder(dividingBy: UInt128(powersOfTen[19]))
+        guard let top = UInt64(exactly: high) else { return nil }
+        var upper = Decimal(sign: .plus, exponent: 19, significand: Decimal(top)), lower = Decimal(UInt64(low)), sum = Decimal()
+        guard NSDecimalAdd(&sum, &upper, &lower, .plain) == .noError else { return nil }
+        return Decimal(sign: sign, exponent: exponent, significand: sum)
     }
 }

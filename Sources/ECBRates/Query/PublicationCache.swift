@@ -12,28 +12,52 @@ import ManagedStore
 final class PublicationCache {
     private let context: ManagedObjectContext
     private let capacity: Int
-    private var days: [CalendarDay: [String: Decimal]] = [:]
+    private var days: [CalendarDay: DayRates] = [:]
     private var order: [CalendarDay] = []
     private var next = 0
     /// The store's first and last day, once read.
     var bounds: (first: CalendarDay, last: CalendarDay)?
-    /// Every code the store holds, once read.
-    var codes: Set<String>?
+    /// Every currency the store holds, with its first and last day, once read.
+    private var currencySummaries: [String: CurrencySummary]?
+
+    /// The currencies the store holds, by code (read once, through `queries`).
+    func summaries(of queries: RateQueries) throws -> [String: CurrencySummary] {
+        if let currencySummaries { return currencySummaries }
+        let read = Dictionary(uniqueKeysWithValues: try queries.currencies().map { ($0.code, $0) })
+        currencySummaries = read
+        return read
+    }
 
     init(context: ManagedObjectContext, capacity: Int) {
         self.context = context
         self.capacity = max(16, capacity)
     }
 
+    /// Days read around a missing one, in one request: a quarter's rates (about 2,700 rows).
+    static let window = 45
+
     /// The rates published on `day` by code (empty: nothing was published, or not stored).
-    func rates(on day: CalendarDay) throws -> [String: Decimal] {
+    func rates(on day: CalendarDay) throws -> DayRates {
         if let rates = days[day] { return rates }
-        let date = day.date
-        var rates: [String: Decimal] = [:]
-        for rate in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date }),
-                                            properties: ["currencySymbol", "exchangeRate"]) {
-            if case .string(let code) = rate[0], case .decimal(let value) = rate[1] { rates[code] = value }
+        // The days around it too, in one request: questions come in runs of nearby days.
+        let low = day.adding(days: -Self.window), high = day.adding(days: Self.window)
+        let start = low.date, end = high.date
+        var found: [CalendarDay: DayRates] = [:]
+        for rate in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
+                                            properties: ["date", "currencySymbol", "exchangeRate"]) {
+            if case .date(let date) = rate[0], case .string(let code) = rate[1], case .decimal(let value) = rate[2] {
+                found[CalendarDay(date: date), default: DayRates()].add(code, value)
+            }
         }
+        for offset in 0...(2 * Self.window) {
+            let other = low.adding(days: offset)
+            if days[other] == nil { remember(other, found[other] ?? DayRates()) }
+        }
+        return days[day] ?? found[day] ?? DayRates()
+    }
+
+    /// Keeps `rates` for `day`, dropping the oldest day kept when full.
+    private func remember(_ day: CalendarDay, _ rates: DayRates) {
         // A ring of `capacity` days: the slot of the oldest read is reused.
         if order.count < capacity {
             order.append(day)
@@ -43,6 +67,43 @@ final class PublicationCache {
             next = (next + 1) % capacity
         }
         days[day] = rates
-        return rates
+    }
+}
+
+/// One day's rates, found by a linear scan of packed codes: a day has at most a few dozen, and
+/// comparing 4-byte integers beats hashing strings.
+struct DayRates {
+    private var packed: [UInt32] = []
+    private var names: [String] = []
+    private var values: [Decimal] = []
+
+    /// Whether the day holds no rate (nothing published, or not stored).
+    var isEmpty: Bool { packed.isEmpty }
+
+    /// The codes, in code order.
+    var codes: [String] { names.sorted() }
+
+    mutating func add(_ code: String, _ value: Decimal) {
+        packed.append(Self.pack(code))
+        names.append(code)
+        values.append(value)
+    }
+
+    /// The rate of `code`, if the day has one.
+    subscript(code: String) -> Decimal? {
+        let key = Self.pack(code)
+        for index in packed.indices where packed[index] == key { return values[index] }
+        return nil
+    }
+
+    /// A code of up to four ASCII bytes as one integer (a longer string never matches a code).
+    static func pack(_ code: String) -> UInt32 {
+        var result: UInt32 = 0, count = 0
+        for byte in code.utf8 {
+            count += 1
+            if count > 4 { return .max }
+            result = result << 8 | UInt32(byte)
+        }
+        return result
     }
 }

@@ -1,5 +1,6 @@
 import EurofxrefFeed
 import Foundation
+import ManagedStore
 
 /// A rate as a query found it: the value, the day it is from, and why that day when it is not
 /// the day asked for. A cross rate is made of two legs (each currency per euro), each found on
@@ -10,8 +11,12 @@ public struct RateAnswer: Sendable, Equatable {
     /// What it is quoted against (`EUR`, or another currency for a cross rate).
     public let base: String
     /// Units of `currency` per unit of `base`: exact for a published rate against the euro, else
-    /// the quotient of the legs to 38 significant digits. Round it only to show it.
-    public let rate: Decimal
+    /// the quotient of the legs to 38 significant digits. Round it only to show it (computed
+    /// when asked for: a conversion needs only the legs).
+    public var rate: Decimal {
+        // Cannot fail: the legs' numerators have at most 20 digits and denominators 2.
+        (try? Self.quotient(currencyLeg, baseLeg, times: 1)) ?? currencyLeg.perEuro / baseLeg.perEuro
+    }
     /// The currency's leg: its rate per euro and where that comes from.
     public let currencyLeg: RateLeg
     /// The base's leg (the euro's, rate 1, when quoted against the euro).
@@ -35,12 +40,11 @@ public struct RateAnswer: Sendable, Equatable {
     /// The legs that are not the euro's, currency first.
     public var legs: [RateLeg] { [currencyLeg, baseLeg].filter { $0.currency != "EUR" } }
 
-    init(currencyLeg: RateLeg, baseLeg: RateLeg, asked: CalendarDay, reason: String?) throws {
+    init(currencyLeg: RateLeg, baseLeg: RateLeg, asked: CalendarDay, reason: String?) {
         self.currencyLeg = currencyLeg
         self.baseLeg = baseLeg
         currency = currencyLeg.currency
         base = baseLeg.currency
-        rate = try Self.quotient(currencyLeg, baseLeg, times: 1)
         let lead = currencyLeg.currency == "EUR" && baseLeg.currency != "EUR" ? baseLeg : currencyLeg
         day = lead.day
         let exact = [currencyLeg, baseLeg].allSatisfy { $0.isPublished && $0.day == asked }
@@ -58,5 +62,39 @@ public struct RateAnswer: Sendable, Equatable {
     /// `amount` of `base` in `currency`, unrounded (38 significant digits).
     public func converting(_ amount: Decimal) throws -> Decimal {
         try Self.quotient(currencyLeg, baseLeg, times: amount)
+    }
+
+    /// `amount` of `base` in `currency`, rounded once, half away from zero, to `places`: in
+    /// 128-bit integers when they suffice, else through ``converting(_:)``.
+    public func converting(_ amount: Decimal, places: Int) throws -> Decimal {
+        if let exact = DecimalMath.roundedQuotient([amount, currencyLeg.numerator, baseLeg.denominator],
+                                                   over: [currencyLeg.denominator, baseLeg.numerator], places: places) {
+            return exact
+        }
+        return DecimalMath.round(try converting(amount), places: places)
+    }
+
+    /// ``converting(_:places:)`` as text with exactly `places` decimals (`12.50`, `-3.10`).
+    func convertedText(_ amount: Decimal, places: Int) throws -> String {
+        if let units = DecimalMath.roundedQuotientScaled([amount, currencyLeg.numerator, baseLeg.denominator],
+                                                         over: [currencyLeg.denominator, baseLeg.numerator], places: places) {
+            return DecimalMath.text(units, exponent: -places, places: places)
+        }
+        return DecimalMath.text(try converting(amount, places: places), places: places)
+    }
+
+    /// ``rate(significantDigits:)`` as canonical text.
+    func rateText(significantDigits digits: Int) -> String {
+        if let (integer, exponent) = DecimalMath.significantQuotientScaled([currencyLeg.numerator, baseLeg.denominator],
+                                                                          over: [currencyLeg.denominator, baseLeg.numerator], digits: digits) {
+            return DecimalMath.text(integer, exponent: exponent)
+        }
+        return DecimalText.format(rate(significantDigits: digits))
+    }
+
+    /// The rate to `digits` significant digits (exact when it has fewer), computed from the legs.
+    public func rate(significantDigits digits: Int) -> Decimal {
+        DecimalMath.significantQuotient([currencyLeg.numerator, baseLeg.denominator], over: [currencyLeg.denominator, baseLeg.numerator],
+                                        digits: digits) ?? DecimalMath.significant(rate, digits: digits)
     }
 }

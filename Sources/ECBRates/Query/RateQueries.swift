@@ -78,8 +78,7 @@ public final class RateQueries {
         let code = code.uppercased()
         if code == "EUR" { return code }
         if let cache {
-            if cache.codes == nil { cache.codes = Set(try currencies().map(\.code)) }
-            if cache.codes!.contains(code) { return code }
+            if try cache.summaries(of: self)[code] != nil { return code }
         }
         if let day, try rateIfAny(code, on: day) != nil { return code }
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.currencySymbol == code })
@@ -113,7 +112,7 @@ public final class RateQueries {
            let currencyRate = upper == "EUR" ? 1 : try rateIfAny(upper, on: day),
            let baseRate = upperBase == "EUR" ? 1 : try rateIfAny(upperBase, on: day) {
             let leg = { (code: String, rate: Decimal) in code == "EUR" ? RateLeg.euro(on: day) : RateLeg.published(code, rate, on: day) }
-            return try RateAnswer(currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
+            return RateAnswer(currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
         }
         let (first, last) = try bounds()
         let code = try knownCurrency(currency, likelyOn: last)
@@ -124,7 +123,7 @@ public final class RateQueries {
         let currencyLeg = try resolve(code, on: asked, fallback: fallback, newest: last)
         let baseLeg = try resolve(baseCode, on: asked, fallback: fallback, newest: last)
         let lead = code == "EUR" ? baseCode : code
-        return try RateAnswer(currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked,
+        return RateAnswer(currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked,
                               reason: Self.reason(for: asked, currency: lead, newest: last))
     }
 
@@ -166,7 +165,7 @@ public final class RateQueries {
 
     /// The currencies with a rate on `day`, by code.
     func currencies(publishedOn day: CalendarDay) throws -> [String] {
-        if let cache { return try cache.rates(on: day).keys.sorted() }
+        if let cache { return try cache.rates(on: day).codes }
         let date = day.date
         return try context.aggregate(AggregateRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date },
                                                                       groupBy: ["currencySymbol"], aggregates: [.count]))
@@ -183,8 +182,7 @@ public final class RateQueries {
         }
         let answer = try rate(to, on: day, base: from, fallback: fallback)
         let places = precision ?? MinorUnits.places(for: answer.currency)
-        let exact = try answer.converting(amount)
-        return ConversionAnswer(amount: amount, result: DecimalMath.round(exact, places: places), rate: answer, places: places)
+        return ConversionAnswer(amount: amount, result: try answer.converting(amount, places: places), rate: answer, places: places)
     }
 
     /// Why `day` has no rate of its own for `currency`.
@@ -222,9 +220,15 @@ public final class RateQueries {
     }
 
     private func notQuoted(_ code: String, on day: CalendarDay, why: String?) throws -> QueryError {
-        .notQuoted(currency: code, day: day, lastBefore: try nearest(code, to: day, after: false, within: nil)?.day,
-                   nextAfter: try nearest(code, to: day, after: true, within: nil)?.day,
-                   why: why ?? CurrencyLifecycle.interruption(of: code, on: day)?.why)
+        let why = why ?? CurrencyLifecycle.interruption(of: code, on: day)?.why
+        // Outside the currency's first and last days, those are the answer (from the cache's list
+        // of currencies, when there is one); inside them, the store is asked.
+        if let cache, let summary = try cache.summaries(of: self)[code], day < summary.firstDay || day > summary.lastDay {
+            return .notQuoted(currency: code, day: day, lastBefore: day > summary.lastDay ? summary.lastDay : nil,
+                              nextAfter: day < summary.firstDay ? summary.firstDay : nil, why: why)
+        }
+        return .notQuoted(currency: code, day: day, lastBefore: try nearest(code, to: day, after: false, within: nil)?.day,
+                          nextAfter: try nearest(code, to: day, after: true, within: nil)?.day, why: why)
     }
 
     /// Throws ``QueryError/hole(day:asked:)`` for the business day from `from` to `to`, inside

@@ -16,9 +16,18 @@ public enum DecimalText {
     public static func format(_ decimal: Decimal) -> String {
         guard decimal.isFinite else { return decimal.description }
         if decimal.isZero { return "0" }
-        guard let (significand, decimalExponent) = parts(of: decimal), decimalExponent > -40, decimalExponent < 40 else {
-            return decimal.description
+        if let (significand, exponent) = parts(of: decimal), exponent > -40, exponent < 40 {
+            return render(significand, exponent: exponent, negative: decimal.sign == .minus)
         }
+        if let (significand, exponent) = wideParts(of: decimal), exponent > -40, exponent < 40 {
+            return render(significand, exponent: exponent, negative: decimal.sign == .minus)
+        }
+        return decimal.description
+    }
+
+    /// The digits of `significand` × 10^`exponent`, trailing zeros of the fraction dropped.
+    private static func render<Mantissa: FixedWidthInteger & UnsignedInteger>(_ significand: Mantissa, exponent decimalExponent: Int,
+                                                                              negative: Bool) -> String {
         var mantissa = significand
         var exponent = decimalExponent
         while mantissa % 10 == 0 && exponent < 0 {
@@ -26,20 +35,19 @@ public enum DecimalText {
             exponent += 1
         }
         // Digits, least significant first, then written out in order with the point placed.
-        var digits: (UInt64, Int) = (mantissa, 0)
-        var reversed = [UInt8](repeating: 0, count: 20)
-        while digits.0 > 0 {
-            reversed[digits.1] = UInt8(ascii: "0") + UInt8(digits.0 % 10)
-            digits.0 /= 10
-            digits.1 += 1
+        var reversed = [UInt8](repeating: 0, count: 40)
+        var count = 0
+        while mantissa > 0 {
+            reversed[count] = UInt8(ascii: "0") + UInt8(mantissa % 10)
+            mantissa /= 10
+            count += 1
         }
-        let count = digits.1
         let fraction = max(0, -exponent)
         let integerDigits = max(1, count - fraction)
-        let length = (decimal.sign == .minus ? 1 : 0) + integerDigits + max(0, exponent) + (fraction > 0 ? 1 + fraction : 0)
+        let length = (negative ? 1 : 0) + integerDigits + max(0, exponent) + (fraction > 0 ? 1 + fraction : 0)
         return String(unsafeUninitializedCapacity: length) { buffer in
             var at = 0
-            if decimal.sign == .minus { buffer[at] = UInt8(ascii: "-"); at += 1 }
+            if negative { buffer[at] = UInt8(ascii: "-"); at += 1 }
             // Integer part: the digits above the fraction, or a single 0.
             if count > fraction {
                 for position in stride(from: count - 1, through: fraction, by: -1) { buffer[at] = reversed[position]; at += 1 }
@@ -56,6 +64,16 @@ public enum DecimalText {
             }
             return at
         }
+    }
+
+    /// The 128-bit significand and the exponent of a finite, non-zero decimal (any Decimal),
+    /// when the layout is known.
+    public static func wideParts(of decimal: Decimal) -> (UInt128, Int)? {
+        guard wideLayoutIsKnown else { return nil }
+        let words = withUnsafeBytes(of: decimal) { bytes in
+            (bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+        }
+        return (UInt128(UInt64(littleEndian: words.1)) << 64 | UInt128(UInt64(littleEndian: words.0)), decimal.exponent)
     }
 
     /// The integer significand and the exponent of a finite, non-zero decimal, when the
@@ -90,6 +108,21 @@ public enum DecimalText {
                 (bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
             }
             guard high == 0, String(UInt64(littleEndian: low)) == significand else { return false }
+        }
+        return true
+    }()
+
+    /// Whether significands beyond 64 bits sit in the same place, the high word next: checked
+    /// once against Foundation's own text of a 38-digit probe.
+    static let wideLayoutIsKnown: Bool = {
+        guard layoutIsKnown else { return false }
+        for text in ["12345678901234567890123456789012345678", "-0.00006300898654669839554766585829126809"] {
+            guard let decimal = Decimal(string: text, locale: nil) else { return false }
+            let words = withUnsafeBytes(of: decimal) { bytes in
+                (bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+            }
+            let value = UInt128(UInt64(littleEndian: words.1)) << 64 | UInt128(UInt64(littleEndian: words.0))
+            guard String(value) == NSDecimalNumber(decimal: decimal.significand).stringValue else { return false }
         }
         return true
     }()

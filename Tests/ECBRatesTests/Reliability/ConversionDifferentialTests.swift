@@ -34,7 +34,11 @@ import TestSupport
         let store = try RatesStore(url: try await PreparedStore.copy(into: directory), readOnly: true)
         for seed in seeds {
             let answers = directory.file("answers-\(seed).tsv")
-            let lines = try await Self.answer(cases: cases, seed: seed, store: store)
+            let lines = try await Self.answer(cases: cases, seed: seed, store: store, cached: false)
+            // The cached queries of a batch conversion answer exactly as the uncached ones.
+            let cachedLines = try await Self.answer(cases: cases, seed: seed, store: store, cached: true)
+            let differing = zip(lines, cachedLines).filter { $0 != $1 }
+            #expect(differing.isEmpty, "seed \(seed): cached queries differ: \(differing.prefix(3))")
             try lines.joined().write(to: answers, atomically: true, encoding: .utf8)
             let run = try SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
                                              ["python3", FixturePaths.root.appendingPathComponent("scripts/rate_oracle.py").path,
@@ -45,11 +49,11 @@ import TestSupport
     }
 
     /// `cases` seeded conversions and what the queries answered, one line each.
-    static func answer(cases: Int, seed: UInt64, store: RatesStore) async throws -> [String] {
+    static func answer(cases: Int, seed: UInt64, store: RatesStore, cached: Bool) async throws -> [String] {
         let view = store.viewContext
         return try await view.perform {
             var random = SeededGenerator(seed: seed)
-            let queries = RateQueries(context: view, now: { now })
+            let queries = cached ? RateQueries(context: view, cachedDays: 16_384, now: { now }) : RateQueries(context: view, now: { now })
             let first = CalendarDay("1998-12-28")!, last = CalendarDay("2026-10-01")!
             return try (0..<cases).map { _ in
                 let day: CalendarDay
@@ -66,7 +70,7 @@ import TestSupport
                     let answer = try queries.convert(amount, from: from, to: to, on: day, fallback: fallback)
                     line += ["ok", DecimalText.format(answer.result), "\(answer.rate.rate)", answer.rate.day.description]
                 } catch let error as QueryError {
-                    line += ["error", kind(of: error)]
+                    line += ["error", kind(of: error), error.description]
                 }
                 return line.joined(separator: "\t") + "\n"
             }

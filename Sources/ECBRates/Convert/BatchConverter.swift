@@ -1,0 +1,215 @@
+import EurofxrefFeed
+import Foundation
+import ManagedStore
+
+/// Converts a CSV of amounts (a header naming `date`, `amount`, `from` and `to` columns, in any
+/// order, among any others) into the same rows plus `rate`, `rate_day` and `result`, streaming:
+/// memory holds a block of rows, whatever the file's length. Each row is one lookup against the
+/// context, through queries that keep the days they read (a ``RateQueries`` made with
+/// `cachedDays`), so a file of invoices costs a dictionary read a row once its days are in; the
+/// answers are exactly those of `ecbrates convert` (one rounding, to the target's minor units).
+///
+/// A bad row (a value that is not a day, an amount or a currency, or a conversion that has no
+/// answer) stops the batch with a ``BatchConversionError`` naming its line, unless `skipBadRows`:
+/// then it is left out and listed in the ``Summary``.
+///
+/// ```swift
+/// let summary = try await BatchConverter(context: store.viewContext)
+///     .convert(CSVRecordReader(descriptor: input, name: "invoices.csv")) { text in try output.write(text) }
+/// ```
+public struct BatchConverter: Sendable {
+    /// What a batch did.
+    public struct Summary: Sendable {
+        /// Rows converted and written.
+        public var converted = 0
+        /// Rows left out (with `skipBadRows`): their line and what was wrong, the first 100.
+        public var skipped: [(line: Int, message: String)] = []
+        /// How many rows were left out in all.
+        public var skippedCount = 0
+    }
+
+    /// The context whose queue answers (the main context, for the query front-end).
+    public let context: ManagedObjectContext
+    /// The fallback for days without a rate.
+    public var fallback: RateFallback
+    /// Decimal places of the results (nil: each target currency's minor units).
+    public var precision: Int?
+    /// Leave bad rows out (and count them) rather than stop.
+    public var skipBadRows: Bool
+    /// What time it is, for the freshness checks.
+    public var now: @Sendable () -> Date
+    /// Rows converted per turn on the context's queue.
+    public var rowsPerTurn = 4_096
+
+    /// A converter answering on `context`.
+    public init(context: ManagedObjectContext, fallback: RateFallback = .previous, precision: Int? = nil, skipBadRows: Bool = false,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.context = context
+        self.fallback = fallback
+        self.precision = precision
+        self.skipBadRows = skipBadRows
+        self.now = now
+    }
+
+    /// The columns the input needs.
+    static let required = ["date", "amount", "from", "to"]
+
+    /// Converts every row `reader` gives, handing the output text (header first) to `write` a
+    /// block at a time.
+    public func convert(_ reader: CSVRecordReader, name: String, write: @escaping @Sendable (String) throws -> Void) async throws -> Summary {
+        guard let header = try reader.next() else {
+            throw BatchConversionError(file: name, line: 1, column: nil, message: "is empty; expected a header with date, amount, from and to")
+        }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        var columns: [Int] = []
+        for wanted in Self.required {
+            guard let index = names.firstIndex(of: wanted) else {
+                throw BatchConversionError(file: name, line: header.line, column: nil,
+                                           message: "the header lacks a \(wanted) column; expected date, amount, from and to (in any order)")
+            }
+            columns.append(index)
+        }
+        try write(CSVText.line(header.fields + ["rate", "rate_day", "result"]))
+        let queries = RateQueries(context: context, cachedDays: 16_384, now: now)
+        let box = QueriesBox(queries)
+        var summary = Summary()
+        var done = false
+        while !done {
+            // A block of records read here; converted in one turn on the context's queue.
+            var block: [CSVRecordReader.Record] = []
+            block.reserveCapacity(rowsPerTurn)
+            while block.count < rowsPerTurn, let record = try reader.next() { block.append(record) }
+            done = block.count < rowsPerTurn
+            if block.isEmpty { break }
+            let blockRows = block
+            let settings = (fallback, precision, skipBadRows, columns, header.fields.count)
+            let (text, converted, skipped) = try await context.perform { () throws -> (String, Int, [(Int, String)]) in
+                try Self.convert(blockRows, queries: box.queries, name: name, settings: settings)
+            }
+            try write(text)
+            summary.converted += converted
+            summary.skippedCount += skipped.count
+            summary.skipped += skipped.prefix(max(0, 100 - summary.skipped.count)).map { (line: $0.0, message: $0.1) }
+        }
+        return summary
+    }
+
+    /// Queries kept across turns on the context's queue.
+    ///
+    /// `@unchecked Sendable`: `queries` is used only inside `context.perform`, one turn at a time.
+    private final class QueriesBox: @unchecked Sendable {
+        let queries: RateQueries
+        init(_ queries: RateQueries) { self.queries = queries }
+    }
+
+    private static func convert(_ records: [CSVRecordReader.Record], queries: RateQueries, name: String,
+                                settings: (RateFallback, Int?, Bool, [Int], Int)) throws -> (String, Int, [(Int, String)]) {
+        let (fallback, precision, skipBadRows, columns, width) = settings
+        var text = ""
+        text.reserveCapacity(records.count * 64)
+        var converted = 0
+        var skipped: [(Int, String)] = []
+        for record in records {
+            do {
+                guard record.fields.count == width else {
+                    throw BatchConversionError(file: name, line: record.line, column: nil,
+                                               message: "the row has \(record.fields.count) fields; the header has \(width)")
+                }
+                let dayText = Self.trimmed(record.fields[columns[0]])
+                guard let day = CalendarDay(dayText) else {
+                    throw BatchConversionError(file: name, line: record.line, column: nil,
+                                               message: "date \"\(dayText)\" is not a day; expected YYYY-MM-DD")
+                }
+                let amountText = Self.trimmed(record.fields[columns[1]])
+                guard let amount = Self.amount(amountText) else {
+                    throw BatchConversionError(file: name, line: record.line, column: nil,
+                                               message: "amount \"\(amountText)\" is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)")
+                }
+                let from = Self.trimmed(record.fields[columns[2]])
+                let to = Self.trimmed(record.fields[columns[3]])
+                // As `convert` answers: the rate, then one rounding of amount × rate.
+                let rate: RateAnswer
+                let resultText: String
+                do {
+                    rate = try queries.rate(to, on: day, base: from, fallback: fallback)
+                    resultText = try rate.convertedText(amount, places: precision ?? MinorUnits.places(for: rate.currency))
+                } catch let error as QueryError {
+                    throw BatchConversionError(file: name, line: record.line, column: nil, message: error.description)
+                }
+                let rateText = rate.base == "EUR" && rate.currencyLeg.isPublished
+                    ? DecimalText.format(rate.currencyLeg.perEuro) : rate.rateText(significantDigits: 20)
+                text += CSVText.line(record.fields + [rateText, rate.day.description, resultText])
+                converted += 1
+            } catch let error as BatchConversionError where skipBadRows {
+                skipped.append((error.line, error.message))
+            }
+        }
+        return (text, converted, skipped)
+    }
+
+    /// `text` without spaces or tabs around it (most fields have none: returned as they are).
+    static func trimmed(_ text: String) -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = text.utf8.first, let last = text.utf8.last, blank(first) || blank(last) else { return text }
+        let bytes = Array(text.utf8)
+        let start = bytes.firstIndex { !blank($0) } ?? bytes.count
+        let end = (bytes.lastIndex { !blank($0) } ?? -1) + 1
+        return start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : ""
+    }
+
+    /// An amount: `-`, digits, optionally `.` and digits, at most 28 significant digits.
+    static func amount(_ text: String) -> Decimal? {
+        var digits = 0, sawDigit = false, sawPoint = false
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                sawDigit = true
+                if digits > 0 || byte != UInt8(ascii: "0") { digits += 1 }
+            case UInt8(ascii: ".") where !sawPoint && sawDigit: sawPoint = true
+            case UInt8(ascii: "-") where index == 0: break
+            default: return nil
+            }
+        }
+        guard sawDigit, text.utf8.last != UInt8(ascii: "."), digits <= DecimalMath.amountDigits else { return nil }
+        return DecimalText.parse(text)
+    }
+}
+
+/// A row of a batch that cannot be converted, or an input that cannot be read as a batch.
+public struct BatchConversionError: Error, Sendable, CustomStringConvertible {
+    /// The input's name.
+    public let file: String
+    /// The line of the row (1-based).
+    public let line: Int
+    /// The column, when known.
+    public let column: Int?
+    /// What is wrong.
+    public let message: String
+
+    /// The error at `line` (and `column`) of `file`.
+    public init(file: String, line: Int, column: Int?, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line)\(column.map { ":\($0)" } ?? ""): \(message)" }
+}
+
+/// CSV lines (RFC 4180 quoting where needed).
+public enum CSVText {
+    /// The fields as one line, quoted where they hold a comma, a quote or a line break.
+    public static func line(_ fields: [String]) -> String {
+        var out = ""
+        for (index, field) in fields.enumerated() {
+            if index > 0 { out += "," }
+            if field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+                out += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            } else {
+                out += field
+            }
+        }
+        return out + "\n"
+    }
+}
