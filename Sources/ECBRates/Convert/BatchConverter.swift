@@ -73,23 +73,27 @@ public struct BatchConverter: Sendable {
         let queries = RateQueries(context: context, cachedDays: 16_384, now: now)
         let box = QueriesBox(queries)
         var summary = Summary()
-        var done = false
-        while !done {
-            // A block of records read here; converted in one turn on the context's queue.
+        let settings = (fallback, precision, skipBadRows, columns, header.fields.count)
+        func readBlock() throws -> [CSVRecordReader.Record] {
             var block: [CSVRecordReader.Record] = []
             block.reserveCapacity(rowsPerTurn)
             while block.count < rowsPerTurn, let record = try reader.next() { block.append(record) }
-            done = block.count < rowsPerTurn
-            if block.isEmpty { break }
-            let blockRows = block
-            let settings = (fallback, precision, skipBadRows, columns, header.fields.count)
-            let (text, converted, skipped) = try await context.perform { () throws -> (String, Int, [(Int, String)]) in
-                try Self.convert(blockRows, queries: box.queries, name: name, settings: settings)
+            return block
+        }
+        // Two blocks in flight: the next is read here while the context's queue converts this one.
+        var block = try readBlock()
+        while !block.isEmpty {
+            let rows = block
+            async let turn = context.perform { () throws -> (String, Int, [(Int, String)]) in
+                try Self.convert(rows, queries: box.queries, name: name, settings: settings)
             }
+            let next = rows.count < rowsPerTurn ? [] : try readBlock()
+            let (text, converted, skipped) = try await turn
             try write(text)
             summary.converted += converted
             summary.skippedCount += skipped.count
             summary.skipped += skipped.prefix(max(0, 100 - summary.skipped.count)).map { (line: $0.0, message: $0.1) }
+            block = next
         }
         return summary
     }
@@ -138,7 +142,17 @@ public struct BatchConverter: Sendable {
                 }
                 let rateText = rate.base == "EUR" && rate.currencyLeg.isPublished
                     ? DecimalText.format(rate.currencyLeg.perEuro) : rate.rateText(significantDigits: 20)
-                text += CSVText.line(record.fields + [rateText, rate.day.description, resultText])
+                // The row as it came (quoted where needed), then the three new fields.
+                for field in record.fields {
+                    CSVText.append(field, to: &text)
+                    text += ","
+                }
+                text += rateText
+                text += ","
+                text += rate.day == day ? dayText : rate.day.description
+                text += ","
+                text += resultText
+                text += "\n"
                 converted += 1
             } catch let error as BatchConversionError where skipBadRows {
                 skipped.append((error.line, error.message))
@@ -204,12 +218,17 @@ public enum CSVText {
         var out = ""
         for (index, field) in fields.enumerated() {
             if index > 0 { out += "," }
-            if field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-                out += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            } else {
-                out += field
-            }
+            append(field, to: &out)
         }
         return out + "\n"
+    }
+
+    /// Appends `field` to `out`, quoted if it holds a comma, a quote or a line break.
+    public static func append(_ field: String, to out: inout String) {
+        if field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+            out += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        } else {
+            out += field
+        }
     }
 }

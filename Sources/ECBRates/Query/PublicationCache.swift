@@ -28,6 +28,31 @@ final class PublicationCache {
         return read
     }
 
+    /// Legs resolved so far (a day without a rate, with its fallback), or the error they gave.
+    private var legs: [LegKey: Result<RateLeg, QueryError>] = [:]
+
+    private struct LegKey: Hashable {
+        let code: String
+        let day: CalendarDay
+        let fallback: RateFallback
+    }
+
+    /// The leg of `code` on `day` under `fallback`: remembered, or found by `resolve` (its
+    /// answer or its ``QueryError`` kept, up to 250,000 legs, then forgotten all at once).
+    func leg(_ code: String, on day: CalendarDay, fallback: RateFallback, resolve: () throws -> RateLeg) throws -> RateLeg {
+        let key = LegKey(code: code, day: day, fallback: fallback)
+        if let known = legs[key] { return try known.get() }
+        if legs.count >= 250_000 { legs.removeAll(keepingCapacity: true) }
+        do {
+            let leg = try resolve()
+            legs[key] = .success(leg)
+            return leg
+        } catch let error as QueryError {
+            legs[key] = .failure(error)
+            throw error
+        }
+    }
+
     init(context: ManagedObjectContext, capacity: Int) {
         self.context = context
         self.capacity = max(16, capacity)
@@ -46,14 +71,20 @@ final class PublicationCache {
         for rate in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
                                             properties: ["date", "currencySymbol", "exchangeRate"]) {
             if case .date(let date) = rate[0], case .string(let code) = rate[1], case .decimal(let value) = rate[2] {
-                found[CalendarDay(date: date), default: DayRates()].add(code, value)
+                let day = CalendarDay(date: date)
+                if let rates = found[day] { rates.add(code, value) } else {
+                    let rates = DayRates()
+                    rates.add(code, value)
+                    found[day] = rates
+                }
             }
         }
+        let none = DayRates()
         for offset in 0...(2 * Self.window) {
             let other = low.adding(days: offset)
-            if days[other] == nil { remember(other, found[other] ?? DayRates()) }
+            if days[other] == nil { remember(other, found[other] ?? none) }
         }
-        return days[day] ?? found[day] ?? DayRates()
+        return days[day] ?? found[day] ?? none
     }
 
     /// Keeps `rates` for `day`, dropping the oldest day kept when full.
@@ -71,8 +102,9 @@ final class PublicationCache {
 }
 
 /// One day's rates, found by a linear scan of packed codes: a day has at most a few dozen, and
-/// comparing 4-byte integers beats hashing strings.
-struct DayRates {
+/// comparing 4-byte integers beats hashing strings. A class, so that handing a day around costs
+/// one reference count, not three.
+final class DayRates {
     private var packed: [UInt32] = []
     private var names: [String] = []
     private var values: [Decimal] = []
@@ -83,7 +115,7 @@ struct DayRates {
     /// The codes, in code order.
     var codes: [String] { names.sorted() }
 
-    mutating func add(_ code: String, _ value: Decimal) {
+    func add(_ code: String, _ value: Decimal) {
         packed.append(Self.pack(code))
         names.append(code)
         values.append(value)

@@ -107,10 +107,16 @@ public final class RateQueries {
                      fallback: RateFallback = .previous) throws -> RateAnswer {
         // A day on which both have a rate is answered by those rates alone: it lies within the
         // bounds, both codes are known, and a currency quoted that day has not ended.
-        let upper = currency.uppercased(), upperBase = base.uppercased()
+        let upper = Self.upperCased(currency), upperBase = Self.upperCased(base)
+        // With a cache, the day's rates are looked up once for both codes.
+        let dayRates = try day.flatMap { day in try cache?.rates(on: day) }
+        func published(_ code: String, _ day: CalendarDay) throws -> Decimal? {
+            if code == "EUR" { return 1 }
+            if let dayRates { return dayRates[code] }
+            return try rateIfAny(code, on: day)
+        }
         if let day, upper != "EUR" || upperBase != "EUR",
-           let currencyRate = upper == "EUR" ? 1 : try rateIfAny(upper, on: day),
-           let baseRate = upperBase == "EUR" ? 1 : try rateIfAny(upperBase, on: day) {
+           let currencyRate = try published(upper, day), let baseRate = try published(upperBase, day) {
             let leg = { (code: String, rate: Decimal) in code == "EUR" ? RateLeg.euro(on: day) : RateLeg.published(code, rate, on: day) }
             return RateAnswer(currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
         }
@@ -172,6 +178,11 @@ public final class RateQueries {
             .compactMap { row in if case .string(let code) = row[0] { code } else { nil } }.sorted()
     }
 
+    /// `code` in upper case (as it is, when it already is: the usual case, without a copy).
+    static func upperCased(_ code: String) -> String {
+        code.utf8.allSatisfy({ $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") }) ? code : code.uppercased()
+    }
+
     /// `amount` of `from` in `to` on `day`: computed from the published rates (or the
     /// interpolated ones) with no rounding on the way, then rounded once, half away from zero,
     /// to `to`'s minor units (or `precision` places).
@@ -207,6 +218,12 @@ public final class RateQueries {
     /// a day the ``CurrencyLifecycle`` table puts past a currency's end.
     private func resolve(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
         if code == "EUR" { return .euro(on: day) }
+        // With a cache, a leg found once is found again (the cache's store does not change).
+        guard let cache else { return try resolveLeg(code, on: day, fallback: fallback, newest: newest) }
+        return try cache.leg(code, on: day, fallback: fallback) { try resolveLeg(code, on: day, fallback: fallback, newest: newest) }
+    }
+
+    private func resolveLeg(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
         if let interruption = CurrencyLifecycle.interruption(of: code, on: day) { throw try notQuoted(code, on: day, why: interruption.why) }
         if let rate = try rateIfAny(code, on: day) { return .published(code, rate, on: day) }
         if try isPublicationDay(day) { throw try notQuoted(code, on: day, why: nil) }
