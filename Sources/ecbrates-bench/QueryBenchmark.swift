@@ -34,10 +34,14 @@ enum QueryBenchmark {
             let seriesStart = ContinuousClock.now
             let series = try queries.series(["USD"], from: first, to: last)
             let seriesSeconds = (ContinuousClock.now - seriesStart).seconds
+            // The completeness check a range query makes (the stored days against the calendar).
+            let checkStart = ContinuousClock.now
+            _ = try queries.missingDays(from: first, to: last)
+            let checkSeconds = (ContinuousClock.now - checkStart).seconds
             return ["lookups": Double(samples.count),
                     "lookup_median_microseconds": samples[samples.count / 2] * 1e6,
                     "lookup_p90_microseconds": samples[samples.count * 9 / 10] * 1e6,
-                    "series_rows": Double(series.rows.count), "series_seconds": seriesSeconds,
+                    "series_rows": Double(series.rows.count), "series_seconds": seriesSeconds, "range_check_seconds": checkSeconds,
                     "cold_series_seconds": coldSeconds, "cold_series_rows": Double(coldSeries.rows.count)]
         }
     }

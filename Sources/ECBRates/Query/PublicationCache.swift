@@ -122,20 +122,22 @@ final class DayRates {
     }
 
     /// The rate of `code`, if the day has one.
-    subscript(code: String) -> Decimal? {
-        let key = Self.pack(code)
-        for index in packed.indices where packed[index] == key { return values[index] }
-        return nil
+    subscript(code: String) -> Decimal? { self[packed: Self.pack(code)] }
+
+    /// The rate of the code `key` packs (``pack(_:)``), if the day has one.
+    subscript(packed key: UInt32) -> Decimal? {
+        let index = packed.withUnsafeBufferPointer { codes in codes.firstIndex(of: key) }
+        return index.map { values[$0] }
     }
 
     /// A code of up to four ASCII bytes as one integer (a longer string never matches a code).
     static func pack(_ code: String) -> UInt32 {
-        var result: UInt32 = 0, count = 0
-        for byte in code.utf8 {
-            count += 1
-            if count > 4 { return .max }
-            result = result << 8 | UInt32(byte)
+        var code = code
+        return code.withUTF8 { bytes in
+            guard bytes.count <= 4 else { return .max }
+            var result: UInt32 = 0
+            for byte in bytes { result = result << 8 | UInt32(byte) }
+            return result
         }
-        return result
     }
 }

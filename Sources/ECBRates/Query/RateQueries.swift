@@ -112,7 +112,7 @@ public final class RateQueries {
         let dayRates = try day.flatMap { day in try cache?.rates(on: day) }
         func published(_ code: String, _ day: CalendarDay) throws -> Decimal? {
             if code == "EUR" { return 1 }
-            if let dayRates { return dayRates[code] }
+            if let dayRates { return dayRates[packed: DayRates.pack(code)] }
             return try rateIfAny(code, on: day)
         }
         if let day, upper != "EUR" || upperBase != "EUR",
@@ -383,8 +383,30 @@ public final class RateQueries {
         guard start <= end else { return [] }
         let businessDays = TargetCalendar.businessDays(after: start.adding(days: -1), through: end)
         guard !businessDays.isEmpty else { return [] }
-        let stored = try storedDays(from: start, to: end)
-        return businessDays.filter { !stored.contains($0) }
+        // The days with a USD rate (from the index on currency and date: a fraction of the cost
+        // of every day's rows) are stored days; only the business days among the rest are
+        // looked up one by one, or, when there are many (a store without USD), all at once.
+        let pilot = try days(withRateOf: "USD", from: start, to: end)
+        let candidates = businessDays.filter { !pilot.contains($0) }
+        guard !candidates.isEmpty else { return [] }
+        let stored = candidates.count > 300 ? try storedDays(from: start, to: end) : try storedDays(among: candidates)
+        return candidates.filter { !stored.contains($0) }
+    }
+
+    /// The days from `from` to `to` with a rate of `code`.
+    func days(withRateOf code: String, from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
+        let start = from.date, end = to.date
+        let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(
+            predicate: #Predicate { $0.currencySymbol == code && $0.date >= start && $0.date <= end }), properties: ["date"])
+        return Set(rows.compactMap { row in if case .date(let date) = row[0] { CalendarDay(date: date) } else { nil } })
+    }
+
+    /// Which of `days` hold any rate.
+    func storedDays(among days: [CalendarDay]) throws -> Set<CalendarDay> {
+        let dates = days.map(\.date)
+        let rows = try context.aggregate(AggregateRequest<Eurofxrefhist>(
+            predicate: #Predicate { dates.contains($0.date) }, groupBy: ["date"], aggregates: [.count]))
+        return Set(rows.compactMap { row in if case .date(let date) = row[0] { CalendarDay(date: date) } else { nil } })
     }
 
     /// Throws ``QueryError/incompleteRange(from:to:missing:)`` when the range reaches days the
@@ -406,8 +428,11 @@ public final class RateQueries {
         return SeriesTable(currencies: codes, rows: rows, missing: missing, base: baseCode)
     }
 
-    /// Calls `body` with each row of the series, oldest first, reading a year of rates at a
-    /// time: memory stays flat however long the range. Returns the columns, the base and the
+    /// Days of rates a series reads at a time: four years (at most about 33,000 rows).
+    static let seriesWindowDays = 1_461
+
+    /// Calls `body` with each row of the series, oldest first, reading four years of rates at
+    /// a time: memory stays flat however long the range. Returns the columns, the base and the
     /// days missing from the range (see ``series(_:from:to:base:partial:)``).
     @discardableResult
     public func eachSeriesRow(_ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR", partial: Bool = false,
@@ -420,7 +445,7 @@ public final class RateQueries {
         var count = 0
         var windowStart = from
         while windowStart <= to {
-            let windowEnd = min(windowStart.adding(days: 365), to)
+            let windowEnd = min(windowStart.adding(days: Self.seriesWindowDays - 1), to)
             let start = windowStart.date, end = windowEnd.date
             // Values, not managed objects: each rate is read once.
             let rates = try context.fetchValues(FetchRequest<Eurofxrefhist>(

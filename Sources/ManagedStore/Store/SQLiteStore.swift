@@ -181,12 +181,14 @@ final class SQLiteStore: Sendable {
         }
     }
 
-    /// A read-only connection. Its pages come from a memory map rather than a `pread` each: a
-    /// lookup on a warm context is a few index pages, and copying them is most of its I/O cost.
+    /// A read-only connection. Its pages are read into SQLite's page cache (2 MB), never memory
+    /// mapped: a map made a long read (a whole history streamed as JSON lines) count every page
+    /// of the store in the process's memory, where the cache keeps it flat; a lookup costs
+    /// about 1.4 µs more for it (scripts/bench: 13.4 µs, against 12.0 mapped).
     private static func openReader(path: String, uri: Bool, timeout: TimeInterval) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: path, mode: .init(readOnly: true, uri: uri))
         connection.setBusyTimeout(timeout)
-        try connection.execute("PRAGMA mmap_size = 268435456")
+        try connection.execute("PRAGMA mmap_size = 0")
         return connection
     }
 
