@@ -73,29 +73,61 @@ public struct BatchConverter: Sendable {
         let queries = RateQueries(context: context, cachedDays: 16_384, now: now)
         let box = QueriesBox(queries)
         var summary = Summary()
-        let settings = (fallback, precision, skipBadRows, columns, header.fields.count)
+        let settings = (fallback, precision, skipBadRows)
         func readBlock() throws -> [CSVRecordReader.Record] {
             var block: [CSVRecordReader.Record] = []
             block.reserveCapacity(rowsPerTurn)
             while block.count < rowsPerTurn, let record = try reader.next() { block.append(record) }
             return block
         }
-        // Two blocks in flight: the next is read here while the context's queue converts this one.
+        // Blocks in flight: while the context's queue converts one, this task writes out the
+        // one before and reads the one after.
         var block = try readBlock()
+        var finished: (records: [CSVRecordReader.Record], outcomes: [Outcome])?
+        func writeOut(_ records: [CSVRecordReader.Record], _ outcomes: [Outcome]) throws {
+            var text = ""
+            text.reserveCapacity(records.count * 80)
+            for (record, outcome) in zip(records, outcomes) {
+                switch outcome {
+                case .converted(let rate, let day, let result):
+                    // The row as it came (quoted where needed), then the three new fields.
+                    for field in record.fields {
+                        CSVText.append(field, to: &text)
+                        text += ","
+                    }
+                    text += rate
+                    text += ","
+                    text += day
+                    text += ","
+                    text += result
+                    text += "\n"
+                    summary.converted += 1
+                case .skipped(let line, let message):
+                    summary.skippedCount += 1
+                    if summary.skipped.count < 100 { summary.skipped.append((line: line, message: message)) }
+                }
+            }
+            try write(text)
+        }
         while !block.isEmpty {
-            let rows = block
-            async let turn = context.perform { () throws -> (String, Int, [(Int, String)]) in
+            // Rows are parsed here; the context's queue only looks up and computes.
+            let rows = block.map { Self.parse($0, name: name, columns: columns, width: header.fields.count) }
+            async let turn = context.perform { () throws -> [Outcome] in
                 try Self.convert(rows, queries: box.queries, name: name, settings: settings)
             }
-            let next = rows.count < rowsPerTurn ? [] : try readBlock()
-            let (text, converted, skipped) = try await turn
-            try write(text)
-            summary.converted += converted
-            summary.skippedCount += skipped.count
-            summary.skipped += skipped.prefix(max(0, 100 - summary.skipped.count)).map { (line: $0.0, message: $0.1) }
+            if let (records, outcomes) = finished { try writeOut(records, outcomes) }
+            let next = block.count < rowsPerTurn ? [] : try readBlock()
+            finished = (block, try await turn)
             block = next
         }
+        if let (records, outcomes) = finished { try writeOut(records, outcomes) }
         return summary
+    }
+
+    /// What became of a row: its rate, the rate's day and the result, as text; or why it was left out.
+    private enum Outcome: Sendable {
+        case converted(rate: String, day: String, result: String)
+        case skipped(line: Int, message: String)
     }
 
     /// Queries kept across turns on the context's queue.
@@ -106,59 +138,54 @@ public struct BatchConverter: Sendable {
         init(_ queries: RateQueries) { self.queries = queries }
     }
 
-    private static func convert(_ records: [CSVRecordReader.Record], queries: RateQueries, name: String,
-                                settings: (RateFallback, Int?, Bool, [Int], Int)) throws -> (String, Int, [(Int, String)]) {
-        let (fallback, precision, skipBadRows, columns, width) = settings
-        var text = ""
-        text.reserveCapacity(records.count * 64)
-        var converted = 0
-        var skipped: [(Int, String)] = []
-        for record in records {
-            do {
-                guard record.fields.count == width else {
-                    throw BatchConversionError(file: name, line: record.line, column: nil,
-                                               message: "the row has \(record.fields.count) fields; the header has \(width)")
-                }
-                let dayText = Self.trimmed(record.fields[columns[0]])
-                guard let day = CalendarDay(dayText) else {
-                    throw BatchConversionError(file: name, line: record.line, column: nil,
-                                               message: "date \"\(dayText)\" is not a day; expected YYYY-MM-DD")
-                }
-                let amountText = Self.trimmed(record.fields[columns[1]])
-                guard let amount = Self.amount(amountText) else {
-                    throw BatchConversionError(file: name, line: record.line, column: nil,
-                                               message: "amount \"\(amountText)\" is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)")
-                }
-                let from = Self.trimmed(record.fields[columns[2]])
-                let to = Self.trimmed(record.fields[columns[3]])
+    /// A row read and checked, ready to convert; or what is wrong with it.
+    private enum ParsedRow: Sendable {
+        case row(line: Int, day: CalendarDay, dayText: String, amount: Decimal, from: String, to: String)
+        case bad(BatchConversionError)
+    }
+
+    /// The row's day, amount and currencies, or the ``BatchConversionError`` it is (thrown in
+    /// its turn, so that the first bad row of the file is the one that stops a batch).
+    private static func parse(_ record: CSVRecordReader.Record, name: String, columns: [Int], width: Int) -> ParsedRow {
+        func bad(_ message: String) -> ParsedRow {
+            .bad(BatchConversionError(file: name, line: record.line, column: nil, message: message))
+        }
+        guard record.fields.count == width else { return bad("the row has \(record.fields.count) fields; the header has \(width)") }
+        let dayText = Self.trimmed(record.fields[columns[0]])
+        guard let day = CalendarDay(dayText) else { return bad("date \"\(dayText)\" is not a day; expected YYYY-MM-DD") }
+        let amountText = Self.trimmed(record.fields[columns[1]])
+        guard let amount = Self.amount(amountText) else {
+            return bad("amount \"\(amountText)\" is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)")
+        }
+        return .row(line: record.line, day: day, dayText: dayText, amount: amount,
+                    from: Self.trimmed(record.fields[columns[2]]), to: Self.trimmed(record.fields[columns[3]]))
+    }
+
+    private static func convert(_ rows: [ParsedRow], queries: RateQueries, name: String,
+                                settings: (RateFallback, Int?, Bool)) throws -> [Outcome] {
+        let (fallback, precision, skipBadRows) = settings
+        var outcomes: [Outcome] = []
+        outcomes.reserveCapacity(rows.count)
+        for row in rows {
+            switch row {
+            case .bad(let error):
+                guard skipBadRows else { throw error }
+                outcomes.append(.skipped(line: error.line, message: error.message))
+            case .row(let line, let day, let dayText, let amount, let from, let to):
                 // As `convert` answers: the rate, then one rounding of amount × rate.
-                let rate: RateAnswer
-                let resultText: String
                 do {
-                    rate = try queries.rate(to, on: day, base: from, fallback: fallback)
-                    resultText = try rate.convertedText(amount, places: precision ?? MinorUnits.places(for: rate.currency))
+                    let rate = try queries.rate(to, on: day, base: from, fallback: fallback)
+                    let resultText = try rate.convertedText(amount, places: precision ?? MinorUnits.places(for: rate.currency))
+                    let rateText = rate.base == "EUR" && rate.currencyLeg.isPublished
+                        ? DecimalText.format(rate.currencyLeg.perEuro) : rate.rateText(significantDigits: 20)
+                    outcomes.append(.converted(rate: rateText, day: rate.day == day ? dayText : rate.day.description, result: resultText))
                 } catch let error as QueryError {
-                    throw BatchConversionError(file: name, line: record.line, column: nil, message: error.description)
+                    guard skipBadRows else { throw BatchConversionError(file: name, line: line, column: nil, message: error.description) }
+                    outcomes.append(.skipped(line: line, message: error.description))
                 }
-                let rateText = rate.base == "EUR" && rate.currencyLeg.isPublished
-                    ? DecimalText.format(rate.currencyLeg.perEuro) : rate.rateText(significantDigits: 20)
-                // The row as it came (quoted where needed), then the three new fields.
-                for field in record.fields {
-                    CSVText.append(field, to: &text)
-                    text += ","
-                }
-                text += rateText
-                text += ","
-                text += rate.day == day ? dayText : rate.day.description
-                text += ","
-                text += resultText
-                text += "\n"
-                converted += 1
-            } catch let error as BatchConversionError where skipBadRows {
-                skipped.append((error.line, error.message))
             }
         }
-        return (text, converted, skipped)
+        return outcomes
     }
 
     /// `text` without spaces or tabs around it (most fields have none: returned as they are).

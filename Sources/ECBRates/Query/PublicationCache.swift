@@ -38,11 +38,11 @@ final class PublicationCache {
     }
 
     /// The leg of `code` on `day` under `fallback`: remembered, or found by `resolve` (its
-    /// answer or its ``QueryError`` kept, up to 250,000 legs, then forgotten all at once).
+    /// answer or its ``QueryError`` kept, up to 100,000 legs, then forgotten all at once).
     func leg(_ code: String, on day: CalendarDay, fallback: RateFallback, resolve: () throws -> RateLeg) throws -> RateLeg {
         let key = LegKey(code: code, day: day, fallback: fallback)
         if let known = legs[key] { return try known.get() }
-        if legs.count >= 250_000 { legs.removeAll(keepingCapacity: true) }
+        if legs.count >= 100_000 { legs.removeAll(keepingCapacity: true) }
         do {
             let leg = try resolve()
             legs[key] = .success(leg)
