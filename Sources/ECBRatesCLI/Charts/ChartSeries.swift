@@ -34,8 +34,6 @@ struct ChartSeries {
         isIndex ? currencies.joined(separator: ", ") + " per \(base), as an index (first day = 100)" : "\(currencies[0]) per \(base)"
     }
 
-    /// A value for an axis label.
-    static func label(_ value: Double) -> String {
-        String(format: abs(value) >= 1000 ? "%.0f" : abs(value) >= 10 ? "%.2f" : "%.4f", value)
-    }
+    /// The mark that tells a line apart without colour: 1, 2, 3, … (for several currencies).
+    static func marker(_ index: Int) -> Character { Character(String(index + 1 < 10 ? index + 1 : 0)) }
 }

@@ -1,21 +1,29 @@
 import ECBRates
 import Foundation
 
-/// A line chart for the terminal, drawn with Braille dots (2 × 4 dots a character); with colour,
-/// each currency's line has its own.
+/// A line chart for the terminal, drawn with Braille dots (2 × 4 dots a character), on round
+/// value ticks and calendar date ticks. With several currencies, each line carries its number
+/// every few columns (1, 2, …, named in the legend), so that the lines are told apart without
+/// colour; with colour, each has its own too.
 enum TerminalChart {
     static let colors = ["\u{1B}[34m", "\u{1B}[31m", "\u{1B}[32m", "\u{1B}[35m", "\u{1B}[33m", "\u{1B}[36m"]
+    /// Columns between a line's number marks.
+    static let markEvery = 12
 
     static func render(_ table: SeriesTable, width: Int = 64, height: Int = 16, color: Bool) -> String {
         let series = ChartSeries(table)
         guard !series.days.isEmpty else { return "(no data)\n" }
-        let (low, high) = series.range
+        let (ticks, decimals) = ChartTicks.values(low: series.range.low, high: series.range.high, count: 4)
+        let low = ticks.first!, high = ticks.last!
         let dotsWide = width * 2, dotsHigh = height * 4
         var bits = Array(repeating: Array(repeating: UInt32(0), count: width), count: height)
         var owner = Array(repeating: Array(repeating: 0, count: width), count: height)
+        var marks: [[Character?]] = Array(repeating: Array(repeating: nil, count: width), count: height)
+        let several = series.currencies.count > 1
         let count = series.days.count
         for (lineIndex, line) in series.lines.enumerated() {
             var previous: (x: Int, y: Int)?
+            var nextMark = lineIndex * 3 % markEvery
             for (dayIndex, value) in line.enumerated() {
                 guard let value else {
                     previous = nil
@@ -31,32 +39,56 @@ enum TerminalChart {
                     bits[py / 4][px / 2] |= dot
                     owner[py / 4][px / 2] = lineIndex
                 }
+                if several && x / 2 >= nextMark {
+                    marks[y / 4][x / 2] = ChartSeries.marker(lineIndex)
+                    owner[y / 4][x / 2] = lineIndex
+                    nextMark = x / 2 + markEvery
+                }
                 previous = (x, y)
             }
         }
-        let labels = [ChartSeries.label(high), ChartSeries.label((high + low) / 2), ChartSeries.label(low)]
-        let labelWidth = labels.map(\.count).max() ?? 0
+        // Value labels on the rows nearest the round ticks.
+        var rowLabels: [Int: String] = [:]
+        for tick in ticks {
+            let row = high == low ? height / 2 : Int(((high - tick) / (high - low) * Double(height - 1)).rounded())
+            rowLabels[row] = ChartTicks.label(tick, decimals: decimals)
+        }
+        let labelWidth = rowLabels.values.map(\.count).max() ?? 0
         var text = series.title + "\n"
         for row in 0..<height {
-            let label = row == 0 ? labels[0] : row == height / 2 ? labels[1] : row == height - 1 ? labels[2] : ""
-            text += String(repeating: " ", count: labelWidth - label.count) + label + " ┤"
+            let label = rowLabels[row] ?? ""
+            text += String(repeating: " ", count: labelWidth - label.count) + label + (rowLabels[row] == nil ? " │" : " ┤")
             for column in 0..<width {
-                guard bits[row][column] != 0 else {
+                let glyph: String
+                if let mark = marks[row][column] {
+                    glyph = String(mark)
+                } else if bits[row][column] != 0 {
+                    glyph = String(UnicodeScalar(0x2800 + bits[row][column])!)
+                } else {
                     text += " "
                     continue
                 }
-                let glyph = String(UnicodeScalar(0x2800 + bits[row][column])!)
                 text += color ? colors[owner[row][column] % colors.count] + glyph + "\u{1B}[0m" : glyph
             }
             text += "\n"
         }
-        let first = "\(series.days.first!)", last = "\(series.days.last!)"
-        text += String(repeating: " ", count: labelWidth) + " └" + String(repeating: "─", count: width) + "\n"
-        text += String(repeating: " ", count: labelWidth + 2) + first
-            + String(repeating: " ", count: max(1, width - first.count - last.count)) + last + "\n"
-        if series.currencies.count > 1 {
+        // The date axis: a tick under each calendar boundary, its label below where it fits.
+        var axis = Array(repeating: Character("─"), count: width)
+        var labels = Array(repeating: Character(" "), count: width + 12)
+        var free = 0
+        for (index, label) in ChartTicks.dates(series.days) {
+            let column = count == 1 ? 0 : index * (width - 1) / (count - 1)
+            axis[column] = "┬"
+            guard column >= free, column + label.count <= labels.count else { continue }
+            for (offset, character) in label.enumerated() { labels[column + offset] = character }
+            free = column + label.count + 1
+        }
+        text += String(repeating: " ", count: labelWidth) + " └" + String(axis) + "\n"
+        text += String(repeating: " ", count: labelWidth + 2) + String(String(labels).reversed().drop { $0 == " " }.reversed()) + "\n"
+        if several {
             text += "  " + series.currencies.enumerated().map { index, code in
-                color ? colors[index % colors.count] + "━━ " + code + "\u{1B}[0m" : code
+                let entry = "\(ChartSeries.marker(index)) \(code)"
+                return color ? colors[index % colors.count] + entry + "\u{1B}[0m" : entry
             }.joined(separator: "   ") + "\n"
         }
         return text
