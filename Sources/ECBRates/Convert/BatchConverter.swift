@@ -69,7 +69,8 @@ public struct BatchConverter: Sendable {
             }
             columns.append(index)
         }
-        try write(CSVText.line(header.fields + ["rate", "rate_day", "result"]))
+        // The header goes out with the first block: a batch whose first rows fail writes nothing.
+        var pendingHeader: String? = CSVText.line(header.fields + ["rate", "rate_day", "result"])
         let queries = RateQueries(context: context, cachedDays: 16_384, now: now)
         let box = QueriesBox(queries)
         var summary = Summary()
@@ -85,7 +86,8 @@ public struct BatchConverter: Sendable {
         var block = try readBlock()
         var finished: (records: [CSVRecordReader.Record], outcomes: [Outcome])?
         func writeOut(_ records: [CSVRecordReader.Record], _ outcomes: [Outcome]) throws {
-            var text = ""
+            var text = pendingHeader ?? ""
+            pendingHeader = nil
             text.reserveCapacity(records.count * 80)
             for (record, outcome) in zip(records, outcomes) {
                 switch outcome {
@@ -121,6 +123,7 @@ public struct BatchConverter: Sendable {
             block = next
         }
         if let (records, outcomes) = finished { try writeOut(records, outcomes) }
+        if let pendingHeader { try write(pendingHeader) }
         return summary
     }
 
