@@ -82,6 +82,11 @@ public enum DecimalMath {
 
     // MARK: Integer fast path
 
+    /// Three factors of a quotient (an amount and two rate terms; 1 where there is no amount).
+    typealias Factors = (Decimal, Decimal, Decimal)
+    /// Its two divisors.
+    typealias Divisors = (Decimal, Decimal)
+
     /// A decimal as a signed 128-bit integer and a power of ten: `value = integer × 10^exponent`.
     struct Scaled {
         var integer: Int128
@@ -114,12 +119,12 @@ public enum DecimalMath {
     /// zero, to `places` decimal places: exactly, in 128-bit integers, when every intermediate
     /// fits (the usual case: an amount of up to 16 digits and rates of up to 10); nil when one
     /// does not, and the caller takes Foundation's `Decimal` arithmetic instead.
-    static func roundedQuotient(_ factors: [Decimal], over divisors: [Decimal], places: Int) -> Decimal? {
+    static func roundedQuotient(_ factors: Factors, over divisors: Divisors, places: Int) -> Decimal? {
         roundedQuotientScaled(factors, over: divisors, places: places).flatMap { decimal($0, exponent: -places) }
     }
 
     /// ``roundedQuotient(_:over:places:)`` as an integer of units of 10^-places.
-    static func roundedQuotientScaled(_ factors: [Decimal], over divisors: [Decimal], places: Int) -> Int128? {
+    static func roundedQuotientScaled(_ factors: Factors, over divisors: Divisors, places: Int) -> Int128? {
         guard let (top, bottom, shift) = scaledFraction(factors, over: divisors, places: places) else { return nil }
         return roundedDivision(top, bottom, shift: shift)
     }
@@ -181,12 +186,12 @@ public enum DecimalMath {
 
     /// The quotient to `digits` significant digits (integer digits never dropped), like
     /// ``significant(_:digits:)`` of the exact quotient; nil when 128 bits do not suffice.
-    static func significantQuotient(_ factors: [Decimal], over divisors: [Decimal], digits: Int) -> Decimal? {
+    static func significantQuotient(_ factors: Factors, over divisors: Divisors, digits: Int) -> Decimal? {
         significantQuotientScaled(factors, over: divisors, digits: digits).flatMap { decimal($0.integer, exponent: $0.exponent) }
     }
 
     /// ``significantQuotient(_:over:digits:)`` as an integer and a power of ten.
-    static func significantQuotientScaled(_ factors: [Decimal], over divisors: [Decimal], digits: Int) -> (integer: Int128, exponent: Int)? {
+    static func significantQuotientScaled(_ factors: Factors, over divisors: Divisors, digits: Int) -> (integer: Int128, exponent: Int)? {
         guard let (top, bottom, shift) = scaledFraction(factors, over: divisors, places: 0) else { return nil }
         guard top != 0 else { return (0, 0) }
         // The leading digit's power of ten, estimated from the digit counts, then checked.
@@ -204,22 +209,19 @@ public enum DecimalMath {
 
     /// The factors and divisors multiplied out: top / bottom × 10^shift is the quotient scaled
     /// by 10^places.
-    private static func scaledFraction(_ factors: [Decimal], over divisors: [Decimal], places: Int) -> (Int128, Int128, Int)? {
+    private static func scaledFraction(_ factors: Factors, over divisors: Divisors, places: Int) -> (Int128, Int128, Int)? {
         var top: Int128 = 1, bottom: Int128 = 1, exponent = places
-        for factor in factors {
-            guard let scaled = Scaled(factor) else { return nil }
-            let (product, overflow) = top.multipliedReportingOverflow(by: scaled.integer)
-            guard !overflow else { return nil }
-            top = product
-            exponent += scaled.exponent
+        // Unrolled: a conversion makes this call once a row, and arrays would cost two allocations.
+        func multiply(_ value: Decimal, into product: inout Int128, sign: Int) -> Bool {
+            guard let scaled = Scaled(value) else { return false }
+            let (result, overflow) = product.multipliedReportingOverflow(by: scaled.integer)
+            guard !overflow else { return false }
+            product = result
+            exponent += sign * scaled.exponent
+            return true
         }
-        for divisor in divisors {
-            guard let scaled = Scaled(divisor), scaled.integer != 0 else { return nil }
-            let (product, overflow) = bottom.multipliedReportingOverflow(by: scaled.integer)
-            guard !overflow else { return nil }
-            bottom = product
-            exponent -= scaled.exponent
-        }
+        guard multiply(factors.0, into: &top, sign: 1), multiply(factors.1, into: &top, sign: 1), multiply(factors.2, into: &top, sign: 1),
+              multiply(divisors.0, into: &bottom, sign: -1), multiply(divisors.1, into: &bottom, sign: -1), bottom != 0 else { return nil }
         return (top, bottom, exponent)
     }
 
