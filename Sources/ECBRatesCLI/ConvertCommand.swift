@@ -95,9 +95,8 @@ enum ConvertCommand: Command {
         let store = try QuerySupport.openStore(arguments, context: context)
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
         let now = context.now
-        var converter = BatchConverter(context: store.viewContext, fallback: try arguments[CommonOptions.fallback] ?? .previous,
+        let converter = BatchConverter(context: store.viewContext, fallback: try arguments[CommonOptions.fallback] ?? .previous,
                                        precision: try arguments[precision], skipBadRows: arguments[skipBadRows], now: { now })
-        converter.rowsPerTurn = 4_096
         let summary: BatchConverter.Summary
         do {
             summary = try await converter.convert(CSVRecordReader(descriptor: descriptor, name: input), name: input) { try output.write($0) }
