@@ -99,11 +99,12 @@ enum ConvertCommand: Command {
                                        precision: try arguments[precision], skipBadRows: arguments[skipBadRows], now: { now })
         let summary: BatchConverter.Summary
         do {
-            summary = try await converter.convert(CSVRecordReader(descriptor: descriptor, name: input), name: input) { try output.write($0) }
+            summary = try await output.write { output in
+                try await converter.convert(CSVRecordReader(descriptor: descriptor, name: input), name: input) { try output.write($0) }
+            }
         } catch let error as CSVRecordReader.SyntaxError {
             throw BatchConversionError(file: error.file, line: error.line, column: error.column, message: error.message)
         }
-        try output.commit()
         for skipped in summary.skipped { context.console.err("skipped \(input):\(skipped.line): \(skipped.message)\n") }
         if summary.skippedCount > 0 {
             let more = summary.skippedCount - summary.skipped.count

@@ -34,11 +34,12 @@ enum ExportCommand: Command {
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
         let now = context.now
         let exporter = RateExporter(store: store, now: { now })
-        let lines = try await exporter.export(layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,
-                                              base: base, partial: partial) { text in
-            try output.write(text)
+        let lines = try await output.write { output in
+            try await exporter.export(layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,
+                                      base: base, partial: partial) { text in
+                try output.write(text)
+            }
         }
-        try output.commit()
         if partial {
             let missing = try await QuerySupport.ask(store, context: context) { queries in
                 let (first, last) = try queries.bounds()

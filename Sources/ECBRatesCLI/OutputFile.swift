@@ -95,6 +95,28 @@ final class OutputFile: @unchecked Sendable {
         committed = true
     }
 
+    /// Writes with `body`, then commits; if anything fails, removes the temporary file at once
+    /// (not when the last reference goes, which may come after the process has exited) and
+    /// rethrows.
+    func write<T>(_ body: (OutputFile) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(self)
+            try commit()
+            return result
+        } catch {
+            discard()
+            throw error
+        }
+    }
+
+    /// Closes and removes the temporary file, if it is still there.
+    func discard() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        if !committed, let temporaryPath { unlink(temporaryPath) }
+        committed = true
+    }
+
     deinit {
         if descriptor >= 0 { close(descriptor) }
         if !committed, let temporaryPath { unlink(temporaryPath) }

@@ -44,7 +44,7 @@ enum SeriesCommand: Command {
 
         if format == .ndjson {
             // Streamed: a row is written as it is read, a few hundred at a time.
-            let missing = try await QuerySupport.ask(store, context: context) { queries in
+            let missing = try await output.write { output in try await QuerySupport.ask(store, context: context) { queries in
                 let (first, last) = try range(queries, from: from, to: to)
                 let buffer = LineBuffer(output: output)
                 let write: (SeriesTable.Row) throws -> Void = { row in try buffer.add(ndjson(row, codes: codes, shape: shape)) }
@@ -55,8 +55,7 @@ enum SeriesCommand: Command {
                 try grouper?.finish()
                 try buffer.flush()
                 return missing
-            }
-            try output.commit()
+            } }
             QuerySupport.warnIncomplete(missing, context: context)
             return ExitCode.success
         }
@@ -98,8 +97,7 @@ enum SeriesCommand: Command {
                 }, rightAligned: Set(1...table.currencies.count))
             }
         }
-        try output.write(text)
-        try output.commit()
+        try await output.write { output in try output.write(text) }
         QuerySupport.warnIncomplete(table.missing, context: context)
         if let path = output.path {
             context.console.note("wrote \(table.rows.count) \(period.map { "\($0.rawValue)s" } ?? "days") of \(table.currencies.joined(separator: ", ")) to \(path)\n")

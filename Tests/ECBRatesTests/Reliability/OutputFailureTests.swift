@@ -79,8 +79,10 @@ import TestSupport
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         let store = try await PreparedStore.copy(into: directory)
         try FileManager.default.moveItem(at: store, to: shared.appendingPathComponent("rates.sqlite"))
-        let binary = shared.appendingPathComponent("ecbrates")
-        try FileManager.default.copyItem(at: CommandRun.executable, to: binary)
+        // Copied by cp, not by this process: a copy's open descriptor, inherited by another
+        // test's fork, would make executing it fail with "text file busy".
+        let copied = try SpawnedProcess.run(URL(fileURLWithPath: "/bin/cp"), [CommandRun.executable.path, shared.appendingPathComponent("ecbrates").path])
+        try #require(copied.status == 0, "\(copied.err)")
         chmod(directory.url.path, 0o755)
         chmod(shared.appendingPathComponent("rates.sqlite").path, 0o444)
         chmod(shared.path, 0o555)
