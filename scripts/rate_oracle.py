@@ -19,7 +19,8 @@ The rules:
   1  A rate is units per euro; EUR is 1. A cross rate (or conversion) takes each currency's rate
      (its leg) on its own, then divides: amount x to / from, exactly; the result is rounded once,
      half away from zero, to the target's minor units (0 for JPY, KRW, ISK, TRL; else 2).
-  2  A day before the first day of the history is `beforeFirstDay`.
+  2  A day before the first day of the history is `beforeFirstDay`, unless the fallback is next
+     or nearest and the first day is at most 14 days after it (then rule 5 answers).
   3  A currency on a day inside one of its ends or gaps (the table below) has no rate:
      `notQuoted`, whatever the fallback.
   4  On a day the ECB published, a currency has its published rate, or none (`notQuoted`).
@@ -27,8 +28,9 @@ The rules:
      publication in the 14 days before, and N, the first in the 14 days after; a side counts only
      if the currency is in it and no end or gap of the currency lies between it and the day.
      previous: P; next: N; nearest: the nearer (P on a tie); interpolate: the straight line
-     between P and N by days (only P, when the day is after the newest publication). A missing
-     side is `notQuoted`.
+     between P and N by days. A missing side is `notQuoted`, except that for next and
+     interpolate a day after the newest publication, with no publication after it, is
+     `notYetPublished`: nothing later is out yet.
   6  The day of the answer is the day of the leg that is not the euro's (`to`'s when neither
      is): the day published, or the day asked for when interpolated.
 """
@@ -104,6 +106,8 @@ class Oracle:
             raise LookupError("noRateOnDay")
         before, _ = self.side(code, day, -1)
         after, after_exists = self.side(code, day, +1)
+        if fallback in ("next", "interpolate") and not after_exists and day > self.last:
+            raise LookupError("notYetPublished")
         if fallback == "previous" and before:
             return before[1], before[0]
         if fallback == "next" and after:
@@ -116,12 +120,10 @@ class Oracle:
             if before and after:
                 span, offset = (after[0] - before[0]).days, (day - before[0]).days
                 return before[1] + (after[1] - before[1]) * Decimal(offset) / Decimal(span), day
-            if before and not after_exists and day > self.last:
-                return before[1], before[0]
         raise LookupError("notQuoted")
 
     def convert(self, amount, source, target, day, fallback):
-        if day < self.first:
+        if day < self.first and not (fallback in ("next", "nearest") and (self.first - day).days <= WINDOW):
             raise LookupError("beforeFirstDay")
         to_rate, to_day = self.leg(target, day, fallback)
         from_rate, from_day = self.leg(source, day, fallback)

@@ -62,6 +62,12 @@ public final class Console: Sendable {
     /// Writes `text` to standard output.
     public func out(_ text: String) {
         if isQuiet { return }
+        data(text)
+    }
+
+    /// Writes `text`, the data a command was asked for (an export to standard output), to
+    /// standard output even when quiet: `--quiet` silences reports and notes, never the data.
+    func data(_ text: String) {
         if isCapturing { storage.captured.withLock { $0.out += text } } else if let code = write(text, to: STDOUT_FILENO) {
             storage.outputFailure.withLock { $0 = $0 ?? code }
         }

@@ -7,7 +7,7 @@ import ManagedStore
 enum ConvertCommand: Command {
     static let format = CommonOptions.format([.text, .json, .csv])
     static let precision = TypedOption<Int>.integer(
-        "--precision", minimum: 0, help: "Decimal places of the result (default: the currency's minor units).")
+        "--precision", minimum: 0, maximum: 20, help: "Decimal places of the result, up to 20 (default: the currency's minor units).")
     static let date = TypedOption<CalendarDay>.day("--date", help: "The day of the rate (YYYY-MM-DD; default: the newest stored day).")
     static let input = TypedOption<String>.text(
         "--input", value: "file", help: "Convert every row of this CSV (date,amount,from,to columns; - for standard input) instead.")

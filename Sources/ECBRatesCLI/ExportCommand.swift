@@ -29,6 +29,11 @@ enum ExportCommand: Command {
         if let from, let to, from > to { throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: spec.name) }
         let currencies = try arguments[CommonOptions.currencies]
         let base = try arguments[CommonOptions.base] ?? "EUR"
+        if layout == .wide && base != "EUR" {
+            // The ECB's layout says nothing of a base: a file of cross rates in it would be read
+            // back (by ecbrates or any tool that reads the ECB's CSV) as rates per euro.
+            throw UsageError("'--layout wide' is the ECB's layout, rates per euro; with '--base <currency>' use '--layout long'", command: spec.name)
+        }
         let partial = arguments[CommonOptions.partial]
         let store = try QuerySupport.openStore(arguments, context: context)
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
@@ -40,6 +45,7 @@ enum ExportCommand: Command {
                 try output.write(text)
             }
         }
+        if to == nil { await QuerySupport.warnIfStale(store, context: context) }
         if partial {
             let missing = try await QuerySupport.ask(store, context: context) { queries in
                 let (first, last) = try queries.bounds()
@@ -48,7 +54,7 @@ enum ExportCommand: Command {
             QuerySupport.warnIncomplete(missing, context: context)
         }
         if let path = output.path {
-            context.console.note("wrote \(lines) lines (\(layout.rawValue) layout) to \(path)\n")
+            context.console.note("wrote \(lines) line\(lines == 1 ? "" : "s") (\(layout.rawValue) layout) to \(path)\n")
         }
         return ExitCode.success
     }

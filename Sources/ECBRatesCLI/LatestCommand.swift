@@ -21,16 +21,18 @@ enum LatestCommand: Command {
         let store = try QuerySupport.openStore(arguments, context: context)
         let (answers, missing) = try await QuerySupport.ask(store, context: context) { queries in
             guard let currencies else { return (try queries.rates(on: day, base: base), [String]()) }
-            var answers: [RateAnswer] = [], missing: [String] = []
+            var answers: [RateAnswer] = [], missing: [QueryError] = []
             for code in currencies {
                 do {
                     answers += try queries.rates([code], on: day, base: base)
                 } catch let error as QueryError {
                     guard case .notQuoted = error else { throw error }
-                    missing.append(error.description)
+                    missing.append(error)
                 }
             }
-            return (answers, missing)
+            // None of them has a rate: that is no answer at all.
+            if answers.isEmpty, let first = missing.first { throw first }
+            return (answers, missing.map(\.description))
         }
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
         for message in missing { context.console.err("warning: \(message)\n") }

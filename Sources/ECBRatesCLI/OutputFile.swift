@@ -66,7 +66,7 @@ final class OutputFile: @unchecked Sendable {
     /// Writes `text`; throws when the file (or standard output) cannot take it.
     func write(_ text: String) throws {
         guard let path else {
-            console.out(text)
+            console.data(text)
             try console.checkOutput()
             return
         }

@@ -57,6 +57,7 @@ enum SeriesCommand: Command {
                 return missing
             } }
             QuerySupport.warnIncomplete(missing, context: context)
+            if to == nil { await QuerySupport.warnIfStale(store, context: context) }
             return ExitCode.success
         }
 
@@ -99,6 +100,7 @@ enum SeriesCommand: Command {
         }
         try await output.write { output in try output.write(text) }
         QuerySupport.warnIncomplete(table.missing, context: context)
+        if to == nil { await QuerySupport.warnIfStale(store, context: context) }
         if let path = output.path {
             context.console.note("wrote \(table.rows.count) \(period.map { "\($0.rawValue)s" } ?? "days") of \(table.currencies.joined(separator: ", ")) to \(path)\n")
         }

@@ -69,6 +69,7 @@ enum StatsCommand: Command {
                 + TextTable.render(fields.map { [$0.0, $0.1] + ($0.2.map { ["on \($0)"] } ?? [""]) }, rightAligned: [1]))
         }
         QuerySupport.warnIncomplete(stats.missing, context: context)
+        if to == nil { await QuerySupport.warnIfStale(store, context: context) }
         return ExitCode.success
     }
 }

@@ -41,9 +41,10 @@ extension TypedOption where Value == CalendarDay {
 
 extension TypedOption where Value == Int {
     /// A whole number of at least `minimum`.
-    static func integer(_ name: String, value: String = "n", minimum: Int = 1, help: String) -> Self {
-        Self(name, value: value, help: help, expected: "a whole number of \(minimum) or more") { text in
-            Int(text).flatMap { $0 >= minimum ? $0 : nil }
+    static func integer(_ name: String, value: String = "n", minimum: Int = 1, maximum: Int? = nil, help: String) -> Self {
+        let expected = maximum.map { "a whole number from \(minimum) to \($0)" } ?? "a whole number of \(minimum) or more"
+        return Self(name, value: value, help: help, expected: expected) { text in
+            Int(text).flatMap { $0 >= minimum && $0 <= (maximum ?? .max) ? $0 : nil }
         }
     }
 }

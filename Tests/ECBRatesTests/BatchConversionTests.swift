@@ -53,10 +53,23 @@ import TestSupport
         #expect(lines[3] == "warning: 3 bad rows left out; 2 converted")
     }
 
-    @Test func aHeaderWithoutTheColumnsIsRefused() async throws {
-        let run = try await batch("day,amount,from,to\n2024-03-28,1,USD,JPY\n")
+    @Test(arguments: [
+        ("day,amount,from,to\n2024-03-28,1,USD,JPY\n", "in.csv:1: the header lacks a date column; expected date, amount, from and to (in any order)"),
+        ("date,amount,from,to,rate\n2024-03-28,1,USD,JPY,2\n", "in.csv:1: the header already has a rate column, which the output adds; rename it"),
+        ("date,amount,from,to,date\n2024-03-28,1,USD,JPY,x\n", "in.csv:1: the header names the date column twice"),
+    ] as [(String, String)])
+    func aHeaderWithoutTheColumnsOrWithTheOutputsIsRefused(input: String, message: String) async throws {
+        let run = try await batch(input)
         #expect(run.status == 65)
-        #expect(run.err.hasSuffix("in.csv:1: the header lacks a date column; expected date, amount, from and to (in any order)\n"), "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasSuffix(message + "\n"), "\(run.err)")
+    }
+
+    /// Excel's "CSV UTF-8" begins with a byte-order mark: it is not part of the first column's name.
+    @Test func aByteOrderMarkIsNotPartOfTheHeader() async throws {
+        let run = try await batch("\u{FEFF}date,amount,from,to\r\n2024-03-28,100,USD,JPY\r\n")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.out == "date,amount,from,to,rate,rate_day,result\n2024-03-28,100,USD,JPY,151.18860419942651004,2024-03-28,15119\n")
     }
 
     /// Seeded random rows (every currency, days anywhere, every fallback), converted as a batch,

@@ -90,9 +90,14 @@ import TestSupport
             "crc.zip": "the zip entry's checksum does not match its contents (damaged archive)",
         ]
         for (name, message) in expected {
-            let run = await ecbrates(["import", dir.file(name).path], store: dir.file("rates.sqlite"), environment: Self.now)
+            let store = dir.file("\(name).sqlite")
+            let run = await ecbrates(["import", dir.file(name).path], store: store, environment: Self.now)
             #expect(run.status == 65, "\(name): \(run)")
             #expect(run.err.contains("\(dir.file(name).path): \(message)"), "\(name): \(run.err)")
+            // Checked whole before any day is read: nothing of a damaged archive is stored (its
+            // first entry's days were, before the archive was checked first).
+            let stored = FileManager.default.fileExists(atPath: store.path) ? try StoreProbe(url: store).ratesByDay() : [:]
+            #expect(stored.isEmpty, "\(name) stored \(stored.count) days")
         }
     }
 

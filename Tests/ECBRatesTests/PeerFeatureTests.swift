@@ -44,6 +44,21 @@ import Testing
         #expect(run.out == expected)
     }
 
+    /// Against another base, "every currency" includes the euro.
+    @Test func allRatesAgainstABaseIncludeTheEuro() async throws {
+        let run = try await ask(["latest", "--base", "CHF"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.out.contains("\nEUR   1.05507\n"), "1 / 0.9478 to 6 digits:\n\(run.out)")
+        #expect(!run.out.contains("\nCHF "))
+    }
+
+    /// A range with the default end on a store that lacks published days warns, as `rate` does.
+    @Test func aRangeToTheNewestStoredDayWarnsWhenTheStoreIsBehind() async throws {
+        let run = try await ask(["series", "USD", "--from", "2026-09-28"], now: "2026-10-06T18:00:00Z")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.err == "warning: the store's newest day is 2026-09-30, but the rates of 4 business days since (from 2026-10-01) are out; run 'ecbrates import'\n")
+    }
+
     @Test func rateWithoutACurrencyGivesEveryRateOfTheDay() async throws {
         let run = try await ask(["rate", "--date", "2024-03-30"])
         #expect(run.status == 0, "\(run)")
@@ -108,6 +123,9 @@ import Testing
         #expect(stale.err == "the store is 5 days behind, more than --max-age-days 0\n")
         let exported = await ecbrates(["export", "--quiet", "--output", dir.file("out.csv").path], store: store, environment: now)
         #expect(exported.status == 0 && exported.err.isEmpty, "\(exported)")
+        // The data asked for is never silenced: only reports and notes are.
+        let toStandardOutput = await ecbrates(["export", "--quiet", "--from", "2026-09-30", "--currencies", "USD"], store: store, environment: now)
+        #expect(toStandardOutput.out == "date,currency,rate\n2026-09-30,USD,1.1355\n", "\(toStandardOutput)")
         let failed = await ecbrates(["import", dir.file("missing.xml").path, "--quiet"], store: store, environment: now)
         #expect(failed.status == 66 && failed.err.hasPrefix("Error: "), "\(failed)")
     }

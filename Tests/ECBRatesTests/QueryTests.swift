@@ -42,6 +42,9 @@ import Testing
         (["convert", "1000000000000", "IDR", "USD", "--date", "2024-03-28"],
          "1000000000000 IDR = 63008986.55 USD on 2024-03-28 (1 IDR = 0.0000630090 USD)"),
         (["rate", "HRK", "--date", "2022-12-31"], "HRK 7.5365 on 2022-12-30 (asked 2022-12-31, a Saturday)"),
+        (["rate", "USD", "--date", "1999-01-01", "--fallback", "next"], "USD 1.1789 on 1999-01-04 (asked 1999-01-01, New Year's Day)"),
+        (["rate", "USD", "--date", "1998-12-30", "--fallback", "nearest"],
+         "USD 1.1789 on 1999-01-04 (asked 1998-12-30, before the ECB's first reference rates, of 1999-01-04)"),
         (["convert", "12.50", "USD", "EUR", "--date", "2024-03-30"], "12.50 USD = 11.56 EUR on 2024-03-28 (1 USD = 0.924984 EUR; asked 2024-03-30, a Saturday)"),
     ] as [([String], String)])
     func answersMatchTheFile(arguments: [String], expected: String) async throws {
@@ -69,6 +72,12 @@ import Testing
          "RUB has no rate on 2022-03-05: the ECB suspended its rouble rate from 2022-03-02; RUB was last quoted on 2022-03-01, and not since"),
         (["convert", "10", "HRK", "EUR", "--date", "2023-01-02"], 65,
          "HRK has no rate on 2023-01-02: the euro replaced the Croatian kuna on 2023-01-01; HRK was last quoted on 2022-12-30, and not since"),
+        (["rate", "USD", "--date", "2026-10-01", "--fallback", "interpolate"], 65,
+         "no USD rate after 2026-10-01 is out yet (the newest is of 2026-09-30), so there is nothing to take the next rate from or interpolate towards; --fallback previous takes the newest"),
+        (["rate", "USD", "--date", "2026-10-01", "--fallback", "next"], 65,
+         "no USD rate after 2026-10-01 is out yet (the newest is of 2026-09-30), so there is nothing to take the next rate from or interpolate towards; --fallback previous takes the newest"),
+        (["latest", "--currencies", "HRK"], 65,
+         "HRK has no rate on 2026-09-30: the euro replaced the Croatian kuna on 2023-01-01; HRK was last quoted on 2022-12-30, and not since"),
         (["rate", "USD", "--date", "1998-12-31"], 65, "no rates before 1999-01-04: the store holds 1999-01-04..2026-09-30 (asked 1998-12-31)"),
         (["rate", "USD", "--date", "2026-10-02"], 65, "2026-10-02 has not come yet; the newest rates are of 2026-09-30"),
     ] as [([String], Int32, String)])
@@ -184,7 +193,7 @@ import Testing
         let dir = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: dir)
         let output = dir.file("wide.csv")
-        let run = await ecbrates(["export", "--layout", "wide", "--output", output.path], store: store)
+        let run = await ecbrates(["export", "--layout", "wide", "--output", output.path], store: store, environment: Self.now)
         #expect(run.status == 0, "\(run)")
         #expect(run.err == "wrote 7104 lines (wide layout) to \(output.path)\n")
         let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)

@@ -61,7 +61,14 @@ public struct BatchConverter: Sendable {
             throw BatchConversionError(file: name, line: 1, column: nil, message: "is empty; expected a header with date, amount, from and to")
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for added in ["rate", "rate_day", "result"] where names.contains(added) {
+            throw BatchConversionError(file: name, line: header.line, column: nil,
+                                       message: "the header already has a \(added) column, which the output adds; rename it")
+        }
         var columns: [Int] = []
+        for wanted in Self.required where names.filter({ $0 == wanted }).count > 1 {
+            throw BatchConversionError(file: name, line: header.line, column: nil, message: "the header names the \(wanted) column twice")
+        }
         for wanted in Self.required {
             guard let index = names.firstIndex(of: wanted) else {
                 throw BatchConversionError(file: name, line: header.line, column: nil,

@@ -65,8 +65,18 @@ public final class CSVRecordReader {
         return buffer[index]
     }
 
-    /// The next record, or nil at the end of the file. A blank line is not a record.
+    private var atStart = true
+
+    /// The next record, or nil at the end of the file. A blank line is not a record; a UTF-8
+    /// byte-order mark at the start of the file (Excel's "CSV UTF-8") is not part of it.
     public func next() throws -> Record? {
+        if atStart {
+            atStart = false
+            if index == count, !atEnd, let first = try byte() {
+                index -= 1
+                if first == 0xEF, count - index >= 3, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF { index += 3 }
+            }
+        }
         var fields: [String] = []
         var field: [UInt8] = []
         var start = line

@@ -16,6 +16,8 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// No rate for the currency on (or, with a fallback, near) the day; when it was quoted last
     /// before and next after.
     case notQuoted(currency: String, day: CalendarDay, lastBefore: CalendarDay?, nextAfter: CalendarDay?, why: String? = nil)
+    /// `next` or `interpolate` on a day after the newest stored one: no later rate is out yet.
+    case notYetPublished(currency: String, day: CalendarDay, newest: CalendarDay)
     /// An amount too large to compute with exactly (more than 38 significant digits on the way).
     case inexact(String)
     /// A range of days that reaches business days whose rates should be out but are not stored.
@@ -54,6 +56,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             case (nil, nil): text += ""
             }
             return text
+        case .notYetPublished(let currency, let day, let newest):
+            return "no \(currency) rate after \(day) is out yet (the newest is of \(newest)), so there is nothing to take the next rate "
+                + "from or interpolate towards; --fallback previous takes the newest"
         case .inexact(let operation):
             return "cannot compute \(operation) exactly: an amount may have at most \(DecimalMath.amountDigits) significant digits"
         case .incompleteRange(let from, let to, let missing):

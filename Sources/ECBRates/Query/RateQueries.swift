@@ -124,7 +124,9 @@ public final class RateQueries {
         let code = try knownCurrency(currency, likelyOn: last)
         let baseCode = try knownCurrency(base, likelyOn: last)
         let asked = day ?? last
-        if asked < first { throw QueryError.beforeFirstDay(asked: asked, first: first, last: last) }
+        if asked < first && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
+            throw QueryError.beforeFirstDay(asked: asked, first: first, last: last)
+        }
         if asked > last { try checkFresh(asked: asked, newest: last) }
         let currencyLeg = try resolve(code, on: asked, fallback: fallback, newest: last)
         let baseLeg = try resolve(baseCode, on: asked, fallback: fallback, newest: last)
@@ -139,7 +141,8 @@ public final class RateQueries {
     public func rates(_ currencies: [String]? = nil, on day: CalendarDay? = nil, base: String = "EUR",
                       fallback: RateFallback = .previous) throws -> [RateAnswer] {
         let baseCode = try knownCurrency(base)
-        let codes = try currencies ?? quotedCurrencies(on: day ?? bounds().last, fallback: fallback).filter { $0 != baseCode }
+        // Every currency of the publication, the euro too when quoted against another.
+        let codes = try currencies ?? (quotedCurrencies(on: day ?? bounds().last, fallback: fallback) + ["EUR"]).filter { $0 != baseCode }.sorted()
         return try codes.map { try rate($0, on: day, base: baseCode, fallback: fallback) }
     }
 
@@ -147,7 +150,9 @@ public final class RateQueries {
     /// day's, or the one the fallback takes (for an interpolation, those in both), by code.
     public func quotedCurrencies(on day: CalendarDay, fallback: RateFallback) throws -> [String] {
         let (first, last) = try bounds()
-        if day < first { throw QueryError.beforeFirstDay(asked: day, first: first, last: last) }
+        if day < first && !Self.reachesForward(from: day, to: first, fallback: fallback) {
+            throw QueryError.beforeFirstDay(asked: day, first: first, last: last)
+        }
         if day > last { try checkFresh(asked: day, newest: last) }
         if try isPublicationDay(day) { return try currencies(publishedOn: day) }
         try checkNoHole(from: day, to: day, asked: day, newest: last)
@@ -158,10 +163,14 @@ public final class RateQueries {
         case .none:
             throw QueryError.noRateOnDay(currency: "ECB", day: day, reason: Self.reason(for: day, currency: "any", newest: last))
         case .previous: days = before.map { [$0] } ?? []
-        case .next: days = after.map { [$0] } ?? []
+        case .next:
+            if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
+            days = after.map { [$0] } ?? []
         case .nearest:
             days = [before, after].compactMap { $0 }.sorted { abs($0.days(since: day)) < abs($1.days(since: day)) }.prefix(1).map { $0 }
-        case .interpolate: days = before.map { before in after.map { [before, $0] } ?? (day > last ? [before] : []) } ?? []
+        case .interpolate:
+            if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
+            days = before.map { before in after.map { [before, $0] } ?? [] } ?? []
         }
         guard let firstDay = days.first else { throw QueryError.noRatesInRange(currencies: [], from: day, to: day) }
         var codes = Set(try currencies(publishedOn: firstDay))
@@ -176,6 +185,12 @@ public final class RateQueries {
         return try context.aggregate(AggregateRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date },
                                                                       groupBy: ["currencySymbol"], aggregates: [.count]))
             .compactMap { row in if case .string(let code) = row[0] { code } else { nil } }.sorted()
+    }
+
+    /// Whether `fallback` may answer for `day`, before the first stored day, with that day's
+    /// rates: `next` and `nearest` look up to ``RateFallback/window`` days ahead.
+    static func reachesForward(from day: CalendarDay, to first: CalendarDay, fallback: RateFallback) -> Bool {
+        (fallback == .next || fallback == .nearest) && first.days(since: day) <= RateFallback.window
     }
 
     /// `code` in upper case (as it is, when it already is: the usual case, without a copy).
@@ -199,6 +214,7 @@ public final class RateQueries {
     /// Why `day` has no rate of its own for `currency`.
     static func reason(for day: CalendarDay, currency: String, newest: CalendarDay) -> String {
         if let closure = TargetCalendar.closure(on: day) { return closure }
+        if day < TargetCalendar.firstPublicationDay { return "before the ECB's first reference rates, of \(TargetCalendar.firstPublicationDay)" }
         if day > newest { return "its rates are not out yet" }
         return "no \(currency) rate was published that day"
     }
@@ -305,6 +321,7 @@ public final class RateQueries {
             if let previous { return .published(code, previous.perEuro, on: previous.day) }
         case .next:
             if let next { return .published(code, next.perEuro, on: next.day) }
+            if after == nil && day > newest { throw QueryError.notYetPublished(currency: code, day: day, newest: newest) }
         case .nearest:
             // The nearer publication that quotes the currency (the earlier on a tie).
             let candidates = [previous, next].compactMap { $0 }
@@ -313,8 +330,9 @@ public final class RateQueries {
             }
         case .interpolate:
             if let previous, let next { return try .interpolated(code, on: day, before: previous, after: next) }
-            // After the newest stored day there is nothing to interpolate towards.
-            if let previous, after == nil, day > newest { return .published(code, previous.perEuro, on: previous.day) }
+            // After the newest stored day there is nothing to interpolate towards: said, not
+            // answered with the previous rate.
+            if after == nil && day > newest { throw QueryError.notYetPublished(currency: code, day: day, newest: newest) }
         }
         throw try notQuoted(code, on: day, why: nil)
     }

@@ -68,13 +68,15 @@ public struct EurofxrefReader: Sendable {
         // CSV (a Date header), or XML (anything else, which the XML reader judges).
         var input: ByteSource = StreamByteSource(stream, source: source)
         var count = try Self.fill(buffer, from: input)
-        var layers = 0
-        while layers < 1, let container = Self.container(UnsafeBufferPointer(rebasing: buffer[..<count])) {
-            let compressed = StreamByteSource(stream, source: source, prefix: Array(buffer[..<count]))
-            input = try InflatingByteSource(compressed, container: container, source: source)
+        var spool: ArchiveSpool?
+        if let container = Self.container(UnsafeBufferPointer(rebasing: buffer[..<count])) {
+            // Checked whole first: not a day of a damaged archive is handed on.
+            let checked = try ArchiveSpool(stream: stream, prefix: Array(buffer[..<count]), container: container, source: source)
+            spool = checked
+            input = try InflatingByteSource(try checked.bytes(source: source), container: container, source: source)
             count = try Self.fill(buffer, from: input)
-            layers += 1
         }
+        defer { withExtendedLifetime(spool) {} }
         let firstBlock = UnsafeBufferPointer(rebasing: buffer[..<count])
         if EurofxrefCSV.looksLikeCSV(firstBlock) {
             let csv = EurofxrefCSV(source: source, chunkDays: chunkDays, dayRefusal: dayRefusal, handler: handler)

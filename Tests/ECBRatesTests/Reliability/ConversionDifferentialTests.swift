@@ -99,6 +99,7 @@ import TestSupport
         case .hole: "hole"
         case .inexact: "inexact"
         case .incompleteRange: "incompleteRange"
+        case .notYetPublished: "notYetPublished"
         }
     }
 }
