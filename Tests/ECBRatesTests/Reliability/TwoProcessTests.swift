@@ -27,9 +27,12 @@ import TestSupport
         var answers = 0
         var failures: [String] = []
         while answers < 3 || !importer.hasEnded {
-            let query = try CommandRun.process(["export", "--from", "2026-01-01", "--to", "2026-09-30", "--layout", "long", "--store", store.path])
+            // --partial: while the import runs, the range is not whole yet; the answer says so.
+            let query = try CommandRun.process(["export", "--from", "2026-01-01", "--to", "2026-09-30", "--layout", "long", "--partial",
+                                                "--store", store.path])
             answers += 1
-            guard query.status == 0, query.err.isEmpty else {
+            let warnedOnly = query.err.isEmpty || (query.err.hasPrefix("warning: the answer is incomplete: ") && query.err.split(separator: "\n").count == 1)
+            guard query.status == 0, warnedOnly else {
                 failures.append("\(query)")
                 continue
             }
