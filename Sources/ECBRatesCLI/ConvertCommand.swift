@@ -52,7 +52,7 @@ enum ConvertCommand: Command {
         }
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
         let rate = answer.rate
-        let result = NumberText.amount(answer.result, places: answer.places)
+        let result = DecimalMath.text(answer.result, places: answer.places)
         switch format {
         case .json:
             context.console.out(JSONText.object([

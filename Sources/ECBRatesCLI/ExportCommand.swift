@@ -39,22 +39,16 @@ enum ExportCommand: Command {
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
         let now = context.now
         let exporter = RateExporter(store: store, now: { now })
-        let lines = try await output.write { output in
+        let summary = try await output.write { output in
             try await exporter.export(layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,
                                       base: base, partial: partial) { text in
                 try output.write(text)
             }
         }
         if to == nil { await QuerySupport.warnIfStale(store, context: context) }
-        if partial {
-            let missing = try await QuerySupport.ask(store, context: context) { queries in
-                let (first, last) = try queries.bounds()
-                return try queries.missingDays(from: from ?? first, to: to ?? last)
-            }
-            QuerySupport.warnIncomplete(missing, context: context)
-        }
+        QuerySupport.warnIncomplete(summary.missing, context: context)
         if let path = output.path {
-            context.console.note("wrote \(lines) line\(lines == 1 ? "" : "s") (\(layout.rawValue) layout) to \(path)\n")
+            context.console.note("wrote \(summary.lines) line\(summary.lines == 1 ? "" : "s") (\(layout.rawValue) layout) to \(path)\n")
         }
         return ExitCode.success
     }

@@ -27,6 +27,13 @@ enum NumberText {
         return text + String(repeating: "0", count: digits - max(shown, DecimalMath.integerDigits(rounded)))
     }
 
+    /// A value exactly (a published rate), or, `derived`, to 6 significant digits for people
+    /// and 20 for programs (`machine`).
+    static func figure(_ value: Decimal, derived isDerived: Bool, machine: Bool) -> String {
+        guard isDerived else { return exact(value) }
+        return machine ? derived(value, digits: machineDigits, padded: false) : derived(value, digits: peopleDigits)
+    }
+
     /// The rate of an answer for people: exact when the ECB published it, else 6 digits.
     static func rate(_ answer: RateAnswer) -> String {
         isPublished(answer) ? exact(answer.rate) : derived(answer.rate(significantDigits: peopleDigits), digits: peopleDigits)
@@ -43,14 +50,5 @@ enum NumberText {
     /// True when the rate is the ECB's own figure: a published rate against the euro.
     static func isPublished(_ answer: RateAnswer) -> Bool {
         answer.base == "EUR" && answer.currencyLeg.isPublished
-    }
-
-    /// An amount with exactly `places` decimal places (`12.50`, `15700`, `-3.10`).
-    static func amount(_ value: Decimal, places: Int) -> String {
-        let text = DecimalText.format(value)
-        guard places > 0 else { return text }
-        let parts = text.split(separator: ".", maxSplits: 1)
-        let fraction = parts.count > 1 ? String(parts[1]) : ""
-        return String(parts[0]) + "." + fraction.padding(toLength: places, withPad: "0", startingAt: 0)
     }
 }

@@ -72,17 +72,15 @@ struct ParsedArguments: Sendable {
     /// An amount given as a positional argument: `-`, digits, optionally `.` and digits, with at
     /// most ``DecimalMath/amountDigits`` significant digits (so that it is kept exactly).
     func amount(argument text: String, named name: String) throws -> Decimal {
-        let pattern = text.range(of: #"^-?[0-9]+(\.[0-9]+)?$"#, options: .regularExpression) != nil
-        guard pattern, let amount = DecimalText.parse(text) else {
+        switch DecimalMath.amount(text) {
+        case .value(let amount):
+            return amount
+        case .notANumber:
             throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected a number like 100, 12.50 or -3.10", command: spec.name)
-        }
-        let digits = text.filter(\.isNumber).drop { $0 == "0" }
-        let significant = text.contains(".") ? digits.reversed().drop { $0 == "0" }.count : digits.count
-        guard significant <= DecimalMath.amountDigits else {
+        case .tooManyDigits:
             throw UsageError("The value '\(text)' is invalid for '<\(name)>': expected at most \(DecimalMath.amountDigits) significant digits",
                              command: spec.name)
         }
-        return amount
     }
 
     func flag(_ name: String) -> Bool { flags.contains(name) }

@@ -122,11 +122,7 @@ enum SeriesCommand: Command {
         var derived: Bool { base != "EUR" || (period != nil && statistic == .mean) }
         var dateColumn: String { period?.rawValue ?? "date" }
 
-        func cell(_ value: Decimal, machine: Bool) -> String {
-            guard derived else { return NumberText.exact(value) }
-            return machine ? NumberText.derived(value, digits: NumberText.machineDigits, padded: false)
-                : NumberText.derived(value, digits: NumberText.peopleDigits)
-        }
+        func cell(_ value: Decimal, machine: Bool) -> String { NumberText.figure(value, derived: derived, machine: machine) }
 
         func json(_ value: Decimal?) -> JSONText {
             value.map { .raw(cell($0, machine: true)) } ?? .null

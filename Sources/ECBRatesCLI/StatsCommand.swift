@@ -29,13 +29,8 @@ enum StatsCommand: Command {
             return try queries.stats(currency, from: from ?? bounds.first, to: to ?? bounds.last, base: base, partial: partial)
         }
         // Rates as published against the euro; cross rates, and the mean, as derived values.
-        func rate(_ value: Decimal, machine: Bool) -> String {
-            if stats.base == "EUR" { return NumberText.exact(value) }
-            return NumberText.derived(value, digits: machine ? NumberText.machineDigits : NumberText.peopleDigits, padded: !machine)
-        }
-        func mean(machine: Bool) -> String {
-            NumberText.derived(stats.mean, digits: machine ? NumberText.machineDigits : NumberText.peopleDigits, padded: !machine)
-        }
+        func rate(_ value: Decimal, machine: Bool) -> String { NumberText.figure(value, derived: stats.base != "EUR", machine: machine) }
+        func mean(machine: Bool) -> String { NumberText.figure(stats.mean, derived: true, machine: machine) }
         let change = DecimalText.format(stats.changePercent)
         switch format {
         case .json:

@@ -164,7 +164,7 @@ public struct BatchConverter: Sendable {
         let dayText = Self.trimmed(record.fields[columns[0]])
         guard let day = CalendarDay(dayText) else { return bad("date \"\(dayText)\" is not a day; expected YYYY-MM-DD") }
         let amountText = Self.trimmed(record.fields[columns[1]])
-        guard let amount = Self.amount(amountText) else {
+        guard case .value(let amount) = DecimalMath.amount(amountText) else {
             return bad("amount \"\(amountText)\" is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)")
         }
         return .row(line: record.line, day: day, dayText: dayText, amount: amount,
@@ -208,22 +208,6 @@ public struct BatchConverter: Sendable {
         return start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : ""
     }
 
-    /// An amount: `-`, digits, optionally `.` and digits, at most 28 significant digits.
-    static func amount(_ text: String) -> Decimal? {
-        var digits = 0, sawDigit = false, sawPoint = false
-        for (index, byte) in text.utf8.enumerated() {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                sawDigit = true
-                if digits > 0 || byte != UInt8(ascii: "0") { digits += 1 }
-            case UInt8(ascii: ".") where !sawPoint && sawDigit: sawPoint = true
-            case UInt8(ascii: "-") where index == 0: break
-            default: return nil
-            }
-        }
-        guard sawDigit, text.utf8.last != UInt8(ascii: "."), digits <= DecimalMath.amountDigits else { return nil }
-        return DecimalText.parse(text)
-    }
 }
 
 /// A row of a batch that cannot be converted, or an input that cannot be read as a batch.

@@ -18,6 +18,14 @@ public struct RateExporter: Sendable {
         case wide
     }
 
+    /// What an export wrote.
+    public struct Summary: Sendable {
+        /// Data lines written (the header not counted).
+        public let lines: Int
+        /// Business days in the range whose rates are out but not stored (with `partial`).
+        public let missing: [CalendarDay]
+    }
+
     /// How lines are written.
     public enum Encoding: String, Sendable, CaseIterable {
         /// CSV with a header line.
@@ -48,15 +56,15 @@ public struct RateExporter: Sendable {
 
     /// Writes the rates from `from` to `to` (default: all) of `currencies` (default: all) through
     /// `write`, which is called on a background queue with pieces of the text; returns the number
-    /// of data lines. A range that reaches business days whose rates are out but not stored is
-    /// ``QueryError/incompleteRange(from:to:missing:)`` before anything is written, unless
-    /// `partial`.
+    /// of data lines and the days the range lacks. A range that reaches business days whose rates
+    /// are out but not stored is ``QueryError/incompleteRange(from:to:missing:)`` before anything
+    /// is written, unless `partial`.
     ///
     /// Against a `base` other than the euro, each rate is that day's cross rate to 20 significant
     /// digits, the euro is a currency like the others (1 / base), and the base is left out.
     public func export(layout: Layout, encoding: Encoding = .csv, from: CalendarDay? = nil, to: CalendarDay? = nil,
                        currencies: [String]? = nil, base: String = "EUR", partial: Bool = false,
-                       write: @escaping @Sendable (String) throws -> Void) async throws -> Int {
+                       write: @escaping @Sendable (String) throws -> Void) async throws -> Summary {
         let now = self.now
         let context = store.container.newBackgroundContext()
         context.name = "export"
@@ -70,9 +78,9 @@ public struct RateExporter: Sendable {
                 codes.sort { (position[$0] ?? .max, $0) < (position[$1] ?? .max, $1) }
             }
             let (first, last) = try queries.bounds()
-            _ = try queries.checkComplete(from: from ?? first, to: to ?? last, partial: partial)
+            let missing = try queries.checkComplete(from: from ?? first, to: to ?? last, partial: partial)
             let start = max(from ?? first, first), end = min(to ?? last, last)
-            guard start <= end else { return 0 }
+            guard start <= end else { return Summary(lines: 0, missing: missing) }
             switch (layout, encoding) {
             case (.long, .csv):
                 try write("date,currency,rate\n")
@@ -143,7 +151,7 @@ public struct RateExporter: Sendable {
                 }
                 try write(out)
             }
-            return lines
+            return Summary(lines: lines, missing: missing)
         }
     }
 }

@@ -33,6 +33,37 @@ public enum DecimalMath {
         return result
     }
 
+    /// What the text of an amount spells.
+    public enum AmountText: Equatable, Sendable {
+        /// A number, kept exactly.
+        case value(Decimal)
+        /// Not `-`, digits, optionally `.` and digits.
+        case notANumber
+        /// A number of more than ``amountDigits`` significant digits.
+        case tooManyDigits
+    }
+
+    /// An amount as a user writes it: `-`, digits, optionally `.` and digits, with at most
+    /// ``amountDigits`` significant digits (so that it is kept, and multiplied, exactly).
+    public static func amount(_ text: String) -> AmountText {
+        var digits = 0, trailingZeros = 0, sawDigit = false, sawPoint = false, digitAfterPoint = false
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                sawDigit = true
+                if sawPoint { digitAfterPoint = true }
+                if digits > 0 || byte != UInt8(ascii: "0") { digits += 1 }
+                trailingZeros = byte == UInt8(ascii: "0") && sawPoint ? trailingZeros + 1 : 0
+            case UInt8(ascii: ".") where !sawPoint && sawDigit: sawPoint = true
+            case UInt8(ascii: "-") where index == 0: break
+            default: return .notANumber
+            }
+        }
+        guard sawDigit, !sawPoint || digitAfterPoint, let value = DecimalText.parse(text) else { return .notANumber }
+        // Zeros that end the fraction are not significant.
+        return digits - min(trailingZeros, digits) <= amountDigits ? .value(value) : .tooManyDigits
+    }
+
     /// `value` rounded half away from zero to `places` decimal places.
     public static func round(_ value: Decimal, places: Int) -> Decimal {
         var input = value, output = Decimal()
@@ -129,8 +160,8 @@ public enum DecimalMath {
         return roundedDivision(top, bottom, shift: shift)
     }
 
-    /// `value` as text with exactly `places` decimals.
-    static func text(_ value: Decimal, places: Int) -> String {
+    /// `value` as text with exactly `places` decimals (`12.50`, `15700`, `-3.10`).
+    public static func text(_ value: Decimal, places: Int) -> String {
         let text = DecimalText.format(value)
         guard places > 0 else { return text }
         guard let point = text.firstIndex(of: ".") else { return text + "." + String(repeating: "0", count: places) }
