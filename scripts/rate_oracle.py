@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """An independent calculator for ecbrates's answers: conversions and cross rates on any day.
 
-It reads the ECB's history with expat and computes with Python's decimal at 80 digits, from the
-rules below, written from the documentation (README, issue 13), not from the Swift code. It
+It reads the ECB's history with expat and computes exactly, in fractions (Python's `fractions`,
+from the decimal text of each rate), from the rules below, written from the documentation (README, issue 13), not from the Swift code. It
 judges a file of answers that `ecbrates` gave (one tab-separated line per case) and prints each
 disagreement; exit 0 when there is none, 1 otherwise:
 
@@ -37,9 +37,9 @@ The rules:
 import sys
 import xml.parsers.expat
 from datetime import date, timedelta
-from decimal import Decimal, getcontext, ROUND_HALF_UP
+from decimal import Decimal
+from fractions import Fraction
 
-getcontext().prec = 80
 CUBE = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref Cube"
 WINDOW = 14
 ZERO_DECIMALS = {"JPY", "KRW", "ISK", "TRL"}
@@ -66,7 +66,7 @@ def read_history(path):
         if "time" in attributes:
             current[0] = days.setdefault(date.fromisoformat(attributes["time"]), {})
         elif "currency" in attributes:
-            current[0][attributes["currency"]] = Decimal(attributes["rate"])
+            current[0][attributes["currency"]] = Fraction(Decimal(attributes["rate"]))
 
     parser.StartElementHandler = start
     with open(path, "rb") as file:
@@ -95,7 +95,7 @@ class Oracle:
     def leg(self, code, day, fallback):
         """(rate per euro, day) or raises the error kind."""
         if code == "EUR":
-            return Decimal(1), day
+            return Fraction(1), day
         if self.ended(code, day, day):
             raise LookupError("notQuoted")
         if day in self.days:
@@ -119,7 +119,7 @@ class Oracle:
         if fallback == "interpolate":
             if before and after:
                 span, offset = (after[0] - before[0]).days, (day - before[0]).days
-                return before[1] + (after[1] - before[1]) * Decimal(offset) / Decimal(span), day
+                return before[1] + (after[1] - before[1]) * offset / span, day
         raise LookupError("notQuoted")
 
     def convert(self, amount, source, target, day, fallback):
@@ -129,7 +129,10 @@ class Oracle:
         from_rate, from_day = self.leg(source, day, fallback)
         rate = to_rate / from_rate
         places = 0 if target in ZERO_DECIMALS else 2
-        result = (amount * rate).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+        # One rounding of the exact value, half away from zero.
+        scaled = abs(amount * rate) * 10 ** places
+        units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
+        result = Decimal(units if amount * rate >= 0 else -units).scaleb(-places)
         lead_day = from_day if target == "EUR" and source != "EUR" else to_day
         return result, rate, lead_day
 
@@ -149,7 +152,7 @@ def main(argv):
         amount, source, target, asked, fallback, status = fields[:6]
         cases += 1
         try:
-            expected = ("ok",) + oracle.convert(Decimal(amount), source, target, date.fromisoformat(asked), fallback)
+            expected = ("ok",) + oracle.convert(Fraction(Decimal(amount)), source, target, date.fromisoformat(asked), fallback)
         except LookupError as error:
             expected = ("error", str(error.args[0]))
         problem = None
@@ -161,8 +164,8 @@ def main(argv):
             result, rate, day = Decimal(fields[6]), Decimal(fields[7]), date.fromisoformat(fields[8])
             if result != expected[1]:
                 problem = f"expected result {expected[1]} (off by {result - expected[1]})"
-            elif abs(rate - expected[2]) > abs(expected[2]) * tolerance:
-                problem = f"expected rate {expected[2]}"
+            elif abs(Fraction(rate) - expected[2]) > abs(expected[2]) * Fraction(tolerance):
+                problem = f"expected rate {Decimal(expected[2].numerator) / Decimal(expected[2].denominator)}"
             elif day != expected[3]:
                 problem = f"expected day {expected[3]}"
         if problem:

@@ -9,7 +9,7 @@ import TestSupport
 /// (days anywhere from before the first publication to the day after the newest, weighted
 /// towards weekends, holidays, the ends and gaps of currencies; every currency and the euro;
 /// amounts from 0.01 to 10^12, some negative; every fallback) are answered by ``RateQueries``
-/// on the full history, and `scripts/rate_oracle.py` (expat and Python's `decimal` at 80 digits,
+/// on the full history, and `scripts/rate_oracle.py` (expat and Python's exact `fractions`,
 /// written from the documented rules) judges every answer: the result to the minor unit, the
 /// rate to 30 significant digits, the day used, or the kind of error.
 ///
