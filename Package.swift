@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "EurofxrefFeed", "ManagedStore"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),
         .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates"]),
-        .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite"]),
+        .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite", "TestSupport", "managedstore-migration-helper"]),
+        // A child process for the migration tests (a migration killed at seeded moments).
+        .executableTarget(name: "managedstore-migration-helper", dependencies: ["ManagedStore"], path: "Tests/MigrationHelper"),
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["feed_server.py", "tls_server.py"]),
         .testTarget(name: "ECBRatesTests", dependencies: ["ECBRates", "ECBRatesCLI", "ManagedStore", "EurofxrefFeed", "TestSupport",
                                                     "CSQLite", "ecbrates"]),

@@ -11,9 +11,10 @@ extension ManagedObjectContext {
     }
 
     /// Merges another context's save: registered objects take the saved values (keeping their
-    /// own unsaved changes on top), objects whose rows were deleted leave the context, and
-    /// objects known here by a temporary ID take their permanent one. Posts
-    /// ``objectsDidChangeNotification``. No I/O happens.
+    /// own unsaved changes on top), objects whose rows were deleted leave the context, objects
+    /// known here by a temporary ID take their permanent one, and inserted objects are
+    /// registered here with their saved values. Posts ``objectsDidChangeNotification`` listing
+    /// them (inserted, updated, deleted), as Core Data does. No I/O happens.
     public func mergeChanges(fromContextDidSave changes: ContextSaveChanges) {
         checkQueue()
         if !inserted.isEmpty || (!registry.isEmpty && changes.insertedTemporaryIDs.contains { $0.map { registry[$0] != nil } ?? false }) {
@@ -22,13 +23,24 @@ extension ManagedObjectContext {
             }
         }
         var refreshed: [ManagedObject] = []
+        var mergedInserts: [ManagedObject] = []
+        // As in Core Data, another context's inserted objects come into this one, and
+        // objectsDidChange lists them as inserted (live result lists depend on it). They are
+        // registered with the saved values, and let go of again when nothing here holds them.
+        for row in changes.insertedRows {
+            if let object = registry[row.id] {
+                guard !object.isFaultState, !object.isInsertedState else { continue }
+                refresh(object, to: row)
+                refreshed.append(object)
+            } else {
+                mergedInserts.append(materialize(row))
+            }
+        }
         if !registry.isEmpty {
-            for rows in [changes.insertedRows, changes.updatedRows] {
-                for row in rows {
-                    guard let object = registry[row.id], !object.isFaultState, !object.isInsertedState else { continue }
-                    refresh(object, to: row)
-                    refreshed.append(object)
-                }
+            for row in changes.updatedRows {
+                guard let object = registry[row.id], !object.isFaultState, !object.isInsertedState else { continue }
+                refresh(object, to: row)
+                refreshed.append(object)
             }
         }
         var removed: [ManagedObject] = []
@@ -44,6 +56,7 @@ extension ManagedObjectContext {
             info[NotificationKey.refreshedObjects.rawValue] = Set(refreshed)
         }
         if !removed.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(removed) }
+        if !mergedInserts.isEmpty { info[NotificationKey.insertedObjects.rawValue] = Set(mergedInserts) }
         if !changes.insertedObjectIDs.isEmpty { info[NotificationKey.mergedInsertedObjectIDs.rawValue] = changes.insertedObjectIDs }
         if !info.isEmpty {
             NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)

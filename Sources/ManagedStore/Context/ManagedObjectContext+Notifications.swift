@@ -3,11 +3,20 @@ import Foundation
 extension ManagedObjectContext {
     /// Posted on the context's queue just before it saves; the object is the context.
     public static let willSaveNotification = Notification.Name("ManagedObjectContextWillSave")
-    /// Posted on the context's queue after it saved; the object is the context. Its userInfo
-    /// has ``NotificationKey/insertedObjectIDs``, ``NotificationKey/updatedObjectIDs`` and
-    /// ``NotificationKey/deletedObjectIDs`` (each a `Set<ManagedObjectID>`) and
-    /// ``NotificationKey/changes`` (a ``ContextSaveChanges``), all `Sendable`.
+    /// Posted on the context's queue after it saved; the object is the context. As in Core
+    /// Data, its userInfo has the saved objects under ``NotificationKey/insertedObjects``,
+    /// ``NotificationKey/updatedObjects`` and ``NotificationKey/deletedObjects`` (each a
+    /// `Set<ManagedObject>`: touch them only on the saving context's queue, during the
+    /// notification). It also has the `Sendable` ``NotificationKey/changes`` (a
+    /// ``ContextSaveChanges``) and the ID sets of ``didSaveObjectIDsNotification``, so either
+    /// notification can be handed to `mergeChanges(fromContextDidSave:)`.
     public static let didSaveNotification = Notification.Name("ManagedObjectContextDidSave")
+    /// Posted right after ``didSaveNotification``, with IDs only (Core Data's
+    /// `didSaveObjectIDsNotification`): ``NotificationKey/insertedObjectIDs``,
+    /// ``NotificationKey/updatedObjectIDs`` and ``NotificationKey/deletedObjectIDs`` (each a
+    /// `Set<ManagedObjectID>`) and ``NotificationKey/changes``, all `Sendable`: the one to
+    /// observe from another queue.
+    public static let didSaveObjectIDsNotification = Notification.Name("ManagedObjectContextDidSaveObjectIDs")
     /// Posted on the context's queue when its objects changed: by local edits (at the end of
     /// each `perform`/`performAndWait` block, or at `processPendingChanges()`), by a merge, or
     /// by a reset. Its userInfo has the changed objects under ``NotificationKey/insertedObjects``,
@@ -31,7 +40,7 @@ extension ManagedObjectContext {
         public static let deletedObjectIDs = NotificationKey(rawValue: "deleted_objectIDs")
         /// didSave: the ``ContextSaveChanges``.
         public static let changes = NotificationKey(rawValue: "changes")
-        /// objectsDidChange: `Set<ManagedObject>` inserted.
+        /// objectsDidChange and didSave: `Set<ManagedObject>` inserted.
         public static let insertedObjects = NotificationKey(rawValue: "inserted")
         /// objectsDidChange: `Set<ManagedObject>` updated.
         public static let updatedObjects = NotificationKey(rawValue: "updated")

@@ -30,7 +30,12 @@ extension ManagedObjectContext {
         for object in insertedObjects { object.willSave() }
         for object in updatedObjects { object.willSave() }
         for object in deletedObjects { object.willSave() }
-        try validate(insertedObjects + updatedObjects)
+        try validate(insertedObjects + updatedObjects, deleting: deletedObjects)
+        guard !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty else {
+            // Only attributes set back to their saved values: nothing to write or announce.
+            clearChanges()
+            return
+        }
 
         let changes: ContextSaveChanges
         if let parent {
@@ -38,23 +43,30 @@ extension ManagedObjectContext {
         } else {
             changes = try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         }
+        clearChanges()
+        for object in insertedObjects where object.managedObjectContext === self { object.didSave() }
+        for object in updatedObjects where object.managedObjectContext === self { object.didSave() }
+        postDidSave(changes, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+    }
+
+    private func clearChanges() {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
         pendingUpdated.removeAll()
         pendingDeleted.removeAll()
-        for object in insertedObjects where object.managedObjectContext === self { object.didSave() }
-        for object in updatedObjects where object.managedObjectContext === self { object.didSave() }
-        postDidSave(changes)
     }
 
-    private func validate(_ objects: [ManagedObject]) throws {
+    private func validate(_ objects: [ManagedObject], deleting deletedObjects: [ManagedObject]) throws {
         var failures: [ValidationFailure] = []
         for object in objects {
             for slot in object.entity.requiredSlots where object.values[slot].isNull {
                 failures.append(ValidationFailure(objectID: object.objectID, attribute: object.entity.attributes[slot].name,
                                                   reason: "is nil, but the attribute is not optional"))
             }
+        }
+        if model.hasRelationships {
+            failures += relationshipFailures(saving: objects, deleting: deletedObjects)
         }
         if !failures.isEmpty { throw ManagedStoreError.validationFailed(failures) }
     }
@@ -63,6 +75,7 @@ extension ManagedObjectContext {
     private func write(inserted insertedObjects: [ManagedObject], updated updatedObjects: [ManagedObject],
                        deleted deletedObjects: [ManagedObject]) throws -> ContextSaveChanges {
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
+        if model.hasRelationships { try makeReferencedIDsPermanent(insertedObjects + updatedObjects) }
         var request = SaveRequest(mergePolicy: mergePolicy)
         request.inserts = insertedObjects.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
         request.updates = updatedObjects.map {
@@ -192,14 +205,23 @@ extension ManagedObjectContext {
         object.isFaultState = false
     }
 
-    private func postDidSave(_ changes: ContextSaveChanges) {
-        let info: [String: Any] = [
+    /// Posts didSave (with the saved objects, as Core Data's does) and then didSaveObjectIDs
+    /// (with their IDs only); both carry the ``ContextSaveChanges`` a merge needs.
+    private func postDidSave(_ changes: ContextSaveChanges, inserted insertedObjects: [ManagedObject],
+                             updated updatedObjects: [ManagedObject], deleted deletedObjects: [ManagedObject]) {
+        let ids: [String: Any] = [
             NotificationKey.insertedObjectIDs.rawValue: changes.insertedObjectIDs,
             NotificationKey.updatedObjectIDs.rawValue: changes.updatedObjectIDs,
             NotificationKey.deletedObjectIDs.rawValue: changes.deletedObjectIDs,
             NotificationKey.changes.rawValue: changes,
         ]
-        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: info)
+        var objects = ids
+        // An inserted object that lost a uniqueness conflict to another left the context.
+        objects[NotificationKey.insertedObjects.rawValue] = Set(insertedObjects.filter { $0.managedObjectContext === self })
+        objects[NotificationKey.updatedObjects.rawValue] = Set(updatedObjects)
+        objects[NotificationKey.deletedObjects.rawValue] = Set(deletedObjects)
+        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: objects)
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: ids)
         relayToChildren(changes)
     }
 

@@ -162,7 +162,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var isOnQueue: Bool {
         if QueueOwnership.owns(self) { return true }
         guard concurrencyType == .mainQueue else { return false }
-        return Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueMarker.key) != nil
+        return Self.isOnMainQueue || QueueOwnership.holdsMainQueue
+    }
+
+    /// True on the main thread, or in a block the main queue runs.
+    private static var isOnMainQueue: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: MainQueueMarker.key) != nil
     }
 
     /// Traps when MANAGEDSTORE_CONCURRENCY_DEBUG=1 and the caller is not on the context's queue.
@@ -183,10 +188,17 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// context's own queue, it runs the block at once.
     public func performAndWait<T, E: Error>(_ block: () throws(E) -> T) throws(E) -> T {
         if isOnQueue { return try run(block) }
+        // A caller on the main queue keeps holding it while it waits here (the block runs on
+        // the caller's thread): a main-queue context touched inside, as a child's parent, is
+        // then run at once instead of waiting for the main queue that this very wait blocks.
+        let fromMainQueue = Self.isOnMainQueue
         let result: Result<T, E> = queue.sync {
-            run { () -> Result<T, E> in
-                do throws(E) { return .success(try block()) } catch { return .failure(error) }
+            func body() -> Result<T, E> {
+                run { () -> Result<T, E> in
+                    do throws(E) { return .success(try block()) } catch { return .failure(error) }
+                }
             }
+            return fromMainQueue ? QueueOwnership.holdingMainQueue(body) : body()
         }
         return try result.get()
     }
@@ -224,15 +236,16 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// True when the context has unsaved insertions, updates or deletions.
     public var hasChanges: Bool {
         checkQueue()
-        return !inserted.isEmpty || !deleted.isEmpty || updated.values.contains { $0.hasValueChanges }
+        return !inserted.isEmpty || !deleted.isEmpty || !updated.isEmpty
     }
 
     /// Objects inserted and not yet saved.
     public var insertedObjects: Set<ManagedObject> { checkQueue(); return Set(inserted.objects) }
-    /// Objects with unsaved changes to their values.
+    /// Objects changed since the last save (including those set back to their saved values,
+    /// as in Core Data).
     public var updatedObjects: Set<ManagedObject> {
         checkQueue()
-        return Set(updated.values.filter { $0.hasValueChanges && !$0.isDeletedState })
+        return Set(updated.values.filter { !$0.isDeletedState })
     }
     /// Objects deleted and not yet saved.
     public var deletedObjects: Set<ManagedObject> { checkQueue(); return Set(deleted.values) }
@@ -277,6 +290,12 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         precondition(object.managedObjectContext === self, "ManagedStore: \(object.objectID) does not belong to context \(self)")
         let key = ObjectIdentifier(object)
         if object.isDeletedState { return }
+        if !object.entity.relationships.isEmpty {
+            // Marked first, so that a cascade back to this object stops here.
+            object.isDeletedState = true
+            propagateDeletion(of: object)
+            object.isDeletedState = false
+        }
         if object.isInsertedState {
             inserted.remove(object)
             object.managedObjectContext = nil

@@ -7,6 +7,9 @@ enum QueueOwnership {
     /// The per-thread stack. Each thread has its own instance, so no lock is needed.
     private final class Stack {
         var contexts: [ObjectIdentifier] = []
+        /// How many `performAndWait` calls made from the main queue this thread is inside: it
+        /// still holds the main queue there (the caller waits), so main-queue contexts are its.
+        var mainQueueDepth = 0
     }
 
     private static let key: pthread_key_t = {
@@ -36,6 +39,20 @@ enum QueueOwnership {
         if let index = stack.contexts.lastIndex(of: ObjectIdentifier(context)) {
             stack.contexts.remove(at: index)
         }
+    }
+
+    /// Runs `body` noting that this thread holds the main queue while it waits in it.
+    static func holdingMainQueue<T>(_ body: () throws -> T) rethrows -> T {
+        let stack = stack
+        stack.mainQueueDepth += 1
+        defer { stack.mainQueueDepth -= 1 }
+        return try body()
+    }
+
+    /// True inside ``holdingMainQueue(_:)`` on this thread.
+    static var holdsMainQueue: Bool {
+        guard let pointer = pthread_getspecific(key) else { return false }
+        return Unmanaged<Stack>.fromOpaque(pointer).takeUnretainedValue().mainQueueDepth > 0
     }
 
     static func owns(_ context: ManagedObjectContext) -> Bool {

@@ -114,7 +114,7 @@ extension PredicateExpressions.SequenceContains: SQLConvertibleExpression {
 extension PredicateExpressions.SequenceStartsWith: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
         let baseTerm = try compiler.term(of: base)
-        guard case .column(let slot) = baseTerm, compiler.entity.attributes[slot].type == .string,
+        guard case .column(let slot) = baseTerm, compiler.entity.storedProperties[slot].type == .string,
               case .constant(.string(let prefixText)) = try compiler.term(of: prefix)
         else {
             throw compiler.unsupported("starts(with:) other than a string attribute starting with a string value")

@@ -52,7 +52,7 @@ struct PredicateSQLCompiler {
         switch term {
         case .condition(let sql, let arguments):
             return (sql, arguments)
-        case .column(let slot) where entity.attributes[slot].type == .boolean:
+        case .column(let slot) where entity.storedProperties[slot].type == .boolean:
             return ("\(column(slot)) = 1", [])
         case .constant(.boolean(let value)):
             return (value ? "1" : "0", [])
@@ -118,12 +118,12 @@ struct PredicateSQLCompiler {
 
     func column(_ slot: Int, ordering: Bool = false) -> String {
         let name = entity.quotedColumns[slot]
-        return ordering && entity.attributes[slot].type == .decimal ? "CAST(\(name) AS REAL)" : name
+        return ordering && entity.storedProperties[slot].type == .decimal ? "CAST(\(name) AS REAL)" : name
     }
 
     func attributeType(of term: Term) -> AttributeType? {
         switch term {
-        case .column(let slot): return entity.attributes[slot].type
+        case .column(let slot): return entity.storedProperties[slot].type
         case .expression(_, _, let type): return type
         default: return nil
         }
@@ -131,7 +131,7 @@ struct PredicateSQLCompiler {
 
     func isNullable(_ term: Term) -> Bool {
         switch term {
-        case .column(let slot): return entity.attributes[slot].isOptional
+        case .column(let slot): return entity.storedProperties[slot].isOptional
         case .constant(let value): return value.isNull
         default: return false
         }

@@ -14,9 +14,13 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     public let isOptional: Bool
     /// The value a newly inserted object starts with (`.null` when there is none).
     public let defaultValue: AttributeValue
+    /// The attribute's name in the previous model version, when it was renamed (Core Data's
+    /// `renamingIdentifier`), so that a migration keeps its values.
+    public let renamingIdentifier: String?
 
     /// An attribute named `name` of `type`.
-    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null) {
+    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
+                renamingIdentifier: String? = nil) {
         precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
         precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
         precondition(defaultValue.fits(type), "ManagedStore: the default value \(defaultValue) of attribute '\(name)' does not fit its type \(type)")
@@ -24,6 +28,7 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         self.type = type
         self.isOptional = isOptional
         self.defaultValue = defaultValue
+        self.renamingIdentifier = renamingIdentifier
     }
 
     public var description: String {

@@ -14,6 +14,8 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case date(Date)
     case binaryData(Data)
     case uuid(UUID)
+    /// The destination of a to-one relationship.
+    case object(ManagedObjectID)
 
     /// True for `.null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
@@ -29,6 +31,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         case .date(let value): return value.formatted(.iso8601)
         case .binaryData(let value): return "<\(value.count) bytes>"
         case .uuid(let value): return value.uuidString
+        case .object(let id): return id.description
         }
     }
 
@@ -37,7 +40,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         switch (self, type) {
         case (.null, _): return true
         case (.string, .string), (.double, .double), (.decimal, .decimal), (.boolean, .boolean),
-             (.date, .date), (.binaryData, .binaryData), (.uuid, .uuid):
+             (.date, .date), (.binaryData, .binaryData), (.uuid, .uuid), (.object, .objectID):
             return true
         case (.integer(let value), .integer16): return Int16(exactly: value) != nil
         case (.integer(let value), .integer32): return Int32(exactly: value) != nil
@@ -61,6 +64,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         case (.date(let a), .date(let b)): return a < b
         case (.binaryData(let a), .binaryData(let b)): return a.lexicographicallyPrecedes(b)
         case (.uuid(let a), .uuid(let b)): return a.uuidString < b.uuidString
+        case (.object(let a), .object(let b)): return a.key < b.key
         default: return false
         }
     }

@@ -27,8 +27,24 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     public let uniquenessConstraints: [[String]]
     /// Sets of attribute names the store indexes, to speed up fetches.
     public let indexes: [[String]]
+    /// The relationships, in declaration order.
+    public let relationships: [RelationshipDescription]
+    /// The entity's name in the previous model version, when it was renamed (Core Data's
+    /// `renamingIdentifier`), so that a migration keeps its rows.
+    public let renamingIdentifier: String?
 
+    /// What the table stores, by slot: the attributes, then a column per to-one relationship
+    /// (of type `.objectID`). An object's values follow this order.
+    let storedProperties: [AttributeDescription]
+    /// The slot of each attribute and to-one relationship, by name.
     let slotByName: [String: Int]
+    /// The relationships by name.
+    let relationshipsByName: [String: RelationshipDescription]
+    /// Each slot's destination entity, for the to-one relationships' slots (nil for
+    /// attributes). Set once, by the model that holds the entity, before the entity is used.
+    nonisolated(unsafe) private(set) var slotDestinations: [EntityDescription?]
+    /// `@Relationship` wrapper storage key paths resolved to relationship names.
+    let relationshipStorageNames = Locked<[AnyKeyPath: String]>([:])
     /// Key paths of `managedObjectClass` already resolved to attribute slots (predicates).
     let keyPathSlots = Locked<[AnyKeyPath: Int]>([:])
     /// `@Attribute` wrapper storage key paths resolved to slots, by identity, published for
@@ -57,13 +73,30 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
 
     /// Makes an entity. Names must be unique; constraints and indexes must name attributes.
     public init(name: String, managedObjectClass: ManagedObject.Type, attributes: [AttributeDescription],
-                uniquenessConstraints: [[String]] = [], indexes: [[String]] = []) {
+                relationships: [RelationshipDescription] = [],
+                uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], renamingIdentifier: String? = nil) {
         precondition(!name.isEmpty && !name.hasPrefix("Z_"), "ManagedStore: '\(name)' is not a usable entity name")
+        precondition(!attributes.contains { $0.type == .objectID },
+                     "ManagedStore: entity \(name) declares an .objectID attribute; declare a RelationshipDescription instead")
+        let stored = attributes + relationships.filter { !$0.isToMany }.map {
+            AttributeDescription(name: $0.name, type: .objectID, isOptional: true)
+        }
         var slots: [String: Int] = [:]
-        for (slot, attribute) in attributes.enumerated() {
-            precondition(slots[attribute.name] == nil, "ManagedStore: entity \(name) declares attribute '\(attribute.name)' twice")
+        for (slot, attribute) in stored.enumerated() {
+            precondition(slots[attribute.name] == nil, "ManagedStore: entity \(name) declares property '\(attribute.name)' twice")
             slots[attribute.name] = slot
         }
+        var byName: [String: RelationshipDescription] = [:]
+        for relationship in relationships {
+            precondition(byName[relationship.name] == nil && (relationship.isToMany ? slots[relationship.name] == nil : true),
+                         "ManagedStore: entity \(name) declares property '\(relationship.name)' twice")
+            byName[relationship.name] = relationship
+        }
+        self.relationships = relationships
+        self.relationshipsByName = byName
+        self.renamingIdentifier = renamingIdentifier
+        self.storedProperties = stored
+        self.slotDestinations = Array(repeating: nil, count: stored.count)
         for names in uniquenessConstraints + indexes {
             precondition(!names.isEmpty, "ManagedStore: entity \(name) has an empty constraint or index")
             for attribute in names {
@@ -80,18 +113,18 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.storageSlotTable = Atomic(Unmanaged.passUnretained(emptyTable))
         self.storageKeyPaths = Locked(([], [emptyTable]))
         let table = SQLiteConnection.quote(name)
-        let quotedColumns = attributes.map { SQLiteConnection.quote($0.name) }
+        let quotedColumns = stored.map { SQLiteConnection.quote($0.name) }
         let columns = (["Z_PK", "Z_OPT"] + quotedColumns).joined(separator: ", ")
         let assignments = quotedColumns.map { "\($0) = ?" } + ["Z_OPT = ?"]
         self.quotedTable = table
         self.quotedColumns = quotedColumns
         self.selectColumns = columns
-        self.defaultValues = attributes.map(\.defaultValue)
+        self.defaultValues = stored.map(\.defaultValue)
         self.requiredSlots = attributes.indices.filter { !attributes[$0].isOptional }
-        let rowPlaceholders = "(\(Array(repeating: "?", count: attributes.count + 2).joined(separator: ", ")))"
+        let rowPlaceholders = "(\(Array(repeating: "?", count: stored.count + 2).joined(separator: ", ")))"
         self.insertSQL = "INSERT INTO \(table) (\(columns)) VALUES \(rowPlaceholders)"
         // Up to 50 rows a statement, within SQLite's limit on parameters.
-        let batchRows = max(1, min(50, 30_000 / (attributes.count + 2)))
+        let batchRows = max(1, min(50, 30_000 / (stored.count + 2)))
         self.insertBatchRows = batchRows
         self.batchInsertSQL = "INSERT INTO \(table) (\(columns)) VALUES " + Array(repeating: rowPlaceholders, count: batchRows).joined(separator: ", ")
         self.updateSQL = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
@@ -104,15 +137,64 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
 
     /// The attribute named `name`, if the entity has one.
     public func attribute(named name: String) -> AttributeDescription? {
-        slotByName[name].map { attributes[$0] }
+        slotByName[name].flatMap { $0 < attributes.count ? attributes[$0] : nil }
+    }
+
+    /// The relationship named `name`, if the entity has one.
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationshipsByName[name]
+    }
+
+    /// A hash of what a store records of the entity (name, attributes and their types and
+    /// optionality, relationships, uniqueness constraints), as Core Data's `versionHash`: two
+    /// entities with equal hashes use the same table. Renaming identifiers, defaults and indexes
+    /// do not count.
+    public var versionHash: String { Self.hash(schemaLines) }
+
+    /// FNV-1a (64 bits) of the lines, as 16 hex digits: stable across processes and releases,
+    /// unlike Swift's `Hasher`.
+    static func hash(_ lines: [String]) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in lines.joined(separator: "\n").utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// A line-per-fact description used to tell whether a store fits a model.
     var schemaLines: [String] {
         var lines = ["entity \(name)"]
         lines += attributes.map { "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : ""))" }
+        lines += relationships.map { $0.schemaLine(entity: name) }
         lines += uniquenessConstraints.map { "uniqueness constraint \(name)(\($0.joined(separator: ", ")))" }
         return lines
+    }
+
+    /// Resolves the to-one relationships' destinations in `model` (once, by the model's init).
+    func resolveDestinations(in model: [String: EntityDescription]) {
+        var destinations = slotDestinations
+        for relationship in relationships {
+            guard let destination = model[relationship.destinationEntityName] else {
+                preconditionFailure("ManagedStore: relationship \(name).\(relationship.name) names entity \(relationship.destinationEntityName), which the model does not have")
+            }
+            if let inverseName = relationship.inverseName {
+                guard let inverse = destination.relationshipsByName[inverseName] else {
+                    preconditionFailure("ManagedStore: relationship \(name).\(relationship.name) names inverse \(inverseName), which entity \(destination.name) does not have")
+                }
+                precondition(inverse.destinationEntityName == name && inverse.inverseName == relationship.name,
+                             "ManagedStore: \(name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse")
+                precondition(!(relationship.isToMany && inverse.isToMany),
+                             "ManagedStore: \(name).\(relationship.name) is many-to-many, which ManagedStore does not support")
+            }
+            if !relationship.isToMany, let slot = slotByName[relationship.name] {
+                precondition(slotDestinations[slot] == nil || slotDestinations[slot] === destination,
+                             "ManagedStore: entity \(name) is in two models with different destinations for \(relationship.name)")
+                destinations[slot] = destination
+            }
+        }
+        slotDestinations = destinations
     }
 
     public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool { lhs === rhs }

@@ -16,6 +16,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The entities by name.
     public let entitiesByName: [String: EntityDescription]
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
+    /// True when any entity has a relationship (saves then check and resolve them).
+    let hasRelationships: Bool
 
     /// A model of `entities`. Entity names must be unique, and each class may stand for one entity.
     public init(entities: [EntityDescription]) {
@@ -38,6 +40,20 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.entities = entities
         self.entitiesByName = byName
         self.entitiesByClass = byClass
+        self.hasRelationships = entities.contains { !$0.relationships.isEmpty }
+        for entity in entities { entity.resolveDestinations(in: byName) }
+    }
+
+    /// Each entity's ``EntityDescription/versionHash``, by entity name (Core Data's
+    /// `entityVersionHashesByName`).
+    public var entityVersionHashesByName: [String: String] {
+        Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
+    }
+
+    /// Whether a store with `metadata` can be opened with this model as it is, without a
+    /// migration (Core Data's `isConfiguration(withName:compatibleWithStoreMetadata:)`).
+    public func isConfiguration(compatibleWithStoreMetadata metadata: StoreMetadata) -> Bool {
+        metadata.entityVersionHashesByName == entityVersionHashesByName && metadata.entityNames == entities.map(\.name)
     }
 
     /// The entity whose objects are instances of `type`.

@@ -23,17 +23,7 @@ extension EntityDescription {
         let saved = object[keyPath: storage].tag
         object[keyPath: storage].tag = tag
         defer { object[keyPath: storage].tag = saved }
-        var name: String?
-        var mirror: Mirror? = Mirror(reflecting: object)
-        search: while let current = mirror {
-            for child in current.children {
-                if let wrapper = child.value as? any AttributePropertyWrapper, wrapper.tag == tag, let label = child.label {
-                    name = String(label.dropFirst())
-                    break search
-                }
-            }
-            mirror = current.superclassMirror
-        }
+        let name = Self.propertyName(in: object) { ($0 as? any AttributePropertyWrapper)?.tag == tag }
         guard let name, let slot = slotByName[name] else {
             preconditionFailure("ManagedStore: \(type(of: object)).\(name ?? "?") is an @Attribute, but entity \(self.name) has no attribute of that name")
         }
@@ -69,10 +59,24 @@ extension EntityDescription {
         return slot
     }
 
+    /// The name of the property of `object` (or a superclass) whose wrapper storage
+    /// `isTagged` picks out, found by reflection (the storage is named `_name`).
+    static func propertyName(in object: ManagedObject, where isTagged: (Any) -> Bool) -> String? {
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            for child in current.children where isTagged(child.value) {
+                return child.label.map { String($0.dropFirst()) }
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+
     /// A value for attribute `slot` that no other attribute of the entity holds, for probes.
     func sentinel(forSlot slot: Int) -> AttributeValue {
         let n = Int64(slot)
-        switch attributes[slot].type {
+        switch storedProperties[slot].type {
+        case .objectID: return .null
         case .string: return .string("\u{1}probe-\(slot)")
         case .integer16, .integer32, .integer64: return .integer(1000 + n)
         case .double: return .double(1000.5 + Double(n))

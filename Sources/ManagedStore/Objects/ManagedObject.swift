@@ -71,28 +71,43 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var isDeleted: Bool { checkAccess(); return isDeletedState }
     /// True when the object is a placeholder whose values are not loaded yet.
     public var isFault: Bool { checkAccess(); return isFaultState }
-    /// True when the object has unsaved changes to its attribute values.
+    /// True when the object was changed since its context last saved it, as in Core Data: an
+    /// attribute set back to its saved value leaves the object updated until the save (or a
+    /// rollback, or a refresh without merging). ``hasPersistentChangedValues`` compares values.
     public var isUpdated: Bool {
         checkAccess()
-        return !isInsertedState && !isDeletedState && hasValueChanges
+        return !isInsertedState && !isDeletedState && isTouched
     }
-    /// True when the object is inserted, updated or deleted and not yet saved.
+    /// True when the object is inserted, updated or deleted and not yet saved: `isInserted ||
+    /// isDeleted || isUpdated`, as Core Data defines it.
     public var hasChanges: Bool {
         checkAccess()
-        return isInsertedState || isDeletedState || (managedObjectContext != nil && hasValueChanges)
+        return isInsertedState || isDeletedState || (!isFaultState && isTouched)
+    }
+    /// True when an attribute's value differs from the one last saved, fetched or merged (an
+    /// inserted object: always). Unlike ``isUpdated``, setting a value back undoes it.
+    public var hasPersistentChangedValues: Bool {
+        checkAccess()
+        return isInsertedState || hasValueChanges
+    }
+
+    /// Whether the object is among its context's updated objects (written to since the save).
+    var isTouched: Bool {
+        guard let context = managedObjectContext else { return false }
+        return context.updated[ObjectIdentifier(self)] != nil
     }
 
     var hasValueChanges: Bool {
         !isFaultState && !isInsertedState && values != committedValues
     }
 
-    /// The attributes changed since the object was last saved, fetched or merged, with their
-    /// new values. For an inserted object: every attribute that has a value.
+    /// The attributes (and to-one relationships) changed since the object was last saved, fetched
+    /// or merged, with their new values. For an inserted object: every one that has a value.
     public func changedValues() -> [String: AttributeValue] {
         checkAccess()
         var changed: [String: AttributeValue] = [:]
         guard !isFaultState else { return changed }
-        for (slot, attribute) in entity.attributes.enumerated() {
+        for (slot, attribute) in entity.storedProperties.enumerated() {
             if isInsertedState || committedValues.isEmpty {
                 if !values[slot].isNull { changed[attribute.name] = values[slot] }
             } else if values[slot] != committedValues[slot] {
@@ -108,7 +123,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         if isFaultState { fireFault() }
         var result: [String: AttributeValue] = [:]
         guard !committedValues.isEmpty else { return result }
-        for name in keys ?? entity.attributes.map(\.name) {
+        for name in keys ?? entity.storedProperties.map(\.name) {
             guard let slot = entity.slotByName[name] else { continue }
             result[name] = committedValues[slot]
         }
@@ -117,10 +132,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // MARK: Key-value access
 
-    /// The value of the attribute `key`, as its Swift type (nil for a nil attribute).
+    /// The value of the attribute or relationship `key`, as its Swift type (nil for a nil
+    /// attribute; a ``ManagedObject`` or nil for a to-one; a `Set<ManagedObject>` for a to-many).
     ///
     /// An unknown key is a programmer error and traps.
     public func value(forKey key: String) -> Any? {
+        if let relationship = entity.relationshipsByName[key] {
+            let objects = relatedObjects(relationship)
+            return relationship.isToMany ? Set(objects) : objects.first
+        }
         let slot = slotOrTrap(key)
         switch readAttribute(slot) {
         case .null: return nil
@@ -137,6 +157,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         case .date(let value): return value
         case .binaryData(let value): return value
         case .uuid(let value): return value
+        case .object(let id): return managedObjectContext?.object(with: id)
         }
     }
 
@@ -144,6 +165,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// An unknown key, or a value of the wrong type, is a programmer error and traps.
     public func setValue(_ value: Any?, forKey key: String) {
+        if let relationship = entity.relationshipsByName[key] {
+            let objects: [ManagedObject]
+            switch value {
+            case nil: objects = []
+            case let object as ManagedObject: objects = [object]
+            case let set as Set<ManagedObject>: objects = Array(set)
+            case let array as [ManagedObject]: objects = array
+            default: preconditionFailure("ManagedStore: \(type(of: value!)) cannot be stored in relationship '\(key)' of \(entity.name)")
+            }
+            setRelatedObjects(objects, relationship)
+            return
+        }
         let slot = slotOrTrap(key)
         let attribute = entity.attributes[slot]
         var stored = AttributeValue.null
@@ -219,7 +252,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     @usableFromInline
     func trapOnUnreadableValue<Value>(_ stored: AttributeValue, slot: Int, as type: Value.Type) -> Never {
-        let name = entity.attributes[slot].name
+        let name = entity.storedProperties[slot].name
         if stored.isNull {
             preconditionFailure("ManagedStore: attribute '\(name)' of \(entity.name) \(objectID) is nil, but its property is the non-optional \(Value.self); set it first or give the attribute a default")
         }
@@ -230,7 +263,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// through it records the slots read.
     static func makeProbe(for entity: EntityDescription) -> ManagedObject {
         let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        probe.values = entity.attributes.indices.map { entity.sentinel(forSlot: $0) }
+        probe.values = entity.storedProperties.indices.map { entity.sentinel(forSlot: $0) }
         probe.isProbe = true
         return probe
     }
@@ -244,7 +277,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open var description: String {
         let address = String(UInt(bitPattern: ObjectIdentifier(self).hashValue), radix: 16)
         if isFaultState { return "<\(entity.name) 0x\(address)> (\(objectID); data: <fault>)" }
-        let data = entity.attributes.enumerated().map { "\($1.name) = \(values[$0])" }.joined(separator: "; ")
+        let data = entity.storedProperties.enumerated().map { "\($1.name) = \(values[$0])" }.joined(separator: "; ")
         return "<\(entity.name) 0x\(address)> (\(objectID); data: {\(data)})"
     }
 }

@@ -6,6 +6,11 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case notAStore(url: URL, reason: String)
     /// The store was made by a model that differs from this one; the store was not changed.
     case incompatibleModel(url: URL, differences: [String])
+    /// The store was made by an earlier model and needs a migration, which a store opened
+    /// read-only cannot make: open it for writing once (it was left untouched).
+    case storeNeedsMigration(url: URL, changes: [String])
+    /// A migration from the store's model to this one cannot be inferred; nothing was written.
+    case cannotInferMapping(url: URL, entity: String, property: String?, reason: String)
     /// The store was written by a newer version of ManagedStore.
     case unsupportedStoreFormat(url: URL, version: Int, supported: Int)
     /// No store is loaded on the coordinator (or the context has no coordinator).
@@ -38,6 +43,11 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
             return "\(url.path) is not a ManagedStore store: \(reason)"
         case .incompatibleModel(let url, let differences):
             return "the store at \(url.path) was made by an incompatible model, so it was left untouched: " + differences.joined(separator: "; ")
+        case .storeNeedsMigration(let url, let changes):
+            return "the store at \(url.path) was made by an earlier model and must be migrated (\(changes.joined(separator: "; "))), which a read-only open cannot do; open it for writing once. It was left untouched"
+        case .cannotInferMapping(let url, let entity, let property, let reason):
+            let what = property.map { "\(entity).\($0)" } ?? entity
+            return "the store at \(url.path) cannot be migrated to this model: \(what): \(reason). Nothing was written"
         case .unsupportedStoreFormat(let url, let version, let supported):
             return "the store at \(url.path) has format \(version), newer than this version reads (\(supported)); it was left untouched"
         case .noPersistentStore:

@@ -48,6 +48,17 @@ public final class PersistentStoreCoordinator: Sendable {
         }
     }
 
+    /// The metadata of the store file at `url`, read without opening it as a store (Core
+    /// Data's `metadataForPersistentStore(ofType:at:)`): which model's entities it holds, with
+    /// their version hashes. Throws ``ManagedStoreError/storeNotFound(url:)`` when there is
+    /// none, ``ManagedStoreError/notAStore(url:reason:)`` for another kind of file.
+    public static func metadataForPersistentStore(at url: URL) throws -> StoreMetadata {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw ManagedStoreError.storeNotFound(url: url) }
+        let connection = try SQLiteConnection(path: url.path, mode: .init(readOnly: true, uri: false))
+        guard let metadata = try StoreSchema.inspect(connection, url: url) else { throw ManagedStoreError.storeNotFound(url: url) }
+        return StoreMetadata(metadata)
+    }
+
     /// The object ID a URI from ``ManagedObjectID/uriRepresentation()`` stands for, or nil when
     /// it names another store, an unknown entity, or another process's temporary ID.
     public func managedObjectID(forURIRepresentation url: URL) -> ManagedObjectID? {

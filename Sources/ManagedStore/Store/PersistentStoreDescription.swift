@@ -16,6 +16,13 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// How many read connections a file store may open, so that fetches on several queues
     /// run at once and never wait for a write.
     public var maximumReaders = 4
+    /// Whether a store made by an earlier model is migrated when it is loaded (default true,
+    /// as Core Data's `NSMigratePersistentStoresAutomaticallyOption`).
+    public var shouldMigrateStoreAutomatically = true
+    /// Whether the migration may be inferred from the two models (default true, as Core
+    /// Data's `NSInferMappingModelAutomaticallyOption`); ManagedStore has no explicit mapping
+    /// models, so with this off an earlier model's store is refused.
+    public var shouldInferMappingModelAutomatically = true
 
     /// A description of the store at `url`.
     public init(url: URL) {

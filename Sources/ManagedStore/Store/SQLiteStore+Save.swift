@@ -336,7 +336,7 @@ private struct SaveTransaction {
     }
 
     func conflict(_ id: ManagedObjectID, cached: Int64, values: [AttributeValue]?, current: RowSnapshot?) -> OptimisticLockingConflict {
-        let names = id.entity.attributes.map(\.name)
+        let names = id.entity.storedProperties.map(\.name)
         func snapshot(_ values: [AttributeValue]) -> [String: AttributeValue] {
             Dictionary(uniqueKeysWithValues: zip(names, values))
         }

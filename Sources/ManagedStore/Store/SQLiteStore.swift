@@ -72,7 +72,12 @@ final class SQLiteStore: Sendable {
             // A database without tables is a store another process is creating (its tables
             // come in one transaction): to a reader, there is no store yet.
             guard let metadata else { throw ManagedStoreError.storeNotFound(url: url) }
-            try metadata.checkCompatible(with: model, url: url)
+            if let migration = try metadata.migration(to: model, url: url) {
+                guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically else {
+                    throw metadata.incompatibility(with: model, url: url)
+                }
+                throw ManagedStoreError.storeNeedsMigration(url: url, changes: migration.summary)
+            }
             let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)
             return SQLiteStore(persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
                                readerFilename: filename)
@@ -91,7 +96,19 @@ final class SQLiteStore: Sendable {
         connection.setBusyTimeout(description.timeout)
         let identifier: String
         if let metadata = try StoreSchema.inspect(connection, url: url) {
-            try metadata.checkCompatible(with: model, url: url)
+            if try metadata.migration(to: model, url: url) != nil {
+                guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically else {
+                    throw metadata.incompatibility(with: model, url: url)
+                }
+                try StoreSchema.enableWAL(on: connection)
+                // Checked again inside the write transaction: another process may have migrated
+                // the store meanwhile.
+                try connection.transaction {
+                    guard let current = try StoreSchema.inspect(connection, url: url),
+                          let migration = try current.migration(to: model, url: url) else { return }
+                    try migration.apply(on: connection, model: model, url: url)
+                }
+            }
             try StoreSchema.enableWAL(on: connection)
             // Indexes only speed fetches up: a store that cannot build one now (its disk is
             // full, another process holds the lock) is still opened, and builds it next time.
@@ -227,10 +244,13 @@ final class SQLiteStore: Sendable {
             for (index, argument) in query.arguments.enumerated() {
                 try statement.bind(argument, Int32(index + 1))
             }
-            let types = slots.map { query.entity.attributes[$0].type }
+            let entity = query.entity
             var rows: [[AttributeValue]] = []
             while try statement.step() {
-                rows.append(types.enumerated().map { column, type in statement.attributeValue(Int32(column), type: type) })
+                rows.append(slots.enumerated().map { column, slot in
+                    statement.attributeValue(Int32(column), type: entity.storedProperties[slot].type,
+                                             destination: entity.slotDestinations[slot], store: persistentStore)
+                })
             }
             return rows
         }
@@ -266,9 +286,10 @@ final class SQLiteStore: Sendable {
 
     func row(from statement: SQLiteStatement, entity: EntityDescription) -> RowSnapshot {
         var values: [AttributeValue] = []
-        values.reserveCapacity(entity.attributes.count)
-        for (index, attribute) in entity.attributes.enumerated() {
-            values.append(statement.attributeValue(Int32(index + 2), type: attribute.type))
+        values.reserveCapacity(entity.storedProperties.count)
+        for (index, attribute) in entity.storedProperties.enumerated() {
+            values.append(statement.attributeValue(Int32(index + 2), type: attribute.type,
+                                                   destination: entity.slotDestinations[index], store: persistentStore))
         }
         return RowSnapshot(id: ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0)),
                            version: statement.int64(1), values: values)

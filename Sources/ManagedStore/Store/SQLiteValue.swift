@@ -22,6 +22,9 @@ extension AttributeValue {
         case .date(let value): return .real(value.timeIntervalSince1970)
         case .binaryData(let value): return .blob(value)
         case .uuid(let value): return .blob(withUnsafeBytes(of: value.uuid) { Data($0) })
+        case .object(let id):
+            precondition(!id.isTemporaryID, "ManagedStore: \(id) is still temporary where a stored key is needed")
+            return .integer(id.key)
         }
     }
 }
@@ -53,14 +56,21 @@ extension SQLiteStatement {
         case .boolean(let value): try bind(Int64(value ? 1 : 0), index)
         case .date(let value): try bind(value.timeIntervalSince1970, index)
         case .binaryData(let value): try bind(value, index)
-        case .uuid: try bind(value.sqliteValue, index)
+        case .uuid, .object: try bind(value.sqliteValue, index)
         }
     }
 
-    /// Reads the 0-based `column` as an attribute of `type`.
-    func attributeValue(_ column: Int32, type: AttributeType) -> AttributeValue {
+    /// Reads the 0-based `column` as an attribute of `type`; a to-one relationship's column
+    /// (`.objectID`) needs the `destination` entity and its `store`.
+    func attributeValue(_ column: Int32, type: AttributeType, destination: EntityDescription? = nil,
+                        store: PersistentStore? = nil) -> AttributeValue {
         if isNull(column) { return .null }
         switch type {
+        case .objectID:
+            guard let destination, let store else {
+                preconditionFailure("ManagedStore: a relationship's column was read without its destination")
+            }
+            return .object(ManagedObjectID(entity: destination, store: store, primaryKey: int64(column)))
         case .string: return .string(text(column))
         case .integer16, .integer32, .integer64: return .integer(int64(column))
         case .double: return .double(double(column))

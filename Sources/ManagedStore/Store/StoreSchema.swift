@@ -16,16 +16,30 @@ enum StoreSchema {
 
         /// Throws unless a model with `model`'s schema can use this store.
         func checkCompatible(with model: ManagedObjectModel, url: URL) throws {
+            if try migration(to: model, url: url) != nil {
+                throw incompatibility(with: model, url: url)
+            }
+        }
+
+        /// Nil when `model` fits the store as it is; otherwise the migration that makes it fit
+        /// (throwing when none can be inferred).
+        func migration(to model: ManagedObjectModel, url: URL) throws -> InferredMigration? {
             guard formatVersion <= StoreSchema.formatVersion else {
                 throw ManagedStoreError.unsupportedStoreFormat(url: url, version: formatVersion, supported: StoreSchema.formatVersion)
             }
+            guard model.schemaLines != schemaLines else { return nil }
+            guard let stored = StoredEntity.parse(schemaLines) else { throw incompatibility(with: model, url: url) }
+            return try InferredMigration(from: stored, to: model, url: url)
+        }
+
+        /// The error for a store `model` does not fit, listing the differences.
+        func incompatibility(with model: ManagedObjectModel, url: URL) -> ManagedStoreError {
             let modelLines = model.schemaLines
-            guard modelLines != schemaLines else { return }
             let stored = Set(schemaLines), wanted = Set(modelLines)
             var differences = schemaLines.filter { !wanted.contains($0) }.map { "the store has \($0), the model does not" }
             differences += modelLines.filter { !stored.contains($0) }.map { "the model has \($0), the store does not" }
             if differences.isEmpty { differences = ["the entities are in another order"] }
-            throw ManagedStoreError.incompatibleModel(url: url, differences: differences)
+            return ManagedStoreError.incompatibleModel(url: url, differences: differences)
         }
     }
 
@@ -69,11 +83,7 @@ enum StoreSchema {
             try metadata.run()
             for entity in model.entities {
                 try connection.execute(createTableSQL(for: entity))
-                for (index, constraint) in entity.uniquenessConstraints.enumerated() {
-                    let columns = constraint.map(SQLiteConnection.quote).joined(separator: ", ")
-                    let name = SQLiteConnection.quote("\(entity.name)_unique_\(index)")
-                    try connection.execute("CREATE UNIQUE INDEX \(name) ON \(entity.quotedTable) (\(columns))")
-                }
+                try createUniquenessIndexes(of: entity, on: connection, url: nil)
                 let key = try connection.statement("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_MAX) VALUES (?, 0)")
                 try key.bind(entity.name, 1)
                 try key.run()
@@ -85,10 +95,41 @@ enum StoreSchema {
 
     static func createTableSQL(for entity: EntityDescription) -> String {
         var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_OPT INTEGER NOT NULL"]
-        for attribute in entity.attributes {
-            columns.append("\(SQLiteConnection.quote(attribute.name)) \(attribute.type.sqlType)\(attribute.isOptional ? "" : " NOT NULL")")
+        for attribute in entity.storedProperties {
+            columns.append(columnSQL(attribute))
         }
         return "CREATE TABLE \(entity.quotedTable) (\(columns.joined(separator: ", ")))"
+    }
+
+    /// A column's definition: a to-one relationship's key may be NULL whatever the
+    /// relationship's optionality, which a save validates (as in Core Data).
+    static func columnSQL(_ attribute: AttributeDescription) -> String {
+        "\(SQLiteConnection.quote(attribute.name)) \(attribute.type.sqlType)\(attribute.isOptional ? "" : " NOT NULL")"
+    }
+
+    /// Makes the unique indexes that enforce `entity`'s uniqueness constraints, unless they
+    /// exist. During a migration (`url` given), stored rows that break a constraint refuse it.
+    static func createUniquenessIndexes(of entity: EntityDescription, on connection: SQLiteConnection, url: URL?) throws {
+        for (index, constraint) in entity.uniquenessConstraints.enumerated() {
+            let columns = constraint.map(SQLiteConnection.quote).joined(separator: ", ")
+            let name = SQLiteConnection.quote("\(entity.name)_unique_\(index)")
+            do {
+                try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))")
+            } catch let error as SQLiteError where error.kind == .constraint && url != nil {
+                throw ManagedStoreError.cannotInferMapping(url: url!, entity: entity.name, property: constraint.joined(separator: ", "),
+                    reason: "the stored rows break the uniqueness constraint on (\(constraint.joined(separator: ", ")))")
+            }
+        }
+    }
+
+    /// Drops every index ManagedStore made on `table` (uniqueness constraints' and declared ones).
+    static func dropAllIndexes(onTable table: String, on connection: SQLiteConnection) throws {
+        let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+        try statement.bind(table, 1)
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(0)) }
+        statement.reset()
+        for name in names { try connection.execute("DROP INDEX \(SQLiteConnection.quote(name))") }
     }
 
     /// Indexes are not part of a store's compatibility: those the model adds are made.

@@ -1,0 +1,206 @@
+import Foundation
+
+/// A lightweight migration: the changes between the model a store was made by (its recorded
+/// entities) and the current model, inferred from names and renaming identifiers as Core Data
+/// infers a mapping model, and applied in one SQLite transaction.
+///
+/// Inferable: adding or removing an entity, an attribute that is optional or has a default, a
+/// to-one or to-many relationship that is optional, an index or a uniqueness constraint;
+/// renaming an entity, attribute or relationship (`renamingIdentifier` names the old one);
+/// making an attribute optional, or mandatory with a default. Anything else (a type changed, a
+/// new mandatory attribute without a default) is refused before anything is written, naming
+/// the entity and the property.
+///
+/// Atomic: every statement runs in the one transaction that also records the new model, so a
+/// process killed at any moment leaves the old store, whole and readable by the old model, or
+/// the migrated one.
+struct InferredMigration {
+    /// What happens to one table.
+    enum TableChange {
+        /// A new entity: a new table.
+        case create(EntityDescription)
+        /// An entity the model no longer has: its table goes.
+        case drop(String)
+        /// An entity of both: from its stored form to the model's.
+        case change(from: StoredEntity, to: EntityDescription, sources: [String?])
+    }
+
+    let changes: [TableChange]
+    /// What changes, in words, for logs and errors.
+    let summary: [String]
+
+    /// Infers the migration from `stored` to `model`; throws
+    /// ``ManagedStoreError/cannotInferMapping(url:entity:property:reason:)`` for a change that
+    /// cannot be inferred.
+    init(from stored: [StoredEntity], to model: ManagedObjectModel, url: URL) throws {
+        var changes: [TableChange] = []
+        var summary: [String] = []
+        var matched = Set<String>()
+        for entity in model.entities {
+            let old = stored.first { $0.name == entity.name } ?? entity.renamingIdentifier.flatMap { id in stored.first { $0.name == id } }
+            guard let old else {
+                changes.append(.create(entity))
+                summary.append("adds entity \(entity.name)")
+                continue
+            }
+            matched.insert(old.name)
+            if old.name != entity.name { summary.append("renames entity \(old.name) to \(entity.name)") }
+            var sources: [String?] = []
+            var usedColumns = Set<String>()
+            for (slot, property) in entity.storedProperties.enumerated() {
+                let renaming = slot < entity.attributes.count
+                    ? entity.attributes[slot].renamingIdentifier
+                    : entity.relationshipsByName[property.name]?.renamingIdentifier
+                let column = old.column(named: property.name) ?? renaming.flatMap { old.column(named: $0) }
+                let relationship = entity.relationshipsByName[property.name]
+                let kind = relationship.map { "-> \($0.destinationEntityName)" } ?? property.type.rawValue
+                let isOptional = relationship?.isOptional ?? property.isOptional
+                guard let column else {
+                    if !isOptional && property.defaultValue.isNull {
+                        throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
+                            reason: "it is new, not optional and has no default, so the stored rows would have no value for it")
+                    }
+                    sources.append(nil)
+                    summary.append("adds \(entity.name).\(property.name)")
+                    continue
+                }
+                usedColumns.insert(column.name)
+                if column.kind != kind, !Self.kindsMatchAcrossRename(column.kind, kind, model: model) {
+                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
+                        reason: "its type changed from \(column.kind) to \(kind), which a lightweight migration cannot convert")
+                }
+                if column.isOptional && !isOptional && (relationship != nil || property.defaultValue.isNull) {
+                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
+                        reason: "it became mandatory without a default, so stored rows without a value would break it")
+                }
+                if column.name != property.name { summary.append("renames \(entity.name).\(column.name) to \(property.name)") }
+                if column.isOptional != isOptional { summary.append("makes \(entity.name).\(property.name) \(isOptional ? "optional" : "mandatory")") }
+                sources.append(column.name)
+            }
+            for column in old.columns where !usedColumns.contains(column.name) {
+                summary.append("removes \(entity.name).\(column.name)")
+            }
+            if old.uniquenessConstraints != entity.uniquenessConstraints.map({ names in names.map { Self.sourceName($0, in: entity, old: old) } }) {
+                summary.append("changes the uniqueness constraints of \(entity.name)")
+            }
+            changes.append(.change(from: old, to: entity, sources: sources))
+        }
+        for old in stored where !matched.contains(old.name) {
+            changes.append(.drop(old.name))
+            summary.append("removes entity \(old.name)")
+        }
+        self.changes = changes
+        self.summary = summary
+    }
+
+    /// A relationship's destination may itself have been renamed.
+    private static func kindsMatchAcrossRename(_ stored: String, _ wanted: String, model: ManagedObjectModel) -> Bool {
+        guard stored.hasPrefix("-> "), wanted.hasPrefix("-> "),
+              let destination = model.entitiesByName[String(wanted.dropFirst(3))] else { return false }
+        return destination.renamingIdentifier == String(stored.dropFirst(3))
+    }
+
+    private static func sourceName(_ name: String, in entity: EntityDescription, old: StoredEntity) -> String {
+        if old.column(named: name) != nil { return name }
+        return entity.attribute(named: name)?.renamingIdentifier ?? name
+    }
+
+    /// Runs the migration on `connection`, inside the caller's write transaction, and records
+    /// `model` as the store's model.
+    func apply(on connection: SQLiteConnection, model: ManagedObjectModel, url: URL) throws {
+        for change in changes {
+            switch change {
+            case .drop(let name):
+                try connection.execute("DROP TABLE IF EXISTS \(SQLiteConnection.quote(name))")
+                try deleteKeyRow(name, on: connection)
+            case .create(let entity):
+                try connection.execute(StoreSchema.createTableSQL(for: entity))
+                let key = try connection.statement("INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENT, Z_MAX) VALUES (?, 0)")
+                try key.bind(entity.name, 1)
+                try key.run()
+            case .change(let old, let entity, let sources):
+                try migrate(old, to: entity, sources: sources, on: connection)
+            }
+        }
+        for entity in model.entities {
+            try StoreSchema.createUniquenessIndexes(of: entity, on: connection, url: url)
+        }
+        try StoreSchema.createMissingIndexes(on: connection, model: model)
+        let statement = try connection.statement("UPDATE Z_METADATA SET Z_SCHEMA = ?")
+        try statement.bind(model.schemaLines.joined(separator: "\n"), 1)
+        try statement.run()
+    }
+
+    private func deleteKeyRow(_ name: String, on connection: SQLiteConnection) throws {
+        let statement = try connection.statement("DELETE FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+        try statement.bind(name, 1)
+        try statement.run()
+    }
+
+    /// Brings one table from its stored form to the entity's. Columns only added (nullable, or
+    /// with a default) are added in place, whatever the table's size; any other change copies
+    /// the rows into a new table of the model's form.
+    private func migrate(_ old: StoredEntity, to entity: EntityDescription, sources: [String?], on connection: SQLiteConnection) throws {
+        let table = entity.quotedTable
+        let kept = sources.compactMap { $0 }
+        let onlyAdded = kept.count == old.columns.count
+            && zip(entity.storedProperties, sources).allSatisfy { property, source in
+                guard let source, let column = old.column(named: source) else { return true }
+                return source == property.name && column.isOptional == (entity.relationshipsByName[property.name]?.isOptional ?? property.isOptional)
+            }
+        let sameConstraints = old.uniquenessConstraints == entity.uniquenessConstraints
+        if old.name != entity.name || !onlyAdded || !sameConstraints {
+            // The indexes are named after the entity and made again from the model afterwards.
+            try StoreSchema.dropAllIndexes(onTable: old.name, on: connection)
+        }
+        if old.name != entity.name {
+            try connection.execute("ALTER TABLE \(SQLiteConnection.quote(old.name)) RENAME TO \(table)")
+            let statement = try connection.statement("UPDATE Z_PRIMARYKEY SET Z_ENT = ? WHERE Z_ENT = ?")
+            try statement.bind(entity.name, 1)
+            try statement.bind(old.name, 2)
+            try statement.run()
+        }
+        if onlyAdded {
+            for (property, source) in zip(entity.storedProperties, sources) where source == nil {
+                var sql = "ALTER TABLE \(table) ADD COLUMN \(StoreSchema.columnSQL(property))"
+                if !property.defaultValue.isNull { sql += " DEFAULT \(Self.literal(property.defaultValue.sqliteValue))" }
+                try connection.execute(sql)
+            }
+            return
+        }
+        let temporary = SQLiteConnection.quote("Z_MIGRATING_\(entity.name)")
+        try connection.execute(StoreSchema.createTableSQL(for: entity).replacingOccurrences(of: "CREATE TABLE \(table)", with: "CREATE TABLE \(temporary)"))
+        var selected = ["Z_PK", "Z_OPT"]
+        var arguments: [SQLiteValue] = []
+        for (property, source) in zip(entity.storedProperties, sources) {
+            switch (source, property.defaultValue.isNull) {
+            case (let source?, true):
+                selected.append(SQLiteConnection.quote(source))
+            case (let source?, false):
+                selected.append("COALESCE(\(SQLiteConnection.quote(source)), ?)")
+                arguments.append(property.defaultValue.sqliteValue)
+            case (nil, true):
+                selected.append("NULL")
+            case (nil, false):
+                selected.append("?")
+                arguments.append(property.defaultValue.sqliteValue)
+            }
+        }
+        let statement = try connection.statement("INSERT INTO \(temporary) (\(entity.selectColumns)) SELECT \(selected.joined(separator: ", ")) FROM \(table)")
+        for (index, argument) in arguments.enumerated() { try statement.bind(argument, Int32(index + 1)) }
+        try statement.run()
+        try connection.execute("DROP TABLE \(table)")
+        try connection.execute("ALTER TABLE \(temporary) RENAME TO \(table)")
+    }
+
+    /// A constant as SQL text, for a column's DEFAULT.
+    static func literal(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: return "NULL"
+        case .integer(let value): return String(value)
+        case .real(let value): return "\(value)"
+        case .text(let value): return "'" + value.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let value): return "X'" + value.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Synchronization
+
+/// Declares a property of a ``ManagedObject`` subclass backed by the entity's relationship of
+/// the same name (see ``RelationshipDescription``), as `@NSManaged` does in Core Data: an
+/// optional object for a to-one relationship, a `Set` for a to-many.
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Attribute var title: String
+///     @Relationship var author: Author?
+/// }
+/// final class Author: ManagedObject {
+///     @Attribute var name: String
+///     @Relationship var books: Set<Book>
+/// }
+/// book.author = tolstoy          // tolstoy.books now contains book
+/// tolstoy.books.remove(book)     // book.author is nil again
+/// ```
+///
+/// Setting either side keeps the inverse in step. A to-one destination that is not loaded yet
+/// comes as a fault; a to-many relationship is read from the store (and the context's unsaved
+/// changes) each time it is asked for. Touch these properties on the object's context's queue.
+@propertyWrapper
+public struct Relationship<Value: RelationshipRepresentable>: RelationshipPropertyWrapper, Sendable {
+    /// Used once per property and entity, to find the property's name by reflection.
+    @usableFromInline var tag: Int
+
+    /// A property backed by the relationship named like the property.
+    public init() { tag = 0 }
+
+    /// Not used: a `@Relationship` property reads and writes through its object.
+    @available(*, unavailable, message: "@Relationship can only be used on properties of ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError("unavailable") }
+        set { fatalError("unavailable") }
+    }
+
+    /// The property's value, read from and written to the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Relationship<Value>>
+    ) -> Value {
+        get {
+            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object)
+            precondition(relationship.isToMany == Value.isToMany,
+                         "ManagedStore: \(Object.self).\(relationship.name) is \(Value.self), but the relationship is \(relationship.isToMany ? "to-many" : "to-one")")
+            return Value(relationshipObjects: object.relatedObjects(relationship))
+        }
+        set {
+            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object)
+            object.setRelatedObjects(newValue.relationshipObjects, relationship)
+        }
+    }
+}
+
+/// A Swift type a ``Relationship`` property can have: an optional managed object (to-one) or
+/// a set of them (to-many).
+public protocol RelationshipRepresentable {
+    /// True for sets.
+    static var isToMany: Bool { get }
+    /// The value holding `objects` (for a to-one, the first or none).
+    init(relationshipObjects: [ManagedObject])
+    /// The objects this value holds.
+    var relationshipObjects: [ManagedObject] { get }
+}
+
+extension Optional: RelationshipRepresentable where Wrapped: ManagedObject {
+    public static var isToMany: Bool { false }
+    public init(relationshipObjects: [ManagedObject]) {
+        guard let first = relationshipObjects.first else { self = .none; return }
+        guard let typed = first as? Wrapped else {
+            preconditionFailure("ManagedStore: the related object \(first.objectID) is not a \(Wrapped.self)")
+        }
+        self = .some(typed)
+    }
+    public var relationshipObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+}
+
+extension Set: RelationshipRepresentable where Element: ManagedObject {
+    public static var isToMany: Bool { true }
+    public init(relationshipObjects: [ManagedObject]) {
+        self.init(relationshipObjects.map { object in
+            guard let typed = object as? Element else {
+                preconditionFailure("ManagedStore: the related object \(object.objectID) is not a \(Element.self)")
+            }
+            return typed
+        })
+    }
+    public var relationshipObjects: [ManagedObject] { Array(self) }
+}
+
+/// What ManagedStore needs to know of a ``Relationship`` without knowing its value type.
+protocol RelationshipPropertyWrapper {
+    var tag: Int { get set }
+}
+
+extension EntityDescription {
+    /// The relationship of a `@Relationship` property, given the key path of its wrapper
+    /// storage; found by reflection on first use, then from a table.
+    func relationship<Object: ManagedObject, Wrapper: RelationshipPropertyWrapper>(
+        forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
+    ) -> RelationshipDescription {
+        let key = storage as AnyKeyPath
+        if let name = relationshipStorageNames.withLock({ $0[key] }), let relationship = relationshipsByName[name] {
+            return relationship
+        }
+        let tag = Int.min + 11
+        let saved = object[keyPath: storage].tag
+        object[keyPath: storage].tag = tag
+        defer { object[keyPath: storage].tag = saved }
+        let found = Self.propertyName(in: object) { ($0 as? any RelationshipPropertyWrapper)?.tag == tag }
+        guard let found, let relationship = relationshipsByName[found] else {
+            preconditionFailure("ManagedStore: \(type(of: object)).\(found ?? "?") is a @Relationship, but entity \(name) has no relationship of that name")
+        }
+        relationshipStorageNames.withLock { $0[key] = found }
+        return relationship
+    }
+}

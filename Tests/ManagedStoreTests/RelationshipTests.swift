@@ -1,0 +1,262 @@
+import Foundation
+import ManagedStore
+import Synchronization
+import Testing
+
+final class Author: ManagedObject {
+    @Attribute var name: String
+    @Relationship var books: Set<Book>
+    @Relationship var portrait: Portrait?
+}
+
+final class Book: ManagedObject {
+    @Attribute var title: String
+    @Relationship var author: Author?
+    @Relationship var reviews: Set<Review>
+}
+
+final class Review: ManagedObject {
+    @Attribute var stars: Int16
+    @Relationship var book: Book?
+}
+
+final class Portrait: ManagedObject {
+    @Attribute var caption: String
+    @Relationship var sitter: Author?
+}
+
+enum LibraryModel {
+    static let model = ManagedObjectModel(entities: [
+        EntityDescription(name: "Author", managedObjectClass: Author.self,
+                          attributes: [AttributeDescription(name: "name", type: .string)],
+                          relationships: [.toMany("books", destination: "Book", inverse: "author", deleteRule: .deny),
+                                          .toOne("portrait", destination: "Portrait", inverse: "sitter", deleteRule: .cascade)]),
+        EntityDescription(name: "Book", managedObjectClass: Book.self,
+                          attributes: [AttributeDescription(name: "title", type: .string)],
+                          relationships: [.toOne("author", destination: "Author", inverse: "books", isOptional: false),
+                                          .toMany("reviews", destination: "Review", inverse: "book", maxCount: 3, deleteRule: .cascade)]),
+        EntityDescription(name: "Review", managedObjectClass: Review.self,
+                          attributes: [AttributeDescription(name: "stars", type: .integer16)],
+                          relationships: [.toOne("book", destination: "Book", inverse: "reviews")]),
+        EntityDescription(name: "Portrait", managedObjectClass: Portrait.self,
+                          attributes: [AttributeDescription(name: "caption", type: .string)],
+                          relationships: [.toOne("sitter", destination: "Author", inverse: "portrait", deleteRule: .nullify)]),
+    ])
+
+    static func container() throws -> PersistentContainer {
+        try makeContainer(in: nil, name: "Library", model: model)
+    }
+}
+
+/// Relationships as Core Data keeps them: inverses in step on both sides, delete rules,
+/// validation at save, faults, and relationship changes carried by child saves and merges.
+@MainActor @Suite struct RelationshipTests {
+    @Test func settingEitherSideKeepsTheInverseInStep() throws {
+        let container = try LibraryModel.container()
+        let context = container.viewContext
+        let tolstoy = Author(context: context)
+        tolstoy.name = "Tolstoy"
+        let chekhov = Author(context: context)
+        chekhov.name = "Chekhov"
+        let war = Book(context: context)
+        war.title = "War and Peace"
+        war.author = tolstoy
+        #expect(tolstoy.books == [war])
+        let steppe = Book(context: context)
+        steppe.title = "The Steppe"
+        chekhov.books.insert(steppe)
+        #expect(steppe.author === chekhov)
+        // Moving a book moves it out of the old author's set.
+        war.author = chekhov
+        #expect(tolstoy.books.isEmpty)
+        #expect(chekhov.books == [war, steppe])
+        chekhov.books.remove(war)
+        #expect(war.author == nil)
+        // One-to-one: taking a portrait from another author clears that author's side.
+        let portrait = Portrait(context: context)
+        portrait.caption = "oil"
+        tolstoy.portrait = portrait
+        #expect(portrait.sitter === tolstoy)
+        chekhov.portrait = portrait
+        #expect(portrait.sitter === chekhov)
+        #expect(tolstoy.portrait == nil)
+    }
+
+    @Test func relationshipsSurviveASaveAndComeBackAsFaultsInAnotherContext() async throws {
+        let container = try LibraryModel.container()
+        let worker = container.newBackgroundContext()
+        let bookID = try await worker.perform { () throws -> ManagedObjectID in
+            let author = Author(context: worker)
+            author.name = "Austen"
+            let book = Book(context: worker)
+            book.title = "Emma"
+            book.author = author
+            for stars in [4, 5] as [Int16] {
+                let review = Review(context: worker)
+                review.stars = stars
+                review.book = book
+            }
+            try worker.save()
+            #expect(!book.objectID.isTemporaryID && !author.objectID.isTemporaryID)
+            return book.objectID
+        }
+        let view = container.viewContext
+        let book = try view.existingObject(with: bookID) as! Book
+        let author = try #require(book.author)
+        #expect(author.isFault, "a to-one destination comes as a fault")
+        #expect(author.name == "Austen")
+        #expect(author.books == [book])
+        #expect(book.reviews.map(\.stars).sorted() == [4, 5])
+    }
+
+    @Test func cascadeDeletesTheDestinationsAndNullifyClearsTheInverse() async throws {
+        let container = try LibraryModel.container()
+        let context = container.viewContext
+        let author = Author(context: context)
+        author.name = "Woolf"
+        let portrait = Portrait(context: context)
+        portrait.caption = "photo"
+        author.portrait = portrait
+        let book = Book(context: context)
+        book.title = "Orlando"
+        book.author = author
+        let review = Review(context: context)
+        review.stars = 5
+        review.book = book
+        try context.save()
+
+        // Book → reviews cascades.
+        context.delete(book)
+        #expect(review.isDeleted)
+        try context.save()
+        #expect(try context.count(for: FetchRequest<Review>()) == 0)
+        #expect(author.books.isEmpty)
+
+        // Portrait.sitter nullifies: the author's portrait is cleared.
+        context.delete(portrait)
+        #expect(author.portrait == nil)
+        try context.save()
+        #expect(try context.count(for: FetchRequest<Author>()) == 1)
+    }
+
+    @Test func denyRefusesTheSaveNamingTheObjectAndRelationship() throws {
+        let container = try LibraryModel.container()
+        let context = container.viewContext
+        let author = Author(context: context)
+        author.name = "Hugo"
+        let book = Book(context: context)
+        book.title = "Les Misérables"
+        book.author = author
+        try context.save()
+        context.delete(author)
+        #expect {
+            try context.save()
+        } throws: { error in
+            "\(error)" == "the save failed validation: Author.books of \(author.objectID): denies the deletion: it still relates to 1 object (\(book.objectID))"
+        }
+        // Deleting the book first makes the deletion possible.
+        context.rollback()
+        context.delete(book)
+        context.delete(author)
+        try context.save()
+        #expect(try context.count(for: FetchRequest<Author>()) == 0)
+    }
+
+    @Test func aMandatoryToOneAndAMaximumCountAreValidatedAtSave() throws {
+        let container = try LibraryModel.container()
+        let context = container.viewContext
+        let book = Book(context: context)
+        book.title = "Anonymous"
+        #expect {
+            try context.save()
+        } throws: { error in
+            "\(error)" == "the save failed validation: Book.author of \(book.objectID): is nil, but the relationship is not optional"
+        }
+        let author = Author(context: context)
+        author.name = "Someone"
+        book.author = author
+        for stars in 1...4 {
+            let review = Review(context: context)
+            review.stars = Int16(stars)
+            review.book = book
+        }
+        #expect {
+            try context.save()
+        } throws: { error in
+            "\(error)" == "the save failed validation: Book.reviews of \(book.objectID): has 4 objects, outside 0...3"
+        }
+        book.reviews = Set(book.reviews.sorted { $0.stars < $1.stars }.prefix(3))
+        try context.save()
+        #expect(try context.count(for: FetchRequest<Review>(predicate: #Predicate { $0.stars == 4 })) == 1, "the fourth review is kept, without a book")
+    }
+
+    @Test func aChildContextPushesRelationshipChangesToItsParent() throws {
+        let container = try LibraryModel.container()
+        let view = container.viewContext
+        let author = Author(context: view)
+        author.name = "Dickens"
+        try view.save()
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = view
+        try child.performAndWait {
+            let dickens = child.object(with: author.objectID) as! Author
+            let book = Book(context: child)
+            book.title = "Bleak House"
+            book.author = dickens
+            #expect(dickens.books.count == 1)
+            try child.save()
+        }
+        #expect(author.books.map(\.title) == ["Bleak House"], "the parent sees the child's new book")
+        try view.save()
+        let fresh = container.newBackgroundContext()
+        let titles = try fresh.performAndWait {
+            try fresh.fetch(FetchRequest<Book>()).map { "\($0.title) by \($0.author?.name ?? "nobody")" }
+        }
+        #expect(titles == ["Bleak House by Dickens"])
+    }
+
+    @Test func aMergeCarriesRelationshipChangesToAnotherContext() async throws {
+        let container = try LibraryModel.container()
+        let view = container.viewContext
+        let first = Author(context: view)
+        first.name = "First"
+        let second = Author(context: view)
+        second.name = "Second"
+        let book = Book(context: view)
+        book.title = "Moved"
+        book.author = first
+        try view.save()
+        #expect(first.books == [book])
+
+        let worker = container.newBackgroundContext()
+        let captured = Mutex<ContextSaveChanges?>(nil)
+        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDsNotification,
+                                                              object: worker, queue: nil) { note in
+            captured.withLock { $0 = ContextSaveChanges(note) }
+        }
+        let (bookID, secondID) = (book.objectID, second.objectID)
+        try await worker.perform {
+            let moved = worker.object(with: bookID) as! Book
+            moved.author = (worker.object(with: secondID) as! Author)
+            try worker.save()
+        }
+        NotificationCenter.default.removeObserver(observer)
+        view.mergeChanges(fromContextDidSave: try #require(captured.withLock { $0 }))
+        #expect(book.author === second)
+        #expect(first.books.isEmpty)
+        #expect(second.books == [book])
+    }
+
+    @Test func keyValueAccessReachesRelationshipsToo() throws {
+        let container = try LibraryModel.container()
+        let context = container.viewContext
+        let author = Author(context: context)
+        author.name = "Eliot"
+        let book = Book(context: context)
+        book.setValue("Middlemarch", forKey: "title")
+        book.setValue(author, forKey: "author")
+        #expect(author.value(forKey: "books") as? Set<ManagedObject> == [book])
+        #expect(book.value(forKey: "author") as? Author === author)
+        #expect(book.changedValues()["author"] == .object(author.objectID))
+    }
+}
