@@ -49,7 +49,7 @@ public enum CLI {
     static let commands: [CommandEntry] = [
         CommandEntry(ImportCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(RateCommand.self),
         CommandEntry(ConvertCommand.self), CommandEntry(LatestCommand.self), CommandEntry(StatsCommand.self),
-        CommandEntry(SeriesCommand.self), CommandEntry(CurrenciesCommand.self), CommandEntry(ExportCommand.self),
+        CommandEntry(SeriesCommand.self), CommandEntry(CurrenciesCommand.self), CommandEntry(ExportCommand.self), CommandEntry(CorrectionsCommand.self),
         CommandEntry(StatusCommand.self), CommandEntry(ShellCommand.self),
     ]
 

@@ -1,3 +1,4 @@
+import Foundation
 import ECBRates
 import EurofxrefFeed
 
@@ -34,6 +35,11 @@ enum CommonOptions {
     /// `--partial`: accept a range the store does not hold whole.
     static let partial = FlagOption(
         "--partial", help: "Answer from what is stored when the range reaches business days the store lacks (they are listed).")
+    /// `--as-of <time>`: answer from the store as it was then.
+    static let asOf = TypedOption<Date>(
+        "--as-of", value: "time",
+        help: "Answer as the store would have then: a day (YYYY-MM-DD, its end in UTC) or a time (2026-10-01T17:00:00Z).",
+        expected: "a day as YYYY-MM-DD or a time as YYYY-MM-DDTHH:MM:SSZ (or with an offset, +02:00)") { AsOfMoment.parse($0) }
     /// `--quiet`: nothing on success.
     static let quiet = FlagOption("--quiet", help: "Print nothing on success (errors still go to standard error); for cron.")
 }

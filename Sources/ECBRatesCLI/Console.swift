@@ -22,6 +22,14 @@ public final class Console: Sendable {
         let captured = Mutex<(out: String, err: String)>(("", ""))
         /// The first failed write to standard output (its `errno`), if any.
         let outputFailure = Mutex<Int32?>(nil)
+        /// Applied once, to the first text written to standard output.
+        let firstOutputStamp = Mutex<(@Sendable (String) -> String)?>(nil)
+    }
+
+    /// Rewrites the first text written to standard output with `stamp` (an answer "as of" a
+    /// moment says so in its first line, or its JSON object's first key).
+    func stampFirstOutput(_ stamp: @escaping @Sendable (String) -> String) {
+        storage.firstOutputStamp.withLock { $0 = stamp }
     }
 
     /// The process's own standard output and error.
@@ -68,6 +76,8 @@ public final class Console: Sendable {
     /// Writes `text`, the data a command was asked for (an export to standard output), to
     /// standard output even when quiet: `--quiet` silences reports and notes, never the data.
     func data(_ text: String) {
+        let stamp = storage.firstOutputStamp.withLock { stamp in defer { stamp = nil }; return stamp }
+        let text = stamp.map { $0(text) } ?? text
         if isCapturing { storage.captured.withLock { $0.out += text } } else if let code = write(text, to: STDOUT_FILENO) {
             storage.outputFailure.withLock { $0 = $0 ?? code }
         }

@@ -29,7 +29,7 @@ enum ConvertCommand: Command {
                     .init(name: "from", help: "The currency of the amount.", optional: true),
                     .init(name: "to", help: "The currency to convert into.", optional: true)],
         options: [date.spec, precision.spec, CommonOptions.fallback.spec, input.spec, skipBadRows.spec, CommonOptions.output.spec,
-                  format.spec, CommonOptions.store.spec],
+                  format.spec, CommonOptions.asOf.spec, CommonOptions.store.spec],
         format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
@@ -46,7 +46,7 @@ enum ConvertCommand: Command {
         let day = try arguments[Self.date]
         let fallback = try arguments[CommonOptions.fallback] ?? .previous
         let from = arguments.positional[1], to = arguments.positional[2]
-        let store = try QuerySupport.openStore(arguments, context: context)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: format)
         let answer = try await QuerySupport.ask(store, context: context) {
             try $0.convert(amount, from: from, to: to, on: day, fallback: fallback, precision: precision)
         }
@@ -92,9 +92,9 @@ enum ConvertCommand: Command {
             guard descriptor >= 0 else { throw FeedSourceError.unreadable(path: input, reason: String(cString: strerror(errno))) }
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        let store = try QuerySupport.openStore(arguments, context: context)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: .csv)
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
-        let now = context.now
+        let now = store.asOf ?? context.now
         let converter = BatchConverter(context: store.viewContext, fallback: try arguments[CommonOptions.fallback] ?? .previous,
                                        precision: try arguments[precision], skipBadRows: arguments[skipBadRows], now: { now })
         let summary: BatchConverter.Summary

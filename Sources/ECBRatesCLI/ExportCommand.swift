@@ -19,7 +19,7 @@ enum ExportCommand: Command {
         unless --partial.
         """,
         options: [from.spec, CommonOptions.to.spec, CommonOptions.currencies.spec, CommonOptions.base.spec, layout.spec, format.spec,
-                  CommonOptions.output.spec, CommonOptions.partial.spec, CommonOptions.quiet.spec, CommonOptions.store.spec],
+                  CommonOptions.output.spec, CommonOptions.partial.spec, CommonOptions.quiet.spec, CommonOptions.asOf.spec, CommonOptions.store.spec],
         format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
@@ -35,9 +35,9 @@ enum ExportCommand: Command {
             throw UsageError("'--layout wide' is the ECB's layout, rates per euro; with '--base <currency>' use '--layout long'", command: spec.name)
         }
         let partial = arguments[CommonOptions.partial]
-        let store = try QuerySupport.openStore(arguments, context: context)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: .csv)
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
-        let now = context.now
+        let now = store.asOf ?? context.now
         let exporter = RateExporter(store: store, now: { now })
         let summary = try await output.write { output in
             try await exporter.export(layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,

@@ -14,11 +14,22 @@ enum QuerySupport {
         return try RatesStore(url: url, readOnly: true)
     }
 
+    /// The store a query with `--as-of` answers from: the store as it was at that moment
+    /// (see ``RatesStore/asOf(_:)``), and the answer written in `format` says so; without
+    /// `--as-of`, the store itself.
+    static func openStore(_ arguments: ParsedArguments, context: CommandContext, answering format: OutputFormat) throws -> RatesStore {
+        let store = try openStore(arguments, context: context)
+        guard let moment = try arguments[CommonOptions.asOf] else { return store }
+        let snapshot = try store.asOf(moment)
+        AsOfMoment.stamp(context.console, moment: moment, format: format)
+        return snapshot
+    }
+
     /// Runs `body` with queries on the store's main context, on the main queue.
     static func ask<T: Sendable>(_ store: RatesStore, context: CommandContext,
                                  _ body: @escaping @Sendable (RateQueries) throws -> T) async throws -> T {
         let view = store.viewContext
-        let now = context.now
+        let now = store.asOf ?? context.now
         return try await view.perform { () throws -> T in try body(RateQueries(context: view, now: { now })) }
     }
 

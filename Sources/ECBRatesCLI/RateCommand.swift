@@ -17,7 +17,7 @@ enum RateCommand: Command {
         the ECB wrote them; cross and interpolated rates to 6 significant digits (20 in JSON and CSV).
         """,
         arguments: [.init(name: "currencies", help: "Currency codes, comma-separated (USD or USD,GBP); all when left out.", optional: true)],
-        options: [CommonOptions.date.spec, CommonOptions.base.spec, CommonOptions.fallback.spec, format.spec, CommonOptions.store.spec],
+        options: [CommonOptions.date.spec, CommonOptions.base.spec, CommonOptions.fallback.spec, format.spec, CommonOptions.asOf.spec, CommonOptions.store.spec],
         format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
@@ -26,7 +26,7 @@ enum RateCommand: Command {
         let fallback = try arguments[CommonOptions.fallback] ?? .previous
         let base = try arguments[CommonOptions.base] ?? "EUR"
         let codes = try arguments.positional.first.map { try arguments.currencies(argument: $0, named: "currencies") }
-        let store = try QuerySupport.openStore(arguments, context: context)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: format)
         let answers = try await QuerySupport.ask(store, context: context) { try $0.rates(codes, on: day, base: base, fallback: fallback) }
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
         if codes?.count == 1, let answer = answers.first {

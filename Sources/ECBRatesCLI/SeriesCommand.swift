@@ -24,7 +24,7 @@ enum SeriesCommand: Command {
         """,
         arguments: [.init(name: "currencies", help: "Currency codes, comma-separated (USD,JPY).")],
         options: [from.spec, CommonOptions.to.spec, CommonOptions.base.spec, group.spec, statistic.spec, chart.spec, format.spec,
-                  CommonOptions.output.spec, CommonOptions.partial.spec, CommonOptions.store.spec],
+                  CommonOptions.output.spec, CommonOptions.partial.spec, CommonOptions.asOf.spec, CommonOptions.store.spec],
         format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
@@ -38,7 +38,7 @@ enum SeriesCommand: Command {
         let figure = try arguments[statistic]
         if figure != nil && period == nil { throw UsageError("'--statistic <figure>' needs '--group <period>'", command: spec.name) }
         let partial = arguments[CommonOptions.partial]
-        let store = try QuerySupport.openStore(arguments, context: context)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: format)
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
         let shape = Shape(period: period, statistic: figure ?? .mean, base: base.uppercased())
 

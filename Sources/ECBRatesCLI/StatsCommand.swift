@@ -13,7 +13,7 @@ enum StatsCommand: Command {
         abstract: "Show the first, last, lowest, highest and mean rate of a currency, and its change.",
         arguments: [.init(name: "currency", help: "A currency code, like USD.")],
         options: [from.spec, CommonOptions.to.spec,
-                  CommonOptions.base.spec, CommonOptions.partial.spec, format.spec, CommonOptions.store.spec],
+                  CommonOptions.base.spec, CommonOptions.partial.spec, format.spec, CommonOptions.asOf.spec, CommonOptions.store.spec],
         format: format)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
@@ -23,7 +23,7 @@ enum StatsCommand: Command {
         let base = try arguments[CommonOptions.base] ?? "EUR"
         let partial = arguments[CommonOptions.partial]
         let currency = arguments.positional[0]
-        let store = try QuerySupport.openStore(arguments, context: context)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: format)
         let stats = try await QuerySupport.ask(store, context: context) { queries in
             let bounds = try queries.bounds()
             return try queries.stats(currency, from: from ?? bounds.first, to: to ?? bounds.last, base: base, partial: partial)

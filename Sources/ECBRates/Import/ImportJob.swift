@@ -68,7 +68,7 @@ public struct ImportJob: Sendable {
             for source in sources {
                 current = source
                 if let stop = interruption?.stop { throw stop }
-                reports.append(try await importSource(source, automatic: automatic))
+                reports.append(try await importSource(source, automatic: automatic, run: runID))
             }
         } catch {
             var partial = (error as? ImportInterrupted)?.partial
@@ -116,12 +116,12 @@ public struct ImportJob: Sendable {
         return TargetCalendar.businessDays(after: newest, through: oldest.adding(days: -1)).isEmpty
     }
 
-    private func importSource(_ source: FeedSource, automatic: Bool) async throws -> ImportReport {
+    private func importSource(_ source: FeedSource, automatic: Bool, run runID: ManagedObjectID?) async throws -> ImportReport {
         var perSource: (@Sendable (ImportProgress) -> Void)?
         if let progress {
             perSource = { progress(source, $0) }
         }
-        let importer = RateImporter(store: store, options: options, interruption: interruption, progress: perSource)
+        let importer = RateImporter(store: store, options: options, run: runID, interruption: interruption, progress: perSource)
         let remote: URL
         switch source {
         case .ecb(let file): remote = file.url(base: ecbBaseURL)
@@ -145,7 +145,7 @@ public struct ImportJob: Sendable {
                 let newest = try Self.newestDay(in: store)
                 let oldest = try EurofxrefReader(source: name, dayRefusal: TargetCalendar.readerCheck(today: options.today)).validate(try open(file)).firstDay
                 if !Self.reachesBack(oldest, to: newest) {
-                    var report = try await importSource(.ecb(.history), automatic: false)
+                    var report = try await importSource(.ecb(.history), automatic: false, run: runID)
                     report.note = "the 90-day file begins on \(oldest.map { "\($0)" } ?? "?"), and the store's newest day is \(newest.map { "\($0)" } ?? "?"): the full history was imported instead, so that no day is missing"
                     return report
                 }

@@ -3,21 +3,25 @@ import ManagedStore
 
 /// Records import runs in the store (through a background context of their own).
 enum ImportRunLog {
-    /// Records the start of a run. Runs still marked running belonged to processes that died
-    /// (the caller holds the import lock), and are marked interrupted.
-    static func begin(in store: RatesStore, source: String) throws -> ManagedObjectID {
+    /// Records the start of a run. With `markingInterrupted` (the caller holds the import
+    /// lock), runs still marked running belonged to processes that died, and are marked
+    /// interrupted.
+    static func begin(in store: RatesStore, source: String, markingInterrupted: Bool = true) throws -> ManagedObjectID {
         let context = store.container.newBackgroundContext()
         return try context.performAndWait { () throws -> ManagedObjectID in
             let running = ImportRun.Outcome.running.rawValue
-            for run in try context.fetch(FetchRequest<ImportRun>(predicate: #Predicate { $0.outcomeText == running })) {
-                run.outcome = .interrupted
-                run.errorMessage = ImportRun.interruptedMessage(processID: run.processID)
+            if markingInterrupted {
+                for run in try context.fetch(FetchRequest<ImportRun>(predicate: #Predicate { $0.outcomeText == running })) {
+                    run.outcome = .interrupted
+                    run.errorMessage = ImportRun.interruptedMessage(processID: run.processID)
+                }
             }
             let run = ImportRun(context: context)
             run.source = source
             run.startedAt = Date()
             run.outcome = .running
             run.processID = Int64(getpid())
+            run.recordsChanges = true
             try context.save()
             return run.objectID
         }

@@ -28,13 +28,20 @@ public final class RateImporter: Sendable {
     public let options: ImportOptions
     private let progress: (@Sendable (ImportProgress) -> Void)?
     private let interruption: ImportInterruption?
+    /// The import run the stored rates and corrections are recorded against.
+    private let run: ManagedObjectID?
 
     /// An importer into `store`; `progress` is called from the workers after each chunk; once
     /// `interruption` is requested, no new chunk is started.
-    public init(store: RatesStore, options: ImportOptions = ImportOptions(), interruption: ImportInterruption? = nil,
-                progress: (@Sendable (ImportProgress) -> Void)? = nil) {
+    ///
+    /// The rates it stores and the corrections it makes are recorded against the ``ImportRun``
+    /// `run` (which ``ImportJob`` begins and ends); without one, each call of
+    /// ``importRates(from:source:)`` records a run of its own.
+    public init(store: RatesStore, options: ImportOptions = ImportOptions(), run: ManagedObjectID? = nil,
+                interruption: ImportInterruption? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil) {
         self.store = store
         self.options = options
+        self.run = run
         self.interruption = interruption
         self.progress = progress
     }
@@ -45,7 +52,23 @@ public final class RateImporter: Sendable {
     /// once at the end rather than kept in order rate by rate, which would double the import's
     /// time (measured by `scripts/bench`).
     public func importRates(from stream: InputStream, source: String) async throws -> ImportReport {
-        let run = ImportPipeline(store: store, options: options, source: source, interruption: interruption, progress: progress)
+        guard !options.dryRun, self.run == nil else { return try await importRates(from: stream, source: source, run: self.run) }
+        let own = try ImportRunLog.begin(in: store, source: source, markingInterrupted: false)
+        do {
+            let report = try await importRates(from: stream, source: source, run: own)
+            try ImportRunLog.finish(own, in: store, outcome: .succeeded, reports: [report], error: nil)
+            return report
+        } catch let error as ImportInterrupted {
+            try? ImportRunLog.finish(own, in: store, outcome: .failed, reports: [error.partial], error: error.underlying)
+            throw error
+        } catch {
+            try? ImportRunLog.finish(own, in: store, outcome: .failed, reports: [], error: error)
+            throw error
+        }
+    }
+
+    private func importRates(from stream: InputStream, source: String, run runID: ManagedObjectID?) async throws -> ImportReport {
+        let run = ImportPipeline(store: store, options: options, source: source, run: runID, interruption: interruption, progress: progress)
         guard !options.dryRun, try isStoreEmpty() else { return try await run.run(stream) }
         // The report's time includes the index built at the end (a fifth of a first import's).
         do {
@@ -109,6 +132,7 @@ private final class ImportPipeline: @unchecked Sendable {
     let store: RatesStore
     let options: ImportOptions
     let source: String
+    let runID: ManagedObjectID?
     let interruption: ImportInterruption?
     let progress: (@Sendable (ImportProgress) -> Void)?
     let queue: BoundedQueue<WorkItem>
@@ -124,11 +148,12 @@ private final class ImportPipeline: @unchecked Sendable {
 
     var workers: [ManagedObjectContext] = []
 
-    init(store: RatesStore, options: ImportOptions, source: String, interruption: ImportInterruption?,
+    init(store: RatesStore, options: ImportOptions, source: String, run: ManagedObjectID?, interruption: ImportInterruption?,
          progress: (@Sendable (ImportProgress) -> Void)?) {
         self.store = store
         self.options = options
         self.source = source
+        self.runID = run
         self.interruption = interruption
         self.progress = progress
         self.queue = BoundedQueue(capacity: options.workers * 2)
@@ -283,6 +308,8 @@ private final class ImportPipeline: @unchecked Sendable {
         }
         var inserted = 0, unchanged = 0
         var changed: [(record: RateRecord, old: Decimal)] = []
+        // The run, as a fault: the rates point at it without loading it.
+        let run = options.dryRun ? nil : runID.map { context.object(with: $0) as! ImportRun }
         for record in item.recordsByDay() {
             if let rate = index[RateKey(day: record.day.daysSince1970, currency: record.currency)] {
                 if rate == record.rate {
@@ -295,11 +322,12 @@ private final class ImportPipeline: @unchecked Sendable {
                 rate.date = record.day.date
                 rate.currencySymbol = record.currency
                 rate.exchangeRate = record.rate
+                if let run { rate.importRun = run }
                 inserted += 1
             }
         }
         // Corrections are rare: only their days are fetched as objects, to be updated.
-        let corrections = try correct(changed, in: context)
+        let corrections = try correct(changed, run: run, in: context)
         let corrected = corrections.count
         if !options.dryRun {
             try context.save()
@@ -322,8 +350,9 @@ private final class ImportPipeline: @unchecked Sendable {
         progress?(progressNow)
     }
 
-    /// Sets the corrected rates on the stored objects; returns the corrections made.
-    private func correct(_ changed: [(record: RateRecord, old: Decimal)], in context: ManagedObjectContext) throws -> [Correction] {
+    /// Sets the corrected rates on the stored objects and records each correction against the
+    /// run; returns the corrections made.
+    private func correct(_ changed: [(record: RateRecord, old: Decimal)], run: ImportRun?, in context: ManagedObjectContext) throws -> [Correction] {
         guard !changed.isEmpty else { return [] }
         let days = Array(Set(changed.map(\.record.day.date)))
         var objects: [RateKey: Eurofxrefhist] = [:]
@@ -334,6 +363,13 @@ private final class ImportPipeline: @unchecked Sendable {
         for (record, old) in changed {
             guard let rate = objects[RateKey(day: record.day.daysSince1970, currency: record.currency)] else { continue }
             rate.exchangeRate = record.rate
+            if let run {
+                let correction = RateCorrection(context: context)
+                correction.oldRate = old
+                correction.newRate = record.rate
+                correction.rate = rate
+                correction.run = run
+            }
             corrections.append(Correction(day: record.day, currency: record.currency, old: old, new: record.rate))
         }
         return corrections

@@ -11,6 +11,11 @@ public final class Eurofxrefhist: ManagedObject {
     @Attribute public var currencySymbol: String
     /// The rate exactly as published: `1.1790` and `1.179` are the same value.
     @Attribute public var exchangeRate: Decimal
+    /// The import run that first stored the rate (nil for a rate stored by a release before
+    /// model version 2, which did not record it).
+    @Relationship public var importRun: ImportRun?
+    /// The corrections made to the rate since it was first stored.
+    @Relationship public var corrections: Set<RateCorrection>
 
     /// The publication day as a calendar day.
     public var day: CalendarDay { CalendarDay(date: date) }

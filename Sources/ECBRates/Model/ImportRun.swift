@@ -21,6 +21,13 @@ public final class ImportRun: ManagedObject {
     @Attribute public var unchanged: Int64
     /// The error that ended a failed run.
     @Attribute public var errorMessage: String?
+    /// True for runs that record the rates they store and the corrections they make (model
+    /// version 2 on); false for runs of an earlier release, carried over by the migration.
+    @Attribute public var recordsChanges: Bool
+    /// The rates this run stored first.
+    @Relationship public var storedRates: Set<Eurofxrefhist>
+    /// The corrections this run made.
+    @Relationship public var corrections: Set<RateCorrection>
 
     /// How a run ended.
     public enum Outcome: String, Sendable {

@@ -1,6 +1,13 @@
 import ManagedStore
 
-/// The model of an ecbrates store: the rates, the import runs, and the feeds' fetch state.
+/// The model of an ecbrates store: the rates, the import runs, the corrections, and the feeds'
+/// fetch state.
+///
+/// Version 2 (this one) records which run first stored each rate and every correction a run
+/// made, so that a query can answer as of an earlier moment (`--as-of`). A store of version 1
+/// (no such record) is migrated when it is first opened for writing, by ManagedStore's
+/// lightweight migration: the new columns and table are added, every row is kept, and the runs
+/// it had are marked as not recording (`recordsChanges` false).
 public enum RatesModel {
     /// The rates: unique on (date, currencySymbol), whose index serves lookups by day and by day
     /// range; indexed on (currencySymbol, date) for one currency over many days (a series over
@@ -13,6 +20,10 @@ public enum RatesModel {
             AttributeDescription(name: "date", type: .date),
             AttributeDescription(name: "currencySymbol", type: .string),
             AttributeDescription(name: "exchangeRate", type: .decimal),
+        ],
+        relationships: [
+            .toOne("importRun", destination: "ImportRun", inverse: "storedRates"),
+            .toMany("corrections", destination: "RateCorrection", inverse: "rate", deleteRule: .cascade),
         ],
         uniquenessConstraints: [["date", "currencySymbol"]], indexes: [["currencySymbol", "date"]])
 
@@ -31,8 +42,26 @@ public enum RatesModel {
             AttributeDescription(name: "corrected", type: .integer64, defaultValue: .integer(0)),
             AttributeDescription(name: "unchanged", type: .integer64, defaultValue: .integer(0)),
             AttributeDescription(name: "errorMessage", type: .string, isOptional: true),
+            AttributeDescription(name: "recordsChanges", type: .boolean, defaultValue: .boolean(false)),
+        ],
+        relationships: [
+            .toMany("storedRates", destination: "Eurofxrefhist", inverse: "importRun", deleteRule: .deny),
+            .toMany("corrections", destination: "RateCorrection", inverse: "run", deleteRule: .deny),
         ],
         indexes: [["startedAt"]])
+
+    /// One record per correction of a stored rate.
+    public static let correction = EntityDescription(
+        name: "RateCorrection", managedObjectClass: RateCorrection.self,
+        attributes: [
+            AttributeDescription(name: "oldRate", type: .decimal),
+            AttributeDescription(name: "newRate", type: .decimal),
+        ],
+        relationships: [
+            .toOne("rate", destination: "Eurofxrefhist", inverse: "corrections", isOptional: false),
+            .toOne("run", destination: "ImportRun", inverse: "corrections", isOptional: false),
+        ],
+        indexes: [["rate"], ["run"]])
 
     /// The validators of each URL fetched.
     public static let feedState = EntityDescription(
@@ -46,5 +75,5 @@ public enum RatesModel {
         uniquenessConstraints: [["url"]])
 
     /// The model.
-    public static let model = ManagedObjectModel(entities: [rate, importRun, feedState])
+    public static let model = ManagedObjectModel(entities: [rate, importRun, feedState, correction])
 }

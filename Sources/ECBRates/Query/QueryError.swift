@@ -29,6 +29,12 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// A business day inside the stored range without any rates: the store lacks it (an import
     /// left a hole), which is not the same as the ECB publishing nothing.
     case hole(day: CalendarDay, asked: CalendarDay)
+    /// `--as-of` a moment while an import that changed the store was running: its chunks
+    /// committed one by one, and when each did is not recorded.
+    case asOfDuringImport(moment: Date, source: String, started: Date, ended: Date?)
+    /// `--as-of` a moment before the store recorded when rates arrived (a store written by an
+    /// earlier release, which knows only its state after its last import).
+    case asOfBeforeRecord(moment: Date, since: Date)
 
     public var description: String {
         switch self {
@@ -70,11 +76,23 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .noRatesInRange(let currencies, let from, let to):
             if currencies.isEmpty { return from == to ? "no rates on or near \(from)" : "no rates from \(from) to \(to)" }
             return "no rates for \(currencies.joined(separator: ", ")) from \(from) to \(to)"
+        case .asOfDuringImport(let moment, let source, let started, let ended):
+            let until = ended.map { "until \(Self.timestamp($0))" } ?? "and did not finish"
+            return "at \(Self.timestamp(moment)) an import (\(source)) was storing rates: it ran from \(Self.timestamp(started)) \(until), "
+                + "and when each of its days arrived is not recorded; ask as of a moment before or after it"
+        case .asOfBeforeRecord(let moment, let since):
+            return "the store cannot say what it held at \(Self.timestamp(moment)): it was written by an earlier release, which did not record "
+                + "when rates arrived, so its record starts at \(Self.timestamp(since)) (the end of the last import before the upgrade)"
         case .hole(let day, let asked):
             let which = day == asked ? "" : " (needed to answer for \(asked))"
             return "the store lacks the rates of \(day)\(which), a TARGET business day inside the days it holds: an import left a hole there, "
                 + "the ECB did publish; fill it with 'ecbrates import hist' (the full history)"
         }
+    }
+
+    /// A moment as the answers give it: `2026-10-01T17:00:02Z`.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
     }
 
     public var errorDescription: String? { description }

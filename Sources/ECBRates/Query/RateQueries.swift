@@ -581,4 +581,24 @@ public final class RateQueries {
                            dueDay: due, missingBusinessDays: missing, holes: holes, ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
                            lastRun: lastRun)
     }
+
+    /// The corrections the store recorded (since model version 2), newest first; only those of
+    /// `currency`, and of rates of `since` or later, when given.
+    public func corrections(currency: String? = nil, since: CalendarDay? = nil) throws -> [CorrectionRecord] {
+        var request = FetchRequest<RateCorrection>()
+        request.shouldRefreshRefetchedObjects = true
+        let records = try context.fetch(request).compactMap { correction -> CorrectionRecord? in
+            guard let rate = correction.rate, let run = correction.run else { return nil }
+            let day = CalendarDay(date: rate.date)
+            if let currency, rate.currencySymbol != currency { return nil }
+            if let since, day < since { return nil }
+            return CorrectionRecord(day: day, currency: rate.currencySymbol, oldRate: correction.oldRate, newRate: correction.newRate,
+                                    correctedAt: run.finishedAt ?? run.startedAt, source: run.source)
+        }
+        return records.sorted {
+            if $0.correctedAt != $1.correctedAt { return $0.correctedAt > $1.correctedAt }
+            if $0.day != $1.day { return $0.day > $1.day }
+            return $0.currency < $1.currency
+        }
+    }
 }

@@ -14,18 +14,58 @@ public final class RatesStore: Sendable {
     public let url: URL
     /// The container: its `viewContext` answers queries, its background contexts import.
     public let container: PersistentContainer
+    /// For a store made by ``asOf(_:)``: the moment whose state it holds (queries then take it
+    /// as their "now"); nil for a store on a file.
+    public let asOf: Date?
 
     /// Opens (or creates) the store at `url`.
+    ///
+    /// A store written by an earlier release (model version 1) is migrated on this first use,
+    /// losslessly and in one transaction, even when `readOnly` is asked for (it is then
+    /// opened for writing once, to migrate it); a store this user cannot write stays as it is,
+    /// and the error says so.
     public init(url: URL, readOnly: Bool = false) throws {
         self.url = url
+        self.asOf = nil
         container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
         var description = PersistentStoreDescription(url: url)
         description.isReadOnly = readOnly
         container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
+        do {
+            try container.loadPersistentStores()
+        } catch ManagedStoreError.storeNeedsMigration where readOnly {
+            do {
+                let writer = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
+                writer.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+                try writer.loadPersistentStores()
+            }
+            try container.loadPersistentStores()
+        }
         // The one merge path: ManagedStore hands every background context's save to the view
         // context, which merges it on the main queue (Core Data's way).
         container.viewContext.automaticallyMergesChangesFromParent = true
+    }
+
+    /// An in-memory store holding `rates`, standing for the store as of `moment`.
+    init(snapshotOf rates: [(date: Date, currency: String, rate: Decimal)], asOf moment: Date) throws {
+        url = URL(fileURLWithPath: "/dev/null")
+        asOf = moment
+        container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
+        container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            for start in stride(from: 0, to: rates.count, by: 20_000) {
+                for (date, currency, value) in rates[start..<min(rates.count, start + 20_000)] {
+                    let rate = Eurofxrefhist(context: context)
+                    rate.date = date
+                    rate.currencySymbol = currency
+                    rate.exchangeRate = value
+                }
+                try context.save()
+                context.reset()
+            }
+        }
     }
 
     /// The main-queue context.

@@ -100,6 +100,8 @@ import TestSupport
         case .inexact: "inexact"
         case .incompleteRange: "incompleteRange"
         case .notYetPublished: "notYetPublished"
+        case .asOfDuringImport: "asOfDuringImport"
+        case .asOfBeforeRecord: "asOfBeforeRecord"
         }
     }
 }
