@@ -48,6 +48,8 @@ import TestSupport
         for prefix in expected {
             #expect(report.figures.contains { $0.name.hasPrefix(prefix) }, "no figure named \(prefix)…")
         }
+        #expect(report.figures.contains { ($0.baseline ?? "").hasPrefix("today's binary in place of") || ($0.baseline ?? "").hasPrefix("previous release") },
+                "the import against the previous release")
         for figure in report.figures {
             #expect(figure.value > 0, "\(figure.name)")
             if figure.baseline != nil { #expect((figure.baseline_value ?? 0) > 0, "\(figure.name)") }

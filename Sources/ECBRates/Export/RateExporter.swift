@@ -110,10 +110,7 @@ public struct RateExporter: Sendable {
                 let rates: [(day: CalendarDay, code: String, rate: Decimal)] = try context.fetchValues(FetchRequest<Eurofxrefhist>(
                     predicate: #Predicate { $0.date >= lower && $0.date <= upper },
                     sortBy: [SortDescriptor(\.date, order: layout == .wide ? .reverse : .forward), SortDescriptor(\.currencySymbol)]),
-                    properties: ["date", "currencySymbol", "exchangeRate"]).compactMap { row in
-                        guard case .date(let date) = row[0], case .string(let code) = row[1], case .decimal(let rate) = row[2] else { return nil }
-                        return (CalendarDay(date: date), code, rate)
-                    }
+                    \.date, \.currencySymbol, \.exchangeRate).map { date, code, rate in (CalendarDay(date: date), code, rate) }
                 var out = ""
                 out.reserveCapacity(rates.count * 24)
                 var index = 0

@@ -299,11 +299,10 @@ private final class ImportPipeline: @unchecked Sendable {
         // managed objects at all (a re-import of the history: 0.31 -> 0.22 s, `scripts/bench`).
         let dates = item.days.map(\.date)
         let stored = try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }),
-                                             properties: ["date", "currencySymbol", "exchangeRate"])
+                                             \.date, \.currencySymbol, \.exchangeRate)
         var index: [RateKey: Decimal] = [:]
         index.reserveCapacity(stored.count)
-        for row in stored {
-            guard case .date(let date) = row[0], case .string(let currency) = row[1], case .decimal(let rate) = row[2] else { continue }
+        for (date, currency, rate) in stored {
             index[RateKey(day: CalendarDay.daysSince1970(of: date), currency: currency)] = rate
         }
         var inserted = 0, unchanged = 0

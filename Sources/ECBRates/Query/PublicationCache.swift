@@ -68,15 +68,13 @@ final class PublicationCache {
         let low = day.adding(days: -Self.window), high = day.adding(days: Self.window)
         let start = low.date, end = high.date
         var found: [CalendarDay: DayRates] = [:]
-        for rate in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
-                                            properties: ["date", "currencySymbol", "exchangeRate"]) {
-            if case .date(let date) = rate[0], case .string(let code) = rate[1], case .decimal(let value) = rate[2] {
-                let day = CalendarDay(date: date)
-                if let rates = found[day] { rates.add(code, value) } else {
-                    let rates = DayRates()
-                    rates.add(code, value)
-                    found[day] = rates
-                }
+        for (date, code, value) in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
+                                                           \.date, \.currencySymbol, \.exchangeRate) {
+            let day = CalendarDay(date: date)
+            if let rates = found[day] { rates.add(code, value) } else {
+                let rates = DayRates()
+                rates.add(code, value)
+                found[day] = rates
             }
         }
         let none = DayRates()

@@ -414,9 +414,9 @@ public final class RateQueries {
     /// The days from `from` to `to` with a rate of `code`.
     func days(withRateOf code: String, from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
         let start = from.date, end = to.date
-        let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(
-            predicate: #Predicate { $0.currencySymbol == code && $0.date >= start && $0.date <= end }), properties: ["date"])
-        return Set(rows.compactMap { row in if case .date(let date) = row[0] { CalendarDay(date: date) } else { nil } })
+        let dates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
+            predicate: #Predicate { $0.currencySymbol == code && $0.date >= start && $0.date <= end }), \.date)
+        return Set(dates.map { CalendarDay(date: $0) })
     }
 
     /// Which of `days` hold any rate.
@@ -468,7 +468,7 @@ public final class RateQueries {
             // Values, not managed objects: each rate is read once.
             let rates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
                 predicate: #Predicate { stored.contains($0.currencySymbol) && $0.date >= start && $0.date <= end },
-                sortBy: [SortDescriptor(\.date)]), properties: ["date", "currencySymbol", "exchangeRate"])
+                sortBy: [SortDescriptor(\.date)]), \.date, \.currencySymbol, \.exchangeRate)
             var current: CalendarDay?
             var values: [Decimal?] = []
             var baseValue: Decimal?
@@ -486,8 +486,7 @@ public final class RateQueries {
                 try body(SeriesTable.Row(day: current, rates: values))
                 count += 1
             }
-            for rate in rates {
-                guard case .date(let date) = rate[0], case .string(let code) = rate[1], case .decimal(let value) = rate[2] else { continue }
+            for (date, code, value) in rates {
                 let day = CalendarDay(date: date)
                 if day != current {
                     try emit()

@@ -54,6 +54,66 @@ extension ManagedObjectContext {
         return try store().fetchValues(plan.query, slots: slots)
     }
 
+    /// The values of the attributes `keyPaths` name, typed, one tuple per object `request`
+    /// describes, in the request's order, without making managed objects: Core Data's
+    /// `propertiesToFetch` with the dictionary result type, by key path instead of by name.
+    ///
+    /// ```swift
+    /// for (title, created) in try context.fetchValues(FetchRequest<Note>(), \.title, \.created) {
+    ///     print(title, created)      // a String and a Date
+    /// }
+    /// ```
+    ///
+    /// A key path that is not an attribute is refused with
+    /// ``ManagedStoreError/unsupportedFetch(entity:reason:)``, and so is a nil value for a
+    /// non-optional type. As in Core Data, it reads what is saved in the store: this context's
+    /// unsaved changes do not count.
+    @inlinable
+    public func fetchValues<T: ManagedObject, each V: AttributeRepresentable>(
+        _ request: FetchRequest<T>, _ keyPaths: repeat KeyPath<T, each V>
+    ) throws -> [(repeat each V)] {
+        var paths: [AnyKeyPath] = []
+        for keyPath in repeat each keyPaths { paths.append(keyPath) }
+        let rows = try fetchAttributeRows(request, keyPaths: paths)
+        var result: [(repeat each V)] = []
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            var column = 0
+            result.append((repeat try Self.typedValue(row, &column, as: (each V).self, request: request)))
+        }
+        return result
+    }
+
+    /// The next value of `row`, as `V`.
+    @inlinable
+    static func typedValue<T: ManagedObject, V: AttributeRepresentable>(
+        _ row: [AttributeValue], _ column: inout Int, as type: V.Type, request: FetchRequest<T>
+    ) throws -> V {
+        defer { column += 1 }
+        guard let value = V(attributeValue: row[column]) else { throw unreadable(row[column], as: "\(V.self)", entity: "\(T.self)") }
+        return value
+    }
+
+    @usableFromInline
+    static func unreadable(_ value: AttributeValue, as type: String, entity: String) -> ManagedStoreError {
+        .unsupportedFetch(entity: entity, reason: "a fetched value \(value) is not a \(type)")
+    }
+
+    /// The rows of the attribute columns `keyPaths` resolve to, for ``fetchValues(_:_:)``.
+    @usableFromInline
+    func fetchAttributeRows<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [AnyKeyPath]) throws -> [[AttributeValue]] {
+        checkQueue()
+        let entity = try entity(for: T.self)
+        let slots = try keyPaths.map { keyPath in
+            guard let slot = entity.slot(forKeyPath: keyPath), slot < entity.attributes.count else {
+                throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "the key path \(keyPath) is not an attribute to fetch")
+            }
+            return slot
+        }
+        let plan = try FetchPlan(request, entity: entity)
+        return try store().fetchValues(plan.query, slots: slots)
+    }
+
     func entity(for type: ManagedObject.Type) throws -> EntityDescription {
         guard let entity = model.entity(for: type) else { throw ManagedStoreError.unknownEntity(String(describing: type)) }
         return entity

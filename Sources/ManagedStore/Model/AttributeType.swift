@@ -10,12 +10,13 @@
 /// | `.date` | `Date` | REAL, seconds since 1970-01-01 00:00 UTC |
 /// | `.binaryData` | `Data` | BLOB |
 /// | `.uuid` | `UUID` | BLOB of 16 bytes |
+/// | `.transformable` | a ``TransformableAttribute`` (any `Codable` value) | BLOB, its JSON |
 /// | `.objectID` | a to-one ``Relationship``'s destination | INTEGER, the destination's key |
 ///
 /// `.objectID` is the column of a to-one relationship: declare relationships with
 /// ``RelationshipDescription``, not as attributes of this type.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable {
-    case string, integer16, integer32, integer64, double, decimal, boolean, date, binaryData, uuid, objectID
+    case string, integer16, integer32, integer64, double, decimal, boolean, date, binaryData, uuid, transformable, objectID
 
     /// The SQLite column type used for this attribute type.
     var sqlType: String {
@@ -23,7 +24,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
         case .string, .decimal: return "TEXT"
         case .integer16, .integer32, .integer64, .boolean, .objectID: return "INTEGER"
         case .double, .date: return "REAL"
-        case .binaryData, .uuid: return "BLOB"
+        case .binaryData, .uuid, .transformable: return "BLOB"
         }
     }
 }

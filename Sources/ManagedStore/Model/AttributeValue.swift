@@ -40,7 +40,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         switch (self, type) {
         case (.null, _): return true
         case (.string, .string), (.double, .double), (.decimal, .decimal), (.boolean, .boolean),
-             (.date, .date), (.binaryData, .binaryData), (.uuid, .uuid), (.object, .objectID):
+             (.date, .date), (.binaryData, .binaryData), (.binaryData, .transformable), (.uuid, .uuid), (.object, .objectID):
             return true
         case (.integer(let value), .integer16): return Int16(exactly: value) != nil
         case (.integer(let value), .integer32): return Int32(exactly: value) != nil

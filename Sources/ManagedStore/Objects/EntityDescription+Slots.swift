@@ -84,6 +84,9 @@ extension EntityDescription {
         case .boolean: return .boolean(true)
         case .date: return .date(Date(timeIntervalSince1970: 1000 + Double(n)))
         case .binaryData: return .binaryData(Data([0xfe, UInt8(truncatingIfNeeded: slot)]))
+        // No bytes decode as every Codable type; an optional one reads nil, which still tells
+        // the slot (a non-optional one cannot be used in a predicate: see trapOnUnreadableValue).
+        case .transformable: return .null
         case .uuid:
             let b = UInt8(truncatingIfNeeded: slot)
             return .uuid(UUID(uuid: (0xfe, b, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, b)))

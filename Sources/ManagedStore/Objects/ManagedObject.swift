@@ -253,6 +253,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @usableFromInline
     func trapOnUnreadableValue<Value>(_ stored: AttributeValue, slot: Int, as type: Value.Type) -> Never {
         let name = entity.storedProperties[slot].name
+        if isProbe {
+            preconditionFailure("ManagedStore: a predicate or sort descriptor uses '\(name)' of \(entity.name), a non-optional \(entity.storedProperties[slot].type) attribute, which it cannot compare; make the attribute optional to compare it whole")
+        }
         if stored.isNull {
             preconditionFailure("ManagedStore: attribute '\(name)' of \(entity.name) \(objectID) is nil, but its property is the non-optional \(Value.self); set it first or give the attribute a default")
         }

@@ -79,7 +79,7 @@ extension SQLiteStatement {
             return .decimal(DecimalText.parse(String(double(column))) ?? Decimal(double(column)))
         case .boolean: return .boolean(int64(column) != 0)
         case .date: return .date(Date(timeIntervalSince1970: double(column)))
-        case .binaryData: return .binaryData(data(column))
+        case .binaryData, .transformable: return .binaryData(data(column))
         case .uuid:
             let bytes = data(column)
             guard bytes.count == 16 else { return .null }

@@ -1,0 +1,81 @@
+import Foundation
+import ManagedStore
+import Testing
+
+struct Address: Codable, Hashable, TransformableAttribute {
+    var street: String
+    var city: String
+    var lines: [String] = []
+}
+
+final class Customer: ManagedObject {
+    @Attribute var name: String
+    @Attribute var address: Address
+    @Attribute var previous: Address?
+}
+
+/// Transformable (Codable) attributes, and dictionary-style fetches typed by key path.
+@Suite struct ValueTypesTests {
+    static let model = ManagedObjectModel(entities: [
+        EntityDescription(name: "Customer", managedObjectClass: Customer.self, attributes: [
+            AttributeDescription(name: "name", type: .string),
+            AttributeDescription(name: "address", type: .transformable),
+            AttributeDescription(name: "previous", type: .transformable, isOptional: true),
+        ]),
+        TestModel.note,
+    ])
+
+    /// Core Data stores a transformable attribute's value whole and gives it back equal, in
+    /// another context, and a value set to an equal one is no change.
+    @Test func aCodableValueIsStoredWholeAndComesBackEqual() async throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "Values", model: Self.model)
+        let home = Address(street: "1 Rue de la Paix", city: "Paris", lines: ["3e étage", "porte B"])
+        let id = try await container.performBackgroundTask { context in
+            let customer = Customer(context: context)
+            customer.name = "Ada"
+            customer.address = home
+            try context.save()
+            return customer.objectID
+        }
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let customer = try other.existingObject(with: id) as! Customer
+            #expect(customer.address == home)
+            #expect(customer.previous == nil)
+            customer.address = Address(street: "1 Rue de la Paix", city: "Paris", lines: ["3e étage", "porte B"])
+            #expect(!customer.hasPersistentChangedValues, "an equal value stores equal bytes")
+            customer.previous = home
+            customer.address = Address(street: "2 Main St", city: "Springfield")
+            try other.save()
+        }
+        let fresh = container.newBackgroundContext()
+        try fresh.performAndWait {
+            let customer = try fresh.existingObject(with: id) as! Customer
+            #expect(customer.address.city == "Springfield")
+            #expect(customer.previous == home)
+            #expect(try fresh.count(for: FetchRequest<Customer>(predicate: #Predicate { $0.previous == home })) == 1)
+        }
+    }
+
+    @Test func valuesFetchedByKeyPathAreTyped() async throws {
+        let container = try makeContainer(in: nil)
+        try await insertNotes(["a", "b", "c"], into: container)
+        let context = container.viewContext
+        let rows = try context.fetchValues(FetchRequest<Note>(sortBy: [SortDescriptor(\.title, order: .reverse)]), \.title, \.stars, \.body)
+        #expect(rows.map(\.0) == ["c", "b", "a"])
+        #expect(rows.map(\.1) == [2, 1, 0] as [Int16])
+        #expect(rows.allSatisfy { $0.2 == nil })
+        let titles = try context.fetchValues(FetchRequest<Note>(predicate: #Predicate { $0.stars >= 1 }), \.title)
+        #expect(Set(titles) == ["b", "c"])
+    }
+
+    @Test func aKeyPathThatIsNotAnAttributeIsRefused() throws {
+        let container = try makeContainer(in: nil)
+        #expect {
+            _ = try container.viewContext.fetchValues(FetchRequest<Note>(), \.shout)
+        } throws: { error in
+            "\(error)".hasPrefix("cannot fetch Note: the key path ") && "\(error)".hasSuffix(" is not an attribute to fetch")
+        }
+    }
+}
