@@ -98,7 +98,9 @@ enum ImportCommand: Command {
                 try await lock.acquire(waitingUpTo: wait, interruption: interruption)
                 heldLock = lock
             }
-            store = try RatesStore(url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL)
+            // Nothing reads this process's view context: the import's saves need no merging into it
+            // (the shell's import, on the shared store, is merged, for the shell's queries).
+            store = try RatesStore(url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL, mergingIntoViewContext: false)
             if let lock, heldLock == nil {
                 try await lock.acquire(waitingUpTo: wait, interruption: interruption)
                 heldLock = lock

@@ -97,7 +97,7 @@ import Testing
         #expect {
             try titles(container, #Predicate { $0.shout == "A" })
         } throws: { error in
-            "\(error)" == "cannot fetch Note: the key path of type KeyPath<Note, String> is not an attribute of Note"
+            "\(error)" == "cannot fetch Note: the key path of type KeyPath<Note, String> is not an attribute or relationship of Note"
         }
     }
 

@@ -259,4 +259,104 @@ enum LibraryModel {
         #expect(book.value(forKey: "author") as? Author === author)
         #expect(book.changedValues()["author"] == .object(author.objectID))
     }
+
+    /// A small library, saved: Tolstoy (2 books, one with 3 reviews), Chekhov (1 book), and a
+    /// book whose author is... required, so every book has one.
+    private func library() throws -> (PersistentContainer, [String: ManagedObjectID]) {
+        let container = try LibraryModel.container()
+        let context = container.viewContext
+        var ids: [String: ManagedObjectID] = [:]
+        let tolstoy = Author(context: context)
+        tolstoy.name = "Tolstoy"
+        let chekhov = Author(context: context)
+        chekhov.name = "Chekhov"
+        for (title, author, reviews) in [("War and Peace", tolstoy, 3), ("Anna Karenina", tolstoy, 0), ("The Steppe", chekhov, 1)] {
+            let book = Book(context: context)
+            book.title = title
+            book.author = author
+            for stars in 0..<reviews {
+                let review = Review(context: context)
+                review.stars = Int16(stars + 3)
+                review.book = book
+            }
+        }
+        try context.save()
+        for author in [tolstoy, chekhov] { ids[author.name] = author.objectID }
+        return (container, ids)
+    }
+
+    /// Core Data: a predicate can follow a to-one relationship (`author.name`), compare it with
+    /// an object or nil, and use a to-many's count or membership; it runs in the store.
+    @Test func predicatesFollowRelationshipsInTheStore() throws {
+        let (container, ids) = try library()
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            func titles(_ predicate: Predicate<Book>) throws -> [String] {
+                try context.fetch(FetchRequest<Book>(predicate: predicate, sortBy: [SortDescriptor(\.title)])).map(\.title)
+            }
+            #expect(try titles(#Predicate { $0.author?.name == "Tolstoy" }) == ["Anna Karenina", "War and Peace"])
+            #expect(try titles(#Predicate { ($0.author?.name ?? "") >= "D" }) == ["Anna Karenina", "War and Peace"])
+            let chekhov = ids["Chekhov"]!
+            #expect(try titles(#Predicate { $0.author?.objectID == chekhov }) == ["The Steppe"])
+            #expect(try titles(#Predicate { $0.author?.objectID != chekhov }) == ["Anna Karenina", "War and Peace"])
+            #expect(try titles(#Predicate { $0.author != nil }).count == 3)
+            #expect(try titles(#Predicate { $0.reviews.count >= 1 }) == ["The Steppe", "War and Peace"])
+            #expect(try titles(#Predicate { $0.reviews.count == 0 }) == ["Anna Karenina"])
+            let authors = try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.count > 1 })).map(\.name)
+            #expect(authors == ["Tolstoy"])
+            let steppe = try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.title == "The Steppe" }))[0].objectID
+            #expect(try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.contains { $0.objectID == steppe } })).map(\.name) == ["Chekhov"])
+            #expect(try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.contains { $0.title.starts(with: "Anna") } })).map(\.name) == ["Tolstoy"])
+            #expect(try context.count(for: FetchRequest<Review>(predicate: #Predicate { $0.book?.title == "War and Peace" })) == 3)
+            // A typed fetch reads a to-one relationship as its destination's ID.
+            let pairs = try context.fetchValues(FetchRequest<Book>(sortBy: [SortDescriptor(\.title)]), \.title, \.author?.objectID)
+            #expect(pairs.map(\.0) == ["Anna Karenina", "The Steppe", "War and Peace"])
+            #expect(pairs.map(\.1) == [ids["Tolstoy"], ids["Chekhov"], ids["Tolstoy"]])
+        }
+    }
+
+    @Test func aPredicateOnAnUnsavedDestinationMatchesThePendingObjectsOnly() throws {
+        let (container, _) = try library()
+        let context = container.viewContext
+        let newcomer = Author(context: context)
+        newcomer.name = "Newcomer"
+        let book = Book(context: context)
+        book.title = "Debut"
+        book.author = newcomer
+        let id = newcomer.objectID
+        #expect(try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.author?.objectID == id })).map(\.title) == ["Debut"])
+    }
+
+    @Test func aDeeperChainIsRefusedNamingIt() throws {
+        let (container, _) = try library()
+        #expect {
+            _ = try container.viewContext.fetch(FetchRequest<Review>(predicate: #Predicate { $0.book?.author?.name == "Tolstoy" }))
+        } throws: { error in
+            "\(error)".contains("one relationship deep is supported")
+        }
+    }
+
+    /// Core Data's `relationshipKeyPathsForPrefetching`: the destinations come with the fetch,
+    /// loaded, and reading them needs no further I/O. Shown by deleting the rows behind the
+    /// context's back: prefetched, it still has them; without prefetching, it reads the store.
+    @Test func prefetchedRelationshipsAreReadWithoutFurtherQueries() async throws {
+        let (container, _) = try library()
+        let context = container.newBackgroundContext()
+        let other = container.newBackgroundContext()
+        var request = FetchRequest<Book>(sortBy: [SortDescriptor(\.title)])
+        request.relationshipKeyPathsForPrefetching = ["author", "reviews"]
+        let books = try context.performAndWait { try context.fetch(request) }
+        context.performAndWait {
+            #expect(books.allSatisfy { !$0.author!.isFault }, "to-one destinations come loaded")
+        }
+        try other.performAndWait {
+            for review in try other.fetch(FetchRequest<Review>()) { other.delete(review) }
+            try other.save()
+        }
+        context.performAndWait {
+            #expect(books.map { $0.reviews.count } == [0, 1, 3], "the prefetched members, not the store's")
+            context.refreshAllObjects()
+            #expect(books.map { $0.reviews.count } == [0, 0, 0], "after a refresh, the store's")
+        }
+    }
 }

@@ -33,16 +33,14 @@ extension RatesStore {
                     visibleRuns.insert(run.objectID)
                 }
             }
-            let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(), properties: ["date", "currencySymbol", "exchangeRate", "importRun"])
+            let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(), \.date, \.currencySymbol, \.exchangeRate, \.importRun?.objectID)
             var kept: [(date: Date, currency: String, rate: Decimal)] = []
             var index: [String: Int] = [:]
             var unrecorded = false
-            for row in rows {
-                guard case .date(let date) = row[0], case .string(let currency) = row[1], case .decimal(let rate) = row[2] else { continue }
-                switch row[3] {
-                case .object(let run):
+            for (date, currency, rate, run) in rows {
+                if let run {
                     guard visibleRuns.contains(run) else { continue }
-                default:
+                } else {
                     unrecorded = true
                 }
                 index["\(CalendarDay.daysSince1970(of: date)) \(currency)"] = kept.count

@@ -56,7 +56,8 @@ extension ManagedObjectContext {
 
     /// The values of the attributes `keyPaths` name, typed, one tuple per object `request`
     /// describes, in the request's order, without making managed objects: Core Data's
-    /// `propertiesToFetch` with the dictionary result type, by key path instead of by name.
+    /// `propertiesToFetch` with the dictionary result type, by key path instead of by name. A
+    /// to-one relationship is read as its destination's ID: `\Book.author?.objectID`.
     ///
     /// ```swift
     /// for (title, created) in try context.fetchValues(FetchRequest<Note>(), \.title, \.created) {
@@ -105,7 +106,7 @@ extension ManagedObjectContext {
         checkQueue()
         let entity = try entity(for: T.self)
         let slots = try keyPaths.map { keyPath in
-            guard let slot = entity.slot(forKeyPath: keyPath), slot < entity.attributes.count else {
+            guard let slot = entity.slot(forKeyPath: keyPath) else {
                 throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "the key path \(keyPath) is not an attribute to fetch")
             }
             return slot
@@ -170,6 +171,9 @@ extension ManagedObjectContext {
         }
         let refresh = request.shouldRefreshRefetchedObjects
         let fetched = rows.map { materialize($0, refreshing: refresh) }
+        if !request.relationshipKeyPathsForPrefetching.isEmpty && parent == nil {
+            try prefetch(request.relationshipKeyPathsForPrefetching, for: fetched, entity: entity)
+        }
         guard pending else { return fetched }
         return try applyPendingChanges(to: fetched, request: request, entity: entity, plan: plan)
     }
@@ -226,14 +230,20 @@ extension ManagedObjectContext {
             }
             return object
         }
+        let object = makeObject(for: row)
+        register(object)
+        object.awakeFromFetch()
+        return object
+    }
+
+    /// A new object of this context for a row it does not hold yet (not registered).
+    func makeObject(for row: RowSnapshot) -> ManagedObject {
         let object = row.id.entity.managedObjectClass.init(entity: row.id.entity, insertInto: nil)
         object.objectID = row.id
         object.values = row.values
         object.committedValues = row.values
         object.version = row.version
         object.managedObjectContext = self
-        register(object)
-        object.awakeFromFetch()
         return object
     }
 

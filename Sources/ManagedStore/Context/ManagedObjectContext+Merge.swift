@@ -17,24 +17,39 @@ extension ManagedObjectContext {
     /// them (inserted, updated, deleted), as Core Data does. No I/O happens.
     public func mergeChanges(fromContextDidSave changes: ContextSaveChanges) {
         checkQueue()
+        prefetchedMembers.removeAll()
         if !inserted.isEmpty || (!registry.isEmpty && changes.insertedTemporaryIDs.contains { $0.map { registry[$0] != nil } ?? false }) {
             for (temporary, permanent) in changes.temporaryIDPairs {
                 if let object = lookUp(temporary) { reassign(object, to: permanent) }
             }
         }
         var refreshed: [ManagedObject] = []
-        var mergedInserts: [ManagedObject] = []
         // As in Core Data, another context's inserted objects come into this one, and
         // objectsDidChange lists them as inserted (live result lists depend on it). They are
-        // registered with the saved values, and let go of again when nothing here holds them.
-        for row in changes.insertedRows {
-            if let object = registry[row.id] {
-                guard !object.isFaultState, !object.isInsertedState else { continue }
-                refresh(object, to: row)
-                refreshed.append(object)
-            } else {
-                mergedInserts.append(materialize(row))
+        // registered with the saved values, unindexed until something looks one up, and let go
+        // of at the end of the block when nothing here holds them (an import's view context
+        // merges every row it stores: this is on its path).
+        var newRows: [RowSnapshot] = []
+        newRows.reserveCapacity(changes.insertedRows.count)
+        if registry.isEmpty {
+            newRows = changes.insertedRows
+        } else {
+            for row in changes.insertedRows {
+                if let object = registry[row.id] {
+                    guard !object.isFaultState, !object.isInsertedState else { continue }
+                    refresh(object, to: row)
+                    refreshed.append(object)
+                } else {
+                    newRows.append(row)
+                }
             }
+        }
+        var mergedInserts = Set<ManagedObject>(minimumCapacity: newRows.count)
+        for row in newRows {
+            let object = makeObject(for: row)
+            registry.addSaved(object)
+            object.awakeFromFetch()
+            mergedInserts.insert(object)
         }
         if !registry.isEmpty {
             for row in changes.updatedRows {
@@ -56,7 +71,7 @@ extension ManagedObjectContext {
             info[NotificationKey.refreshedObjects.rawValue] = Set(refreshed)
         }
         if !removed.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(removed) }
-        if !mergedInserts.isEmpty { info[NotificationKey.insertedObjects.rawValue] = Set(mergedInserts) }
+        if !mergedInserts.isEmpty { info[NotificationKey.insertedObjects.rawValue] = mergedInserts }
         if !changes.insertedObjectIDs.isEmpty { info[NotificationKey.mergedInsertedObjectIDs.rawValue] = changes.insertedObjectIDs }
         if !info.isEmpty {
             NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
@@ -82,6 +97,7 @@ extension ManagedObjectContext {
     /// values and keeps its unsaved changes on top. Inserted objects are left as they are.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue()
+        prefetchedMembers.removeAll()
         guard object.managedObjectContext === self, !object.isInsertedState else { return }
         if !mergeChanges {
             let key = ObjectIdentifier(object)
@@ -101,6 +117,7 @@ extension ManagedObjectContext {
     /// Refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() {
         checkQueue()
+        prefetchedMembers.removeAll()
         for object in registry.allObjects {
             refresh(object, mergeChanges: object.hasChanges)
         }
@@ -127,6 +144,7 @@ extension ManagedObjectContext {
     /// used again. Posts ``objectsDidChangeNotification`` with ``NotificationKey/invalidatedAllObjects``.
     public func reset() {
         checkQueue()
+        prefetchedMembers.removeAll()
         for object in registry.allObjects { object.managedObjectContext = nil }
         for object in inserted.objects { object.managedObjectContext = nil }
         registry.removeAll()

@@ -4,15 +4,18 @@ extension ManagedObjectContext {
     /// The members of `owner`'s to-many `relationship`: the destination objects whose to-one
     /// inverse points at `owner`, in the store (or the parent) and among this context's
     /// objects, its unsaved changes counted.
-    func members(of owner: ManagedObject, _ relationship: RelationshipDescription) throws -> [ManagedObject] {
-        guard let inverseName = relationship.inverseName,
-              let destination = model.entitiesByName[relationship.destinationEntityName],
-              let slot = destination.slotByName[inverseName] else { return [] }
+    func members(of owner: ManagedObject, _ relationship: ResolvedRelationship) throws -> [ManagedObject] {
+        guard let slot = relationship.inverseSlot else { return [] }
+        let destination = relationship.destination
         let target = AttributeValue.object(owner.objectID)
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
-        if !owner.objectID.isTemporaryID || parent != nil {
-            for row in try memberRows(ownerID: owner.objectID, destination: destination, slot: slot) {
+        if let prefetched = prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] {
+            for object in prefetched where !object.isDeletedState && object.managedObjectContext === self && object.values[slot] == target {
+                if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
+            }
+        } else if !owner.objectID.isTemporaryID || parent != nil {
+            for row in try memberRows(ownerID: owner.objectID, relationship) {
                 let object = materialize(row)
                 guard !object.isDeletedState, object.values.indices.contains(slot), object.values[slot] == target else { continue }
                 if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
@@ -28,21 +31,19 @@ extension ManagedObjectContext {
         return result
     }
 
-    /// The rows of `destination` whose column `slot` holds `ownerID`, as this context's source
+    /// The rows of the members of `ownerID`'s to-many `relationship`, as this context's source
     /// has them (the store, or the parent's current objects).
-    private func memberRows(ownerID: ManagedObjectID, destination: EntityDescription, slot: Int) throws -> [RowSnapshot] {
+    private func memberRows(ownerID: ManagedObjectID, _ relationship: ResolvedRelationship) throws -> [RowSnapshot] {
+        guard let slot = relationship.inverseSlot else { return [] }
         if let parent {
             return try parent.performAndWait { () throws -> [RowSnapshot] in
                 // An owner inserted in this child is unknown to the parent: it has no members there.
                 guard let owner = parent.lookUp(ownerID) ?? (ownerID.isTemporaryID ? nil : parent.object(with: ownerID)) else { return [] }
-                guard let relationship = destination.relationships.first(where: { $0.name == destination.storedProperties[slot].name }),
-                      let inverseName = relationship.inverseName,
-                      let toMany = ownerID.entity.relationshipsByName[inverseName] else { return [] }
-                return try parent.members(of: owner, toMany).map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
+                return try parent.members(of: owner, relationship).map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
             }
         }
-        var query = StoreQuery(entity: destination)
-        query.whereClause = "\(destination.quotedColumns[slot]) = ?"
+        var query = StoreQuery(entity: relationship.destination)
+        query.whereClause = "\(relationship.destination.quotedColumns[slot]) = ?"
         query.arguments = [.integer(ownerID.key)]
         query.orderBy = "Z_PK"
         return try store().fetch(query)
@@ -52,15 +53,12 @@ extension ManagedObjectContext {
     /// clears the inverse on the related objects, cascade deletes them, deny and no action
     /// leave them (deny is checked when the context saves).
     func propagateDeletion(of object: ManagedObject) {
-        for relationship in object.entity.relationships {
-            switch relationship.deleteRule {
+        for relationship in object.entity.resolvedRelationships {
+            switch relationship.description.deleteRule {
             case .noAction, .deny:
                 continue
             case .nullify:
-                guard let inverseName = relationship.inverseName,
-                      let destination = model.entitiesByName[relationship.destinationEntityName],
-                      let inverse = destination.relationshipsByName[inverseName], !inverse.isToMany,
-                      let inverseSlot = destination.slotByName[inverseName] else { continue }
+                guard let inverseSlot = relationship.inverseSlot else { continue }
                 for related in object.relatedObjects(relationship) where !related.isDeletedState {
                     if case .object(let id) = related.readAttribute(inverseSlot), id == object.objectID {
                         related.writeAttribute(.null, slot: inverseSlot)
@@ -75,39 +73,31 @@ extension ManagedObjectContext {
     }
 
     /// What a save finds wrong with the relationships of the objects it writes and deletes:
-    /// mandatory to-ones that are nil, to-manys outside their counts, references to objects
-    /// that will not be saved, and deletions a deny rule forbids.
+    /// mandatory to-ones that are nil, to-manys outside their counts, and deletions a deny rule
+    /// forbids.
     func relationshipFailures(saving objects: [ManagedObject], deleting deletedObjects: [ManagedObject]) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for object in objects where !object.entity.relationships.isEmpty {
-            for relationship in object.entity.relationships {
+        for object in objects where object.entity.validatesRelationships {
+            for relationship in object.entity.resolvedRelationships {
+                let description = relationship.description
                 if relationship.isToMany {
-                    guard !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
+                    guard !description.isOptional || description.minCount > 0 || description.maxCount > 0 else { continue }
                     let count = object.relatedObjects(relationship).count
-                    if !relationship.isOptional && count == 0 {
+                    if !description.isOptional && count == 0 {
                         failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
                                                           reason: "is empty, but the relationship is not optional"))
-                    } else if count < relationship.minCount || (relationship.maxCount > 0 && count > relationship.maxCount) {
+                    } else if count < description.minCount || (description.maxCount > 0 && count > description.maxCount) {
                         failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
-                                                          reason: "has \(count) objects, outside \(relationship.minCount)...\(relationship.maxCount == 0 ? "" : String(relationship.maxCount))"))
+                                                          reason: "has \(count) objects, outside \(description.minCount)...\(description.maxCount == 0 ? "" : String(description.maxCount))"))
                     }
-                    continue
-                }
-                guard let slot = object.entity.slotByName[relationship.name] else { continue }
-                switch object.values[slot] {
-                case .null where !relationship.isOptional:
+                } else if let slot = relationship.slot, !description.isOptional, object.values[slot].isNull {
                     failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
                                                       reason: "is nil, but the relationship is not optional"))
-                case .object(let id) where id.isTemporaryID && lookUp(id).map({ !$0.isInsertedState }) ?? true:
-                    failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
-                                                      reason: "relates to \(id), which is not inserted in this context, so it would never be saved"))
-                default:
-                    break
                 }
             }
         }
-        for object in deletedObjects {
-            for relationship in object.entity.relationships where relationship.deleteRule == .deny {
+        for object in deletedObjects where object.entity.deniesDeletion {
+            for relationship in object.entity.resolvedRelationships where relationship.description.deleteRule == .deny {
                 let related = object.relatedObjects(relationship).filter { !$0.isDeletedState }
                 if !related.isEmpty {
                     failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
@@ -119,23 +109,76 @@ extension ManagedObjectContext {
     }
 
     /// Gives permanent IDs to the inserted objects that the saved objects' to-one relationships
-    /// point at, and rewrites those references, so that the store can write their keys.
+    /// point at, and rewrites those references, so that the store can write their keys. A
+    /// reference to a temporary ID that no object inserted here has (it was dropped, or belongs
+    /// to another context) fails validation: it could never be saved.
     func makeReferencedIDsPermanent(_ objects: [ManagedObject]) throws {
-        var referenced = Set<ManagedObjectID>()
-        for object in objects where object.entity.storedProperties.count > object.entity.attributes.count {
-            for slot in object.entity.attributes.count..<object.values.count {
-                if case .object(let id) = object.values[slot], id.isTemporaryID { referenced.insert(id) }
+        var referenced: [ManagedObjectID: [(object: ManagedObject, slot: Int)]] = [:]
+        for object in objects {
+            let entity = object.entity
+            guard entity.storedProperties.count > entity.attributes.count else { continue }
+            for slot in entity.attributes.count..<object.values.count {
+                if case .object(let id) = object.values[slot], id.isTemporaryID { referenced[id, default: []].append((object, slot)) }
             }
         }
         guard !referenced.isEmpty else { return }
-        let pairs = referenced.compactMap { id in lookUp(id).map { (id, $0) } }
-        try obtainPermanentIDs(for: pairs.map(\.1))
-        var permanent: [ManagedObjectID: ManagedObjectID] = [:]
-        for (id, object) in pairs { permanent[id] = object.objectID }
-        for object in objects where object.entity.storedProperties.count > object.entity.attributes.count {
-            for slot in object.entity.attributes.count..<object.values.count {
-                if case .object(let id) = object.values[slot], let new = permanent[id] { object.values[slot] = .object(new) }
+        var failures: [ValidationFailure] = []
+        var targets: [(id: ManagedObjectID, object: ManagedObject)] = []
+        for (id, users) in referenced {
+            if let target = lookUp(id), target.isInsertedState {
+                targets.append((id, target))
+            } else {
+                failures += users.map { user in
+                    ValidationFailure(objectID: user.object.objectID, attribute: user.object.entity.storedProperties[user.slot].name,
+                                      reason: "relates to \(id), which is not inserted in this context, so it would never be saved")
+                }
             }
         }
+        if !failures.isEmpty { throw ManagedStoreError.validationFailed(failures) }
+        try obtainPermanentIDs(for: targets.map(\.object))
+        for (id, target) in targets {
+            for (user, slot) in referenced[id] ?? [] { user.values[slot] = .object(target.objectID) }
+        }
+    }
+
+    /// Fetches the destinations of `names` for `objects` in one query per relationship (see
+    /// ``FetchRequest/relationshipKeyPathsForPrefetching``).
+    func prefetch(_ names: [String], for objects: [ManagedObject], entity: EntityDescription) throws {
+        for name in names {
+            guard let relationship = entity.resolvedRelationship(named: name) else {
+                throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "no relationship '\(name)' to prefetch")
+            }
+            let destination = relationship.destination
+            if let slot = relationship.slot {
+                var keys = Set<Int64>()
+                for object in objects where !object.isFaultState {
+                    guard case .object(let id) = object.values[slot], !id.isTemporaryID else { continue }
+                    if lookUp(id).map({ $0.isFaultState }) ?? true { keys.insert(id.key) }
+                }
+                for row in try rows(of: destination, whereColumn: "Z_PK", in: Array(keys)) { _ = materialize(row) }
+            } else if let inverse = relationship.inverseSlot {
+                let owners = objects.filter { !$0.objectID.isTemporaryID }
+                var members: [ManagedObjectID: [ManagedObject]] = Dictionary(uniqueKeysWithValues: owners.map { ($0.objectID, []) })
+                for row in try rows(of: destination, whereColumn: destination.quotedColumns[inverse], in: owners.map(\.objectID.key)) {
+                    let member = materialize(row)
+                    if case .object(let owner) = row.values[inverse] { members[owner, default: []].append(member) }
+                }
+                for (owner, list) in members { prefetchedMembers[PrefetchKey(owner: owner, relationship: name)] = list }
+            }
+        }
+    }
+
+    /// The stored rows of `entity` whose `column` is one of `keys`, a few hundred at a time.
+    private func rows(of entity: EntityDescription, whereColumn column: String, in keys: [Int64]) throws -> [RowSnapshot] {
+        var rows: [RowSnapshot] = []
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let batch = keys[start..<min(keys.count, start + 500)]
+            var query = StoreQuery(entity: entity)
+            query.whereClause = "\(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+            query.arguments = batch.map { .integer($0) }
+            query.orderBy = "Z_PK"
+            rows += try store().fetch(query)
+        }
+        return rows
     }
 }

@@ -50,6 +50,7 @@ extension ManagedObjectContext {
     }
 
     private func clearChanges() {
+        prefetchedMembers.removeAll()
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()

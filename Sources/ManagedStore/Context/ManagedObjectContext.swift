@@ -61,6 +61,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var isSaving = false
     var pendingUpdated: [ObjectIdentifier: ManagedObject] = [:]
     var pendingDeleted: [ObjectIdentifier: ManagedObject] = [:]
+    /// To-many members fetched by a request's prefetching, by owner and relationship name, as
+    /// the store had them; read instead of the store until the context merges, refreshes,
+    /// resets or saves.
+    var prefetchedMembers: [PrefetchKey: [ManagedObject]] = [:]
+
+    struct PrefetchKey: Hashable {
+        let owner: ManagedObjectID
+        let relationship: String
+    }
 
     /// A context of `concurrencyType`. Give it a ``persistentStoreCoordinator`` or a ``parent``
     /// before using it.
@@ -290,7 +299,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         precondition(object.managedObjectContext === self, "ManagedStore: \(object.objectID) does not belong to context \(self)")
         let key = ObjectIdentifier(object)
         if object.isDeletedState { return }
-        if !object.entity.relationships.isEmpty {
+        if !object.entity.resolvedRelationships.isEmpty {
             // Marked first, so that a cascade back to this object stops here.
             object.isDeletedState = true
             propagateDeletion(of: object)

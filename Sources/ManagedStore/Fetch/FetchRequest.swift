@@ -14,7 +14,11 @@ import Foundation
 /// The predicate and sort descriptors run as SQL in the store. Supported: `==`, `!=`, `<`,
 /// `<=`, `>`, `>=` between an attribute and a value (or two attributes), `&&`, `||`, `!`,
 /// comparisons with `nil`, `??` with a value, `!` unwrapping, `[values].contains($0.attribute)`,
-/// `$0.text.starts(with: "x")`, and a Bool attribute on its own. A predicate with anything else
+/// `$0.text.starts(with: "x")`, and a Bool attribute on its own; across relationships, one
+/// to-one deep (`$0.author?.name == "Tolstoy"`, `$0.author?.objectID == id`, `$0.author == nil`)
+/// and a to-many's `count` and `contains { … }` (`$0.books.contains { $0.title == "Emma" }`).
+/// (Foundation's predicates capture only `Codable` values: compare objects by their
+/// `objectID`.) A predicate with anything else
 /// is refused with ``ManagedStoreError/unsupportedFetch(entity:reason:)`` naming the expression,
 /// never run as a scan in memory. Strings compare and sort by code point.
 public struct FetchRequest<Result: ManagedObject>: Sendable {
@@ -32,6 +36,11 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// changes on top), as Core Data's `shouldRefreshRefetchedObjects`; by default they keep the
     /// values they have.
     public var shouldRefreshRefetchedObjects = false
+    /// Relationships whose destinations are fetched with the results, in one query each, as
+    /// Core Data's `relationshipKeyPathsForPrefetching`: a to-one's destination comes loaded
+    /// (not a fault), and a to-many's members come with it, so that reading them needs no more
+    /// I/O (until the context merges, refreshes, resets or saves).
+    public var relationshipKeyPathsForPrefetching: [String] = []
 
     /// A request for objects of `Result`'s entity.
     public init(predicate: Predicate<Result>? = nil, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {

@@ -3,24 +3,77 @@ import Foundation
 // Each supported node of Foundation's predicate trees, translated for the compiler.
 
 extension PredicateExpressions.Variable: SQLConvertibleExpression {
-    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term { .object }
+    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term { compiler.bindings[key] ?? .object }
 }
 
 extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
-        guard case .object = try compiler.term(of: root) else {
-            throw compiler.unsupported("a key path of type \(type(of: keyPath)) applied to something other than the fetched object")
+        switch try compiler.term(of: root) {
+        case .object:
+            if let slot = compiler.entity.slot(forKeyPath: keyPath) { return .column(slot) }
+            if let relationship = compiler.entity.relationship(forKeyPath: keyPath) {
+                // A to-one is its key's column (compared with an object or nil); a to-many can
+                // be counted or asked whether it contains an object.
+                if let slot = relationship.slot { return .column(slot) }
+                return .toMany(relationship)
+            }
+            throw compiler.unsupported("the key path of type \(type(of: keyPath)) is not an attribute or relationship of \(compiler.entity.name)")
+        case .toMany(let relationship):
+            guard type(of: keyPath).valueType == Int.self else {
+                throw compiler.unsupported("\(keyPath) of to-many relationship \(relationship.name): only its count and contains() are supported")
+            }
+            return try compiler.memberCount(relationship)
+        case .destination(let relationship):
+            if Self.readsObjectID(keyPath), let slot = relationship.slot { return .column(slot) }
+            guard let slot = relationship.destination.slot(forKeyPath: keyPath), slot < relationship.destination.attributes.count else {
+                throw compiler.unsupported("the key path of type \(type(of: keyPath)) is not an attribute of \(relationship.destination.name) (across \(relationship.name); one relationship deep is supported)")
+            }
+            return compiler.destinationColumn(relationship, slot: slot)
+        case .member(let relationship):
+            let destination = relationship.destination
+            if Self.readsObjectID(keyPath) { return .expression(sql: "z.Z_PK", arguments: [], type: .objectID) }
+            guard let slot = destination.slot(forKeyPath: keyPath), slot < destination.attributes.count else {
+                throw compiler.unsupported("the key path of type \(type(of: keyPath)) is not an attribute of \(destination.name) (a member of \(relationship.name))")
+            }
+            let column = "z.\(destination.quotedColumns[slot])"
+            return .expression(sql: column, arguments: [], type: destination.storedProperties[slot].type)
+        default:
+            throw compiler.unsupported("a key path of type \(type(of: keyPath)) applied to something other than the fetched object or a relationship")
         }
-        guard let slot = compiler.entity.slot(forKeyPath: keyPath) else {
-            throw compiler.unsupported("the key path of type \(type(of: keyPath)) is not an attribute of \(compiler.entity.name)")
+    }
+}
+
+extension PredicateExpressions.KeyPath {
+    /// Whether the key path reads a managed object's `objectID` (the only `ManagedObjectID`
+    /// property a managed object has).
+    static func readsObjectID(_ keyPath: AnyKeyPath) -> Bool {
+        type(of: keyPath).valueType == ManagedObjectID.self
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: SQLConvertibleExpression {
+    /// `$0.author?.name`: the transform reads the object the to-one relationship leads to.
+    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
+        guard case .column(let slot) = try compiler.term(of: wrapped),
+              let relationship = compiler.entity.resolvedRelationships.first(where: { $0.slot == slot }) else {
+            throw compiler.unsupported("?. on something other than a to-one relationship of \(compiler.entity.name)")
         }
-        return .column(slot)
+        var inner = compiler
+        inner.bindings[variable.key] = .destination(relationship)
+        return try inner.term(of: transform)
     }
 }
 
 extension PredicateExpressions.Value: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
+        if let id = Self.objectID(in: value) {
+            // An unsaved object has no row: no stored key points at it (bound as -1, which no
+            // key is); the context's own pending objects are matched in memory.
+            return .constant(id.isTemporaryID ? .integer(-1) : .object(id))
+        }
         if let value = value as? any AttributeRepresentable { return .constant(value.attributeValue) }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional && mirror.children.isEmpty { return .constant(.null) }
         if let sequence = value as? any Sequence {
             var values: [AttributeValue] = []
             for element in sequence {
@@ -32,6 +85,16 @@ extension PredicateExpressions.Value: SQLConvertibleExpression {
             return .constants(values)
         }
         throw compiler.unsupported("a value of type \(Output.self), which is not an attribute type")
+    }
+}
+
+extension PredicateExpressions.Value {
+    /// The object ID `value` is, or wraps in an optional.
+    static func objectID(in value: Any) -> ManagedObjectID? {
+        if let id = value as? ManagedObjectID { return id }
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value else { return nil }
+        return wrapped as? ManagedObjectID
     }
 }
 
@@ -90,7 +153,11 @@ extension PredicateExpressions.Negation: SQLConvertibleExpression {
 
 extension PredicateExpressions.SequenceContains: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
-        guard case .constants(let values) = try compiler.term(of: sequence) else {
+        let sequenceTerm = try compiler.term(of: sequence)
+        if case .toMany(let relationship) = sequenceTerm {
+            throw compiler.unsupported("contains(_:) on \(relationship.name): a predicate cannot capture an object; use contains { $0.objectID == id }")
+        }
+        guard case .constants(let values) = sequenceTerm else {
             throw compiler.unsupported("contains() on something other than a list of values")
         }
         let element = try compiler.term(of: element)
@@ -111,17 +178,27 @@ extension PredicateExpressions.SequenceContains: SQLConvertibleExpression {
     }
 }
 
+extension PredicateExpressions.SequenceContainsWhere: SQLConvertibleExpression {
+    /// `$0.books.contains { $0.title == "Emma" }`: whether a member passes the test, in the store.
+    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
+        guard case .toMany(let relationship) = try compiler.term(of: sequence) else {
+            throw compiler.unsupported("contains(where:) on something other than a to-many relationship")
+        }
+        var inner = compiler
+        inner.bindings[variable.key] = .member(relationship)
+        return try compiler.membership(relationship, test: inner.term(of: test))
+    }
+}
+
 extension PredicateExpressions.SequenceStartsWith: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
         let baseTerm = try compiler.term(of: base)
-        guard case .column(let slot) = baseTerm, compiler.entity.storedProperties[slot].type == .string,
-              case .constant(.string(let prefixText)) = try compiler.term(of: prefix)
-        else {
+        guard compiler.attributeType(of: baseTerm) == .string, case .constant(.string(let prefixText)) = try compiler.term(of: prefix) else {
             throw compiler.unsupported("starts(with:) other than a string attribute starting with a string value")
         }
-        let column = compiler.column(slot)
+        let (column, arguments) = try compiler.operand(baseTerm, type: .string, ordering: false)
         return .condition(sql: "substr(\(column), 1, ?) = ?",
-                          arguments: [.integer(Int64(prefixText.unicodeScalars.count)), .text(prefixText)])
+                          arguments: arguments + [.integer(Int64(prefixText.unicodeScalars.count)), .text(prefixText)])
     }
 }
 

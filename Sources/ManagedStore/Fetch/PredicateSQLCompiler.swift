@@ -5,12 +5,25 @@ import Foundation
 /// falls back to scanning the table in memory.
 struct PredicateSQLCompiler {
     let entity: EntityDescription
+    /// What the variables of nested expressions stand for (the object a to-one relationship
+    /// leads to, inside `$0.author?.name`); any other variable is the fetched object.
+    var bindings: [PredicateExpressions.VariableID: Term] = [:]
+
+    init(entity: EntityDescription) {
+        self.entity = entity
+    }
 
     /// A predicate in the making: a column, a value, an SQL value expression, or a condition.
     enum Term {
         /// The object the predicate is evaluated on.
         case object
         case column(Int)
+        /// A to-many relationship of the fetched object.
+        case toMany(ResolvedRelationship)
+        /// The object the to-one relationship at this slot of the fetched object leads to.
+        case destination(ResolvedRelationship)
+        /// A member of the to-many relationship, inside `contains { … }` (its row is `z`).
+        case member(ResolvedRelationship)
         case constant(AttributeValue)
         case constants([AttributeValue])
         case expression(sql: String, arguments: [SQLiteValue], type: AttributeType)
@@ -93,7 +106,7 @@ struct PredicateSQLCompiler {
             return (type == .decimal && ordering ? "CAST(\(sql) AS REAL)" : sql, arguments)
         case .condition(let sql, let arguments):
             return ("(\(sql))", arguments)
-        case .object, .constants:
+        case .object, .constants, .toMany, .destination, .member:
             throw unsupported("a comparison with \(term)")
         }
     }
@@ -114,6 +127,35 @@ struct PredicateSQLCompiler {
         default:
             return value.sqliteValue
         }
+    }
+
+    /// The fetched object's table, for references from inside a subquery.
+    var qualifiedTable: String { entity.quotedTable }
+
+    /// `(SELECT …)` of the attribute at `slot` of the object `relationship` leads to.
+    func destinationColumn(_ relationship: ResolvedRelationship, slot: Int) -> Term {
+        let destination = relationship.destination
+        guard let own = relationship.slot else { return .constant(.null) }
+        let sql = "(SELECT z.\(destination.quotedColumns[slot]) FROM \(destination.quotedTable) AS z WHERE z.Z_PK = \(qualifiedTable).\(entity.quotedColumns[own]))"
+        return .expression(sql: sql, arguments: [], type: destination.storedProperties[slot].type)
+    }
+
+    /// `(SELECT COUNT(*) …)` of the members of the to-many `relationship`.
+    func memberCount(_ relationship: ResolvedRelationship) throws -> Term {
+        guard let inverse = relationship.inverseSlot else { throw unsupported("the count of \(relationship.name), which has no to-one inverse") }
+        let destination = relationship.destination
+        return .expression(sql: "(SELECT COUNT(*) FROM \(destination.quotedTable) AS z WHERE z.\(destination.quotedColumns[inverse]) = \(qualifiedTable).Z_PK)",
+                           arguments: [], type: .integer64)
+    }
+
+    /// `EXISTS (…)`: a member of the to-many `relationship` passes `test` (compiled with the
+    /// member's row as `z`).
+    func membership(_ relationship: ResolvedRelationship, test: Term) throws -> Term {
+        guard let inverse = relationship.inverseSlot else { throw unsupported("contains() on \(relationship.name), which has no to-one inverse") }
+        let destination = relationship.destination
+        let (condition, arguments) = try self.condition(test)
+        return .condition(sql: "EXISTS (SELECT 1 FROM \(destination.quotedTable) AS z WHERE z.\(destination.quotedColumns[inverse]) = \(qualifiedTable).Z_PK AND (\(condition)))",
+                          arguments: arguments)
     }
 
     func column(_ slot: Int, ordering: Bool = false) -> String {

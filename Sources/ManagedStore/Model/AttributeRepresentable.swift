@@ -119,6 +119,17 @@ extension UUID: AttributeRepresentable {
     public var attributeValue: AttributeValue { .uuid(self) }
 }
 
+/// An object ID stands for a to-one relationship's key: a typed fetch reads it with the key path
+/// `\Book.author?.objectID`, without making the author an object.
+extension ManagedObjectID: AttributeRepresentable {
+    public static var attributeType: AttributeType { .objectID }
+    public init?(attributeValue: AttributeValue) {
+        guard case .object(let id) = attributeValue else { return nil }
+        self = id
+    }
+    public var attributeValue: AttributeValue { .object(self) }
+}
+
 extension Optional: AttributeRepresentable where Wrapped: AttributeRepresentable {
     public static var attributeType: AttributeType { Wrapped.attributeType }
     public static var isOptionalAttribute: Bool { true }

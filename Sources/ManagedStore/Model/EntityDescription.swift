@@ -43,8 +43,13 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// Each slot's destination entity, for the to-one relationships' slots (nil for
     /// attributes). Set once, by the model that holds the entity, before the entity is used.
     nonisolated(unsafe) private(set) var slotDestinations: [EntityDescription?]
-    /// `@Relationship` wrapper storage key paths resolved to relationship names.
-    let relationshipStorageNames = Locked<[AnyKeyPath: String]>([:])
+    /// The relationships, resolved (in declaration order). Set once, with `slotDestinations`.
+    nonisolated(unsafe) private(set) var resolvedRelationships: [ResolvedRelationship] = []
+    /// Whether a save must check this entity's objects' relationships: a mandatory to-one, or
+    /// a to-many with a minimum, a maximum, or that may not be empty.
+    nonisolated(unsafe) private(set) var validatesRelationships = false
+    /// Whether deleting one of this entity's objects may deny the save.
+    nonisolated(unsafe) private(set) var deniesDeletion = false
     /// Key paths of `managedObjectClass` already resolved to attribute slots (predicates).
     let keyPathSlots = Locked<[AnyKeyPath: Int]>([:])
     /// `@Attribute` wrapper storage key paths resolved to slots, by identity, published for
@@ -145,6 +150,11 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         relationshipsByName[name]
     }
 
+    /// The relationship named `name`, resolved.
+    func resolvedRelationship(named name: String) -> ResolvedRelationship? {
+        resolvedRelationships.first { $0.name == name }
+    }
+
     /// A hash of what a store records of the entity (name, attributes and their types and
     /// optionality, relationships, uniqueness constraints), as Core Data's `versionHash`: two
     /// entities with equal hashes use the same table. Renaming identifiers, defaults and indexes
@@ -175,6 +185,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// Resolves the to-one relationships' destinations in `model` (once, by the model's init).
     func resolveDestinations(in model: [String: EntityDescription]) {
         var destinations = slotDestinations
+        var resolved: [ResolvedRelationship] = []
         for relationship in relationships {
             guard let destination = model[relationship.destinationEntityName] else {
                 preconditionFailure("ManagedStore: relationship \(name).\(relationship.name) names entity \(relationship.destinationEntityName), which the model does not have")
@@ -193,8 +204,16 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
                              "ManagedStore: entity \(name) is in two models with different destinations for \(relationship.name)")
                 destinations[slot] = destination
             }
+            let inverse = relationship.inverseName.flatMap { destination.relationshipsByName[$0] }
+            resolved.append(ResolvedRelationship(
+                description: relationship, slot: relationship.isToMany ? nil : slotByName[relationship.name], destination: destination,
+                inverse: inverse, inverseSlot: inverse.flatMap { $0.isToMany ? nil : destination.slotByName[$0.name] },
+                inverseIndex: inverse.flatMap { inverse in inverse.isToMany ? destination.relationships.firstIndex { $0.name == inverse.name } : nil }))
         }
         slotDestinations = destinations
+        resolvedRelationships = resolved
+        validatesRelationships = relationships.contains { $0.isToMany ? (!$0.isOptional || $0.minCount > 0 || $0.maxCount > 0) : !$0.isOptional }
+        deniesDeletion = relationships.contains { $0.deleteRule == .deny }
     }
 
     public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool { lhs === rhs }

@@ -27,6 +27,12 @@ extension EntityDescription {
         guard let name, let slot = slotByName[name] else {
             preconditionFailure("ManagedStore: \(type(of: object)).\(name ?? "?") is an @Attribute, but entity \(self.name) has no attribute of that name")
         }
+        publish(storage, slot: slot)
+        return slot
+    }
+
+    /// Publishes `slot` for the wrapper storage key path `storage`, for lock-free reads.
+    func publish(_ storage: AnyKeyPath, slot: Int) {
         storageKeyPaths.withLock { retained in
             let key = ObjectIdentifier(storage)
             let current = storageSlotTable.load(ordering: .acquiring).takeUnretainedValue()
@@ -38,7 +44,6 @@ extension EntityDescription {
             retained.tables.append(table)
             storageSlotTable.store(Unmanaged.passUnretained(table), ordering: .releasing)
         }
-        return slot
     }
 
     /// The attribute slot a key path of `managedObjectClass` reads, for predicates and sort
@@ -68,6 +73,21 @@ extension EntityDescription {
                 return child.label.map { String($0.dropFirst()) }
             }
             mirror = current.superclassMirror
+        }
+        return nil
+    }
+
+    /// The relationship a key path of `managedObjectClass` reads (`\Book.author`,
+    /// `\Author.books`), found with a probe as ``slot(forKeyPath:)`` finds attributes; nil for
+    /// anything else.
+    func relationship(forKeyPath keyPath: AnyKeyPath) -> ResolvedRelationship? {
+        let probe = ManagedObject.makeProbe(for: self)
+        _ = probe[keyPath: keyPath]
+        if probe.probeRelationships.count == 1, probe.probeReads.isEmpty {
+            return resolvedRelationships.first { $0.name == probe.probeRelationships[0] }
+        }
+        if probe.probeRelationships.isEmpty, probe.probeReads.count == 1 {
+            return resolvedRelationships.first { $0.slot == probe.probeReads[0] }
         }
         return nil
     }

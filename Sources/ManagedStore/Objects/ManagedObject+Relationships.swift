@@ -2,53 +2,98 @@ extension ManagedObject {
     /// The objects `relationship` relates this one to: none or one for a to-one (a fault when
     /// not loaded yet), the members for a to-many (read from the store or parent, with the
     /// context's unsaved changes applied).
-    func relatedObjects(_ relationship: RelationshipDescription) -> [ManagedObject] {
-        checkAccess()
-        guard let context = managedObjectContext else {
-            preconditionFailure("ManagedStore: relationship '\(relationship.name)' of \(objectID) was read outside a context")
-        }
+    @usableFromInline
+    final func relatedObjects(_ relationship: ResolvedRelationship) -> [ManagedObject] {
         if relationship.isToMany {
+            if isProbe {
+                probeRelationships.append(relationship.name)
+                return []
+            }
+            guard let context = managedObjectContext else {
+                preconditionFailure("ManagedStore: relationship '\(relationship.name)' of \(objectID) was read outside a context")
+            }
             do {
                 return try context.members(of: self, relationship)
             } catch {
                 preconditionFailure("ManagedStore: could not read relationship '\(relationship.name)' of \(objectID): \(error)")
             }
         }
-        guard let slot = entity.slotByName[relationship.name], case .object(let id) = readAttribute(slot) else { return [] }
-        return [context.object(with: id)]
+        return destination(relationship).map { [$0] } ?? []
     }
 
-    /// Sets `relationship` to `objects`, keeping the inverse in step on the other side.
-    func setRelatedObjects(_ objects: [ManagedObject], _ relationship: RelationshipDescription) {
+    /// The destination of the to-one `relationship`, or nil.
+    @usableFromInline
+    final func destination(_ relationship: ResolvedRelationship) -> ManagedObject? {
+        guard let slot = relationship.slot, case .object(let id) = readAttribute(slot) else { return nil }
+        guard let context = managedObjectContext else {
+            preconditionFailure("ManagedStore: relationship '\(relationship.name)' of \(objectID) was read outside a context")
+        }
+        return context.object(with: id)
+    }
+
+    /// Sets the to-many `relationship` to `objects`, keeping the inverse in step on the other side.
+    @usableFromInline
+    final func setMembers(_ objects: [ManagedObject], _ relationship: ResolvedRelationship) {
+        let context = checkedContext(for: objects, relationship)
+        guard let inverse = relationship.inverse, let inverseSlot = relationship.inverseSlot else { return }
+        let resolvedInverse = ResolvedRelationship(description: inverse, slot: inverseSlot, destination: entity, inverse: relationship.description,
+                                                   inverseSlot: nil, inverseIndex: nil)
+        let current = relatedObjects(relationship)
+        let wanted = Set(objects.map(ObjectIdentifier.init))
+        let present = Set(current.map(ObjectIdentifier.init))
+        for member in current where !wanted.contains(ObjectIdentifier(member)) {
+            member.setDestination(nil, resolvedInverse, in: context)
+        }
+        for member in objects where !present.contains(ObjectIdentifier(member)) {
+            member.setDestination(self, resolvedInverse, in: context)
+        }
+    }
+
+    /// Points the to-one `relationship` at `destination` (nil clears it), keeping the inverse
+    /// in step.
+    @usableFromInline
+    final func setDestination(_ destination: ManagedObject?, _ relationship: ResolvedRelationship) {
+        let context = checkedContext(relationship)
+        if let destination { check(destination, joins: relationship, in: context) }
+        setDestination(destination, relationship, in: context)
+    }
+
+    private func checkedContext(for objects: [ManagedObject], _ relationship: ResolvedRelationship) -> ManagedObjectContext {
+        let context = checkedContext(relationship)
+        for object in objects { check(object, joins: relationship, in: context) }
+        return context
+    }
+
+    private func checkedContext(_ relationship: ResolvedRelationship) -> ManagedObjectContext {
         checkAccess()
         guard let context = managedObjectContext else {
             preconditionFailure("ManagedStore: relationship '\(relationship.name)' of \(objectID) was set outside a context")
         }
-        for object in objects {
-            precondition(object.managedObjectContext === context,
-                         "ManagedStore: \(object.objectID) belongs to another context than \(objectID) (relationship '\(relationship.name)')")
-            precondition(object.entity.name == relationship.destinationEntityName,
-                         "ManagedStore: \(object.objectID) is not a \(relationship.destinationEntityName) (relationship '\(relationship.name)')")
-        }
-        if relationship.isToMany {
-            setMembers(objects, relationship, in: context)
-        } else {
-            precondition(objects.count <= 1, "ManagedStore: to-one relationship '\(relationship.name)' was given \(objects.count) objects")
-            setDestination(objects.first, relationship, in: context)
-        }
+        return context
+    }
+
+    private func check(_ object: ManagedObject, joins relationship: ResolvedRelationship, in context: ManagedObjectContext) {
+        precondition(object.managedObjectContext === context,
+                     "ManagedStore: \(object.objectID) belongs to another context than \(objectID) (relationship '\(relationship.name)')")
+        precondition(object.entity === relationship.destination,
+                     "ManagedStore: \(object.objectID) is not a \(relationship.destination.name) (relationship '\(relationship.name)')")
     }
 
     /// Points the to-one `relationship` at `destination`, and fixes the inverse: a to-one
     /// inverse is set on the new destination and cleared on the old one (and on the object the
-    /// new destination pointed at before); a to-many inverse follows by itself.
-    func setDestination(_ destination: ManagedObject?, _ relationship: RelationshipDescription, in context: ManagedObjectContext) {
-        guard let slot = entity.slotByName[relationship.name] else { return }
+    /// new destination pointed at before); a to-many inverse follows by itself (it is read from
+    /// the to-one keys).
+    func setDestination(_ destination: ManagedObject?, _ relationship: ResolvedRelationship, in context: ManagedObjectContext) {
+        guard let slot = relationship.slot else { return }
+        let new: AttributeValue = destination.map { .object($0.objectID) } ?? .null
+        guard let inverseSlot = relationship.inverseSlot else {
+            // No inverse, or a to-many one: only this side's key changes.
+            writeAttribute(new, slot: slot)
+            return
+        }
         let old: ManagedObject? = if case .object(let id) = readAttribute(slot) { context.object(with: id) } else { nil }
         if old === destination { return }
-        writeAttribute(destination.map { .object($0.objectID) } ?? .null, slot: slot)
-        guard let inverseName = relationship.inverseName,
-              let inverse = (destination ?? old)?.entity.relationshipsByName[inverseName], !inverse.isToMany,
-              let inverseSlot = (destination ?? old)?.entity.slotByName[inverseName] else { return }
+        writeAttribute(new, slot: slot)
         if let old, case .object(let id) = old.readAttribute(inverseSlot), id == objectID {
             old.writeAttribute(.null, slot: inverseSlot)
         }
@@ -61,22 +106,6 @@ extension ManagedObject {
                 }
             }
             destination.writeAttribute(.object(objectID), slot: inverseSlot)
-        }
-    }
-
-    /// Makes `objects` the members of the to-many `relationship`: objects that leave have
-    /// their to-one inverse cleared, objects that join have it pointed here.
-    private func setMembers(_ objects: [ManagedObject], _ relationship: RelationshipDescription, in context: ManagedObjectContext) {
-        guard let inverseName = relationship.inverseName, let destination = context.model.entitiesByName[relationship.destinationEntityName],
-              let inverse = destination.relationshipsByName[inverseName] else { return }
-        let current = relatedObjects(relationship)
-        let wanted = Set(objects.map(ObjectIdentifier.init))
-        let present = Set(current.map(ObjectIdentifier.init))
-        for member in current where !wanted.contains(ObjectIdentifier(member)) {
-            member.setDestination(nil, inverse, in: context)
-        }
-        for member in objects where !present.contains(ObjectIdentifier(member)) {
-            member.setDestination(self, inverse, in: context)
         }
     }
 }

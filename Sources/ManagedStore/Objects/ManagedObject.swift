@@ -43,6 +43,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Set for the probe objects that resolve key paths; records the slots read.
     var isProbe = false
     var probeReads: [Int] = []
+    /// The to-many relationships read through a probe.
+    var probeRelationships: [String] = []
 
     /// Makes an object of `entity` and inserts it into `context`, if one is given.
     ///
@@ -137,7 +139,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// An unknown key is a programmer error and traps.
     public func value(forKey key: String) -> Any? {
-        if let relationship = entity.relationshipsByName[key] {
+        if let relationship = entity.resolvedRelationship(named: key) {
             let objects = relatedObjects(relationship)
             return relationship.isToMany ? Set(objects) : objects.first
         }
@@ -165,7 +167,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// An unknown key, or a value of the wrong type, is a programmer error and traps.
     public func setValue(_ value: Any?, forKey key: String) {
-        if let relationship = entity.relationshipsByName[key] {
+        if let relationship = entity.resolvedRelationship(named: key) {
             let objects: [ManagedObject]
             switch value {
             case nil: objects = []
@@ -174,7 +176,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
             case let array as [ManagedObject]: objects = array
             default: preconditionFailure("ManagedStore: \(type(of: value!)) cannot be stored in relationship '\(key)' of \(entity.name)")
             }
-            setRelatedObjects(objects, relationship)
+            if relationship.isToMany {
+                setMembers(objects, relationship)
+            } else {
+                precondition(objects.count <= 1, "ManagedStore: to-one relationship '\(key)' was given \(objects.count) objects")
+                setDestination(objects.first, relationship)
+            }
             return
         }
         let slot = slotOrTrap(key)

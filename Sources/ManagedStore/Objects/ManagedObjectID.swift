@@ -81,3 +81,20 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(key)
     }
 }
+
+/// Encodes as its URI, so that a `#Predicate` may capture an ID (Foundation's predicates capture
+/// only `Codable` values: `#Predicate<Book> { $0.author?.objectID == authorID }`). An ID names a
+/// store's row, which only a coordinator can resolve: decode the URI with
+/// ``PersistentStoreCoordinator/managedObjectID(forURIRepresentation:)``, not with a decoder.
+extension ManagedObjectID: Codable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(uriRepresentation().absoluteString)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        throw DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: decoder.codingPath,
+            debugDescription: "a ManagedObjectID is resolved by PersistentStoreCoordinator.managedObjectID(forURIRepresentation:), not decoded"))
+    }
+}

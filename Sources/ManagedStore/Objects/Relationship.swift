@@ -36,20 +36,27 @@ public struct Relationship<Value: RelationshipRepresentable>: RelationshipProper
     }
 
     /// The property's value, read from and written to the enclosing object.
+    ///
+    /// Inlinable, as ``Attribute``'s, so that it is specialized for each class and value type
+    /// (an importer sets one per row).
+    @inlinable
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Relationship<Value>>
     ) -> Value {
         get {
-            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object)
-            precondition(relationship.isToMany == Value.isToMany,
-                         "ManagedStore: \(Object.self).\(relationship.name) is \(Value.self), but the relationship is \(relationship.isToMany ? "to-many" : "to-one")")
-            return Value(relationshipObjects: object.relatedObjects(relationship))
+            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
+            if Value.isToMany { return Value(relationshipObjects: object.relatedObjects(relationship)) }
+            return Value(relationshipObject: object.destination(relationship))
         }
         set {
-            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object)
-            object.setRelatedObjects(newValue.relationshipObjects, relationship)
+            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
+            if Value.isToMany {
+                object.setMembers(newValue.relationshipObjects, relationship)
+            } else {
+                object.setDestination(newValue.relationshipObject, relationship)
+            }
         }
     }
 }
@@ -63,6 +70,15 @@ public protocol RelationshipRepresentable {
     init(relationshipObjects: [ManagedObject])
     /// The objects this value holds.
     var relationshipObjects: [ManagedObject] { get }
+    /// For a to-one: the value holding `object`.
+    init(relationshipObject object: ManagedObject?)
+    /// For a to-one: the object this value holds.
+    var relationshipObject: ManagedObject? { get }
+}
+
+extension RelationshipRepresentable {
+    public init(relationshipObject object: ManagedObject?) { self.init(relationshipObjects: object.map { [$0] } ?? []) }
+    public var relationshipObject: ManagedObject? { relationshipObjects.first }
 }
 
 extension Optional: RelationshipRepresentable where Wrapped: ManagedObject {
@@ -75,6 +91,14 @@ extension Optional: RelationshipRepresentable where Wrapped: ManagedObject {
         self = .some(typed)
     }
     public var relationshipObjects: [ManagedObject] { self.map { [$0] } ?? [] }
+    public init(relationshipObject object: ManagedObject?) {
+        guard let object else { self = .none; return }
+        guard let typed = object as? Wrapped else {
+            preconditionFailure("ManagedStore: the related object \(object.objectID) is not a \(Wrapped.self)")
+        }
+        self = .some(typed)
+    }
+    public var relationshipObject: ManagedObject? { self }
 }
 
 extension Set: RelationshipRepresentable where Element: ManagedObject {
@@ -91,29 +115,36 @@ extension Set: RelationshipRepresentable where Element: ManagedObject {
 }
 
 /// What ManagedStore needs to know of a ``Relationship`` without knowing its value type.
+@usableFromInline
 protocol RelationshipPropertyWrapper {
     var tag: Int { get set }
 }
 
 extension EntityDescription {
     /// The relationship of a `@Relationship` property, given the key path of its wrapper
-    /// storage; found by reflection on first use, then from a table.
+    /// storage. The fast path reads the entity's published table (the one attribute slots use,
+    /// where a relationship's index `i` is kept as `-1 - i`), without a lock; the first access
+    /// finds the property's name by reflection.
+    @usableFromInline
     func relationship<Object: ManagedObject, Wrapper: RelationshipPropertyWrapper>(
-        forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object
-    ) -> RelationshipDescription {
-        let key = storage as AnyKeyPath
-        if let name = relationshipStorageNames.withLock({ $0[key] }), let relationship = relationshipsByName[name] {
-            return relationship
+        forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object, isToMany: Bool
+    ) -> ResolvedRelationship {
+        let key = ObjectIdentifier(storage)
+        if let found = storageSlotTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.slot(for: key) }), found < 0 {
+            return resolvedRelationships[-1 - found]
         }
         let tag = Int.min + 11
         let saved = object[keyPath: storage].tag
         object[keyPath: storage].tag = tag
         defer { object[keyPath: storage].tag = saved }
         let found = Self.propertyName(in: object) { ($0 as? any RelationshipPropertyWrapper)?.tag == tag }
-        guard let found, let relationship = relationshipsByName[found] else {
+        guard let found, let index = resolvedRelationships.firstIndex(where: { $0.name == found }) else {
             preconditionFailure("ManagedStore: \(type(of: object)).\(found ?? "?") is a @Relationship, but entity \(name) has no relationship of that name")
         }
-        relationshipStorageNames.withLock { $0[key] = found }
+        let relationship = resolvedRelationships[index]
+        precondition(relationship.isToMany == isToMany,
+                     "ManagedStore: \(type(of: object)).\(found) is a \(isToMany ? "set" : "single object"), but the relationship is \(relationship.isToMany ? "to-many" : "to-one")")
+        publish(storage, slot: -1 - index)
         return relationship
     }
 }

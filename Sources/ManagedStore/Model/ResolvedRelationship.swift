@@ -1,0 +1,20 @@
+/// A relationship with what using it needs resolved once, when its model is made: the
+/// destination entity, the slots of its to-one key on both sides, and its inverse; so that
+/// setting one (an importer does it per row) looks nothing up by name.
+@usableFromInline
+struct ResolvedRelationship: Sendable {
+    @usableFromInline let description: RelationshipDescription
+    /// The slot of this relationship's key, for a to-one.
+    @usableFromInline let slot: Int?
+    /// The destination entity (entities are immortal: see `Immortal`).
+    @usableFromInline unowned(unsafe) let destination: EntityDescription
+    /// The inverse, on the destination.
+    @usableFromInline let inverse: RelationshipDescription?
+    /// The slot of the inverse's key on the destination, when the inverse is to-one.
+    @usableFromInline let inverseSlot: Int?
+    /// The inverse resolved, when the inverse is to-many (its index on the destination).
+    @usableFromInline let inverseIndex: Int?
+
+    @usableFromInline var name: String { description.name }
+    @usableFromInline var isToMany: Bool { description.isToMany }
+}
