@@ -79,3 +79,25 @@ final class Customer: ManagedObject {
         }
     }
 }
+
+/// An entity described by its class's `@Attribute` properties: written once.
+@Suite struct DeclaredEntityTests {
+    final class Declared: ManagedObject {
+        @Attribute var title: String
+        @Attribute var stars: Int16
+        @Attribute var body: String?
+        @Attribute var address: Address?
+    }
+
+    @Test func theAttributesComeFromTheClassWithTheDefaultsGivenBeside() throws {
+        let entity = EntityDescription(name: "Declared", declaredBy: Declared.self, defaults: ["stars": .integer(3)],
+                                       renamedAttributes: ["body": "text"], uniquenessConstraints: [["title"]])
+        #expect(entity.attributes.map(\.description) == ["title: string", "stars: integer16 = 3", "body: string?", "address: transformable?"])
+        #expect(entity.attribute(named: "body")?.renamingIdentifier == "text")
+        let container = try makeContainer(in: nil, name: "Declared", model: ManagedObjectModel(entities: [entity]))
+        let object = Declared(context: container.viewContext)
+        object.title = "t"
+        #expect(object.stars == 3)
+        try container.viewContext.save()
+    }
+}

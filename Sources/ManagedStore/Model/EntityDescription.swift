@@ -140,6 +140,12 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         Immortal.keep(self)
     }
 
+    /// An entity without attributes that stands for `managedObjectClass` while the class is
+    /// reflected on (``declaredAttributes(of:)``); no model holds it.
+    convenience init(name: String, placeholderFor managedObjectClass: ManagedObject.Type) {
+        self.init(name: name, managedObjectClass: managedObjectClass, attributes: [])
+    }
+
     /// The attribute named `name`, if the entity has one.
     public func attribute(named name: String) -> AttributeDescription? {
         slotByName[name].flatMap { $0 < attributes.count ? attributes[$0] : nil }
