@@ -144,6 +144,45 @@ final class Tag: ManagedObject {}
         #expect(try Self.rows(container, ["title", "tag"]) == [["a", "nil"], ["b", "nil"], ["c", "nil"]])
     }
 
+    @Test func renamingARelationshipKeepsItsLinksAndRemovingOneDropsThem() throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("s.sqlite")
+        let tag = { (relationships: [RelationshipDescription]) in
+            EntityDescription(name: "Tag", managedObjectClass: Tag.self, attributes: [AttributeDescription(name: "label", type: .string)],
+                              relationships: relationships)
+        }
+        let first = ManagedObjectModel(entities: [
+            Self.item([Self.title, Self.count], relationships: [.toOne("tag", destination: "Tag", inverse: "items")]),
+            tag([.toMany("items", destination: "Item", inverse: "tag")]),
+        ])
+        do {
+            let container = try Self.open(url, first)
+            try container.viewContext.performAndWait {
+                let label = Tag(context: container.viewContext)
+                label.setValue("red", forKey: "label")
+                let item = Item(context: container.viewContext)
+                item.setValue("a", forKey: "title")
+                item.setValue(label, forKey: "tag")
+                try container.viewContext.save()
+            }
+        }
+        let renamed = ManagedObjectModel(entities: [
+            Self.item([Self.title, Self.count], relationships: [.toOne("label", destination: "Tag", inverse: "items", renamingIdentifier: "tag")]),
+            tag([.toMany("items", destination: "Item", inverse: "label")]),
+        ])
+        do {
+            let container = try Self.open(url, renamed)
+            let label = try container.viewContext.performAndWait {
+                (try container.viewContext.fetch(FetchRequest<Item>())[0].value(forKey: "label") as? ManagedObject)?.value(forKey: "label") as? String
+            }
+            #expect(label == "red", "the link survived the rename")
+        }
+        let removed = ManagedObjectModel(entities: [Self.item([Self.title, Self.count]), tag([])])
+        let container = try Self.open(url, removed)
+        #expect(try Self.rows(container, ["title"]) == [["a"]])
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).entityVersionHashesByName == removed.entityVersionHashesByName)
+    }
+
     // MARK: Refused
 
     @Test func aTypeChangeIsRefusedNamingTheEntityAndPropertyAndNothingIsWritten() throws {

@@ -359,4 +359,59 @@ enum LibraryModel {
             #expect(books.map { $0.reviews.count } == [0, 0, 0], "after a refresh, the store's")
         }
     }
+
+    /// The walk across contexts: insert in a background context, merge into the view
+    /// context, traverse there, cascade-delete there, and a deny that refuses.
+    @Test func insertInTheBackgroundMergeTraverseCascadeAndDenyInTheView() async throws {
+        let container = try LibraryModel.container()
+        let view = container.viewContext
+        let worker = container.newBackgroundContext()
+        let captured = Mutex<[ContextSaveChanges]>([])
+        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDsNotification,
+                                                              object: worker, queue: nil) { note in
+            if let changes = ContextSaveChanges(note) { captured.withLock { $0.append(changes) } }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let authorID = try await worker.perform { () throws -> ManagedObjectID in
+            let author = Author(context: worker)
+            author.name = "Austen"
+            let portrait = Portrait(context: worker)
+            portrait.caption = "sketch"
+            author.portrait = portrait
+            for title in ["Emma", "Persuasion"] {
+                let book = Book(context: worker)
+                book.title = title
+                book.author = author
+                let review = Review(context: worker)
+                review.stars = 5
+                review.book = book
+            }
+            try worker.save()
+            return author.objectID
+        }
+        for changes in captured.withLock({ $0 }) { view.mergeChanges(fromContextDidSave: changes) }
+        let author = try #require(view.registeredObject(for: authorID) as? Author, "merged in, registered")
+        #expect(author.books.map(\.title).sorted() == ["Emma", "Persuasion"])
+        #expect(author.books.flatMap(\.reviews).count == 2)
+        #expect(author.portrait?.caption == "sketch")
+
+        // Author.books denies while it has books; deleting the books cascades to their reviews.
+        view.delete(author)
+        #expect(throws: ManagedStoreError.self) { try view.save() }
+        view.rollback()
+        for book in author.books { view.delete(book) }
+        view.delete(author)   // Author.portrait cascades
+        try view.save()
+        for type in [Book.self, Review.self, Author.self, Portrait.self] as [ManagedObject.Type] {
+            let count = try await worker.perform { () throws -> Int in
+                switch type {
+                case is Book.Type: try worker.count(for: FetchRequest<Book>())
+                case is Review.Type: try worker.count(for: FetchRequest<Review>())
+                case is Author.Type: try worker.count(for: FetchRequest<Author>())
+                default: try worker.count(for: FetchRequest<Portrait>())
+                }
+            }
+            #expect(count == 0, "\(type) left in the store")
+        }
+    }
 }
