@@ -101,3 +101,22 @@ final class Customer: ManagedObject {
         try container.viewContext.save()
     }
 }
+
+/// Aggregates typed by key path.
+@Suite struct TypedAggregateTests {
+    @Test func aggregatesComeTypedAndGrouped() async throws {
+        let container = try makeContainer(in: nil)
+        try await insertNotes(["a", "b", "c", "d"], into: container)
+        let context = container.viewContext
+        let (first, last, count, stars) = try context.aggregate(FetchRequest<Note>(), .minimum(\.created), .maximum(\.created), .count, .sum(\.stars))
+        #expect(first == Date(timeIntervalSince1970: 0))
+        #expect(last == Date(timeIntervalSince1970: 3 * 86_400))
+        #expect(count == 4 && stars == 6)
+        let none = try context.aggregate(FetchRequest<Note>(predicate: #Predicate { $0.stars > 9 }), .maximum(\.title), .count)
+        #expect(none.0 == nil && none.1 == 0)
+        let groups = try context.aggregate(FetchRequest<Note>(predicate: #Predicate { $0.stars >= 1 }), groupedBy: \.title, .count, .maximum(\.stars))
+        #expect(groups.map(\.0) == ["b", "c", "d"])
+        #expect(groups.map(\.1) == [1, 1, 1])
+        #expect(groups.map(\.2) == [1, 2, 3] as [Int16?])
+    }
+}

@@ -51,18 +51,17 @@ public final class RateQueries {
     }
 
     private func readBounds() throws -> (first: CalendarDay, last: CalendarDay) {
-        let row = try context.aggregate(AggregateRequest<Eurofxrefhist>(aggregates: [.min("date"), .max("date")]))[0]
-        guard case .date(let first) = row[0], case .date(let last) = row[1] else { throw QueryError.emptyStore }
+        let (first, last) = try context.aggregate(FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date))
+        guard let first, let last else { throw QueryError.emptyStore }
         return (CalendarDay(date: first), CalendarDay(date: last))
     }
 
     /// Each currency the store holds, with its first and last day and its number of rates.
     public func currencies() throws -> [CurrencySummary] {
-        try context.aggregate(AggregateRequest<Eurofxrefhist>(groupBy: ["currencySymbol"], aggregates: [.min("date"), .max("date"), .count]))
-            .compactMap { row in
-                guard case .string(let code) = row[0], case .date(let first) = row[1], case .date(let last) = row[2],
-                      case .integer(let count) = row[3] else { return nil }
-                return CurrencySummary(code: code, firstDay: CalendarDay(date: first), lastDay: CalendarDay(date: last), rates: Int(count))
+        try context.aggregate(FetchRequest<Eurofxrefhist>(), groupedBy: \.currencySymbol, .minimum(\.date), .maximum(\.date), .count)
+            .compactMap { code, first, last, count in
+                guard let first, let last else { return nil }
+                return CurrencySummary(code: code, firstDay: CalendarDay(date: first), lastDay: CalendarDay(date: last), rates: count)
             }
     }
 
@@ -182,9 +181,8 @@ public final class RateQueries {
     func currencies(publishedOn day: CalendarDay) throws -> [String] {
         if let cache { return try cache.rates(on: day).codes }
         let date = day.date
-        return try context.aggregate(AggregateRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date },
-                                                                      groupBy: ["currencySymbol"], aggregates: [.count]))
-            .compactMap { row in if case .string(let code) = row[0] { code } else { nil } }.sorted()
+        return try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date }), groupedBy: \.currencySymbol, .count)
+            .map(\.0).sorted()
     }
 
     /// Whether `fallback` may answer for `day`, before the first stored day, with that day's
@@ -288,9 +286,9 @@ public final class RateQueries {
             return Set(try (0...max(0, to.days(since: from))).map { from.adding(days: $0) }.filter { try !cache.rates(on: $0).isEmpty })
         }
         let (start, end) = (from.date, to.date)
-        let rows = try context.aggregate(AggregateRequest<Eurofxrefhist>(
-            predicate: #Predicate { $0.date >= start && $0.date <= end }, groupBy: ["date"], aggregates: [.count]))
-        return Set(rows.compactMap { row in if case .date(let date) = row[0] { CalendarDay(date: date) } else { nil } })
+        let rows = try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
+                                         groupedBy: \.date, .count)
+        return Set(rows.map { CalendarDay(date: $0.0) })
     }
 
     /// Business days inside the stored range without any rate: holes an import left.
@@ -350,9 +348,9 @@ public final class RateQueries {
             return nil
         }
         let (low, high) = after ? (day.adding(days: 1).date, day.adding(days: window).date) : (day.adding(days: -window).date, day.adding(days: -1).date)
-        let row = try context.aggregate(AggregateRequest<Eurofxrefhist>(
-            predicate: #Predicate { $0.date >= low && $0.date <= high }, aggregates: [after ? .min("date") : .max("date")]))[0]
-        guard case .date(let date) = row[0] else { return nil }
+        let request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high })
+        let nearest = after ? try context.aggregate(request, .minimum(\.date)) : try context.aggregate(request, .maximum(\.date))
+        guard let date = nearest else { return nil }
         let found = CalendarDay(date: date)
         return (found, try rateIfAny(code, on: found))
     }
@@ -422,9 +420,8 @@ public final class RateQueries {
     /// Which of `days` hold any rate.
     func storedDays(among days: [CalendarDay]) throws -> Set<CalendarDay> {
         let dates = days.map(\.date)
-        let rows = try context.aggregate(AggregateRequest<Eurofxrefhist>(
-            predicate: #Predicate { dates.contains($0.date) }, groupBy: ["date"], aggregates: [.count]))
-        return Set(rows.compactMap { row in if case .date(let date) = row[0] { CalendarDay(date: date) } else { nil } })
+        let rows = try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }), groupedBy: \.date, .count)
+        return Set(rows.map { CalendarDay(date: $0.0) })
     }
 
     /// Throws ``QueryError/incompleteRange(from:to:missing:)`` when the range reaches days the
@@ -553,11 +550,10 @@ public final class RateQueries {
 
     /// What the store holds, and whether it has every business day whose rates should be out.
     public func status() throws -> StoreStatus {
-        let row = try context.aggregate(AggregateRequest<Eurofxrefhist>(
-            aggregates: [.min("date"), .max("date"), .count, .countDistinct("date"), .countDistinct("currencySymbol")]))[0]
-        let first: CalendarDay? = if case .date(let date) = row[0] { CalendarDay(date: date) } else { nil }
-        let last: CalendarDay? = if case .date(let date) = row[1] { CalendarDay(date: date) } else { nil }
-        func count(_ value: AttributeValue) -> Int { if case .integer(let n) = value { Int(n) } else { 0 } }
+        let (firstDate, lastDate, rates, days, currencies) = try context.aggregate(
+            FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date), .count, .countDistinct(\.date), .countDistinct(\.currencySymbol))
+        let first = firstDate.map { CalendarDay(date: $0) }
+        let last = lastDate.map { CalendarDay(date: $0) }
         let due = TargetCalendar.latestDueDay(at: now())
         let missing = last.map { TargetCalendar.businessDays(after: $0, through: due) } ?? []
         let holes = try self.holes()
@@ -576,7 +572,7 @@ public final class RateQueries {
                 error: gone ? ImportRun.interruptedMessage(processID: run.processID) : run.errorMessage,
                 processID: Int(run.processID))
         }
-        return StoreStatus(firstDay: first, lastDay: last, rates: count(row[2]), days: count(row[3]), currencies: count(row[4]),
+        return StoreStatus(firstDay: first, lastDay: last, rates: rates, days: days, currencies: currencies,
                            dueDay: due, missingBusinessDays: missing, holes: holes, ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
                            lastRun: lastRun)
     }
