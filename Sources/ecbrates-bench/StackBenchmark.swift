@@ -155,7 +155,7 @@ private final class StackRun: @unchecked Sendable {
     private func store(_ chunk: RateChunk, in context: ManagedObjectContext) throws {
         for record in chunk.records {
             let rate = Eurofxrefhist(context: context)
-            rate.date = record.day.date
+            rate.date = record.day
             rate.currencySymbol = record.currency
             rate.exchangeRate = record.rate
         }

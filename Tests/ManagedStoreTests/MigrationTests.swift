@@ -183,6 +183,41 @@ final class Tag: ManagedObject {}
         #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).entityVersionHashesByName == removed.entityVersionHashesByName)
     }
 
+    /// A `.date` attribute whose values are all midnights (UTC) becomes a `.day` attribute as it
+    /// is; one with a time of day anywhere is refused, naming it.
+    @Test func aDateOfMidnightsBecomesADayAndADateWithATimeIsRefused() throws {
+        for (seconds, migrates) in [([0.0, 86_400 * 20_000, -86_400 * 3], true), ([86_400 * 20_000, 86_400 * 20_000 + 3_600], false)] as [([Double], Bool)] {
+            let dir = TemporaryDirectory()
+            let url = dir.file("s.sqlite")
+            let dated = ManagedObjectModel(entities: [Self.item([Self.title, AttributeDescription(name: "when", type: .date)])])
+            do {
+                let container = try Self.open(url, dated)
+                try container.viewContext.performAndWait {
+                    for (index, value) in seconds.enumerated() {
+                        let item = Item(context: container.viewContext)
+                        item.setValue("\(index)", forKey: "title")
+                        item.setValue(Date(timeIntervalSince1970: value), forKey: "when")
+                    }
+                    try container.viewContext.save()
+                }
+            }
+            let daily = ManagedObjectModel(entities: [Self.item([Self.title, AttributeDescription(name: "when", type: .day)])])
+            if migrates {
+                let container = try Self.open(url, daily)
+                let days = try container.viewContext.performAndWait {
+                    try container.viewContext.fetch(FetchRequest<Item>()).compactMap { $0.value(forKey: "when") as? Int }.sorted()
+                }
+                #expect(days == [-3, 0, 20_000])
+            } else {
+                #expect {
+                    _ = try Self.open(url, daily)
+                } throws: { error in
+                    "\(error)" == "the store at \(url.path) cannot be migrated to this model: Item.when: 1 stored value has a time of day, which a calendar day cannot hold. Nothing was written"
+                }
+            }
+        }
+    }
+
     // MARK: Refused
 
     @Test func aTypeChangeIsRefusedNamingTheEntityAndPropertyAndNothingIsWritten() throws {

@@ -105,12 +105,12 @@ public struct RateExporter: Sendable {
             }
             if layout == .wide { windows.reverse() }
             for (windowStart, windowEnd) in windows {
-                let lower = windowStart.date, upper = windowEnd.date
+                let lower = windowStart, upper = windowEnd
                 // Values, not managed objects: an export reads every row once.
                 let rates: [(day: CalendarDay, code: String, rate: Decimal)] = try context.fetchValues(FetchRequest<Eurofxrefhist>(
                     predicate: #Predicate { $0.date >= lower && $0.date <= upper },
                     sortBy: [SortDescriptor(\.date, order: layout == .wide ? .reverse : .forward), SortDescriptor(\.currencySymbol)]),
-                    \.date, \.currencySymbol, \.exchangeRate).map { date, code, rate in (CalendarDay(date: date), code, rate) }
+                    \.date, \.currencySymbol, \.exchangeRate).map { day, code, rate in (day, code, rate) }
                 var out = ""
                 out.reserveCapacity(rates.count * 24)
                 var index = 0

@@ -105,7 +105,7 @@ public struct ImportJob: Sendable {
         return try context.performAndWait { () throws -> CalendarDay? in
             var request = FetchRequest<Eurofxrefhist>(sortBy: [SortDescriptor(\.date, order: .reverse)])
             request.fetchLimit = 1
-            return try context.fetch(request).first.map { CalendarDay(date: $0.date) }
+            return try context.fetch(request).first?.date
         }
     }
 

@@ -297,13 +297,13 @@ private final class ImportPipeline: @unchecked Sendable {
     func store(_ item: WorkItem, in context: ManagedObjectContext) throws {
         // What is stored for these days, as values: a re-import, which changes nothing, makes no
         // managed objects at all (a re-import of the history: 0.31 -> 0.22 s, `scripts/bench`).
-        let dates = item.days.map(\.date)
+        let dates = item.days
         let stored = try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }),
                                              \.date, \.currencySymbol, \.exchangeRate)
         var index: [RateKey: Decimal] = [:]
         index.reserveCapacity(stored.count)
         for (date, currency, rate) in stored {
-            index[RateKey(day: CalendarDay.daysSince1970(of: date), currency: currency)] = rate
+            index[RateKey(day: date.daysSince1970, currency: currency)] = rate
         }
         var inserted = 0, unchanged = 0
         var changed: [(record: RateRecord, old: Decimal)] = []
@@ -318,7 +318,7 @@ private final class ImportPipeline: @unchecked Sendable {
                 }
             } else {
                 let rate = Eurofxrefhist(context: context)
-                rate.date = record.day.date
+                rate.date = record.day
                 rate.currencySymbol = record.currency
                 rate.exchangeRate = record.rate
                 if let run { rate.importRun = run }
@@ -353,10 +353,10 @@ private final class ImportPipeline: @unchecked Sendable {
     /// run; returns the corrections made.
     private func correct(_ changed: [(record: RateRecord, old: Decimal)], run: ImportRun?, in context: ManagedObjectContext) throws -> [Correction] {
         guard !changed.isEmpty else { return [] }
-        let days = Array(Set(changed.map(\.record.day.date)))
+        let days = Array(Set(changed.map(\.record.day)))
         var objects: [RateKey: Eurofxrefhist] = [:]
         for rate in try context.fetch(FetchRequest<Eurofxrefhist>(predicate: #Predicate { days.contains($0.date) })) {
-            objects[RateKey(day: CalendarDay.daysSince1970(of: rate.date), currency: rate.currencySymbol)] = rate
+            objects[RateKey(day: rate.date.daysSince1970, currency: rate.currencySymbol)] = rate
         }
         var corrections: [Correction] = []
         for (record, old) in changed {

@@ -5,8 +5,8 @@ import ManagedStore
 /// One published reference rate: on `date`, 1 EUR was worth `exchangeRate` units of
 /// `currencySymbol`. Unique on (date, currencySymbol).
 public final class Eurofxrefhist: ManagedObject {
-    /// The publication day, at 00:00 UTC.
-    @Attribute public var date: Date
+    /// The publication day.
+    @Attribute public var date: CalendarDay
     /// The ISO 4217 code (`USD`).
     @Attribute public var currencySymbol: String
     /// The rate exactly as published: `1.1790` and `1.179` are the same value.
@@ -17,6 +17,6 @@ public final class Eurofxrefhist: ManagedObject {
     /// The corrections made to the rate since it was first stored.
     @Relationship public var corrections: Set<RateCorrection>
 
-    /// The publication day as a calendar day.
-    public var day: CalendarDay { CalendarDay(date: date) }
+    /// The publication day (the same as ``date``).
+    public var day: CalendarDay { date }
 }

@@ -17,7 +17,7 @@ public enum RatesModel {
     public static let rate = EntityDescription(
         name: "Eurofxrefhist", managedObjectClass: Eurofxrefhist.self,
         attributes: [
-            AttributeDescription(name: "date", type: .date),
+            AttributeDescription(name: "date", type: .day),
             AttributeDescription(name: "currencySymbol", type: .string),
             AttributeDescription(name: "exchangeRate", type: .decimal),
         ],

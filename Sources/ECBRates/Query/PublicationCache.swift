@@ -66,11 +66,10 @@ final class PublicationCache {
         if let rates = days[day] { return rates }
         // The days around it too, in one request: questions come in runs of nearby days.
         let low = day.adding(days: -Self.window), high = day.adding(days: Self.window)
-        let start = low.date, end = high.date
+        let start = low, end = high
         var found: [CalendarDay: DayRates] = [:]
-        for (date, code, value) in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
-                                                           \.date, \.currencySymbol, \.exchangeRate) {
-            let day = CalendarDay(date: date)
+        for (day, code, value) in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
+                                                          \.date, \.currencySymbol, \.exchangeRate) {
             if let rates = found[day] { rates.add(code, value) } else {
                 let rates = DayRates()
                 rates.add(code, value)

@@ -53,7 +53,7 @@ public final class RateQueries {
     private func readBounds() throws -> (first: CalendarDay, last: CalendarDay) {
         let (first, last) = try context.aggregate(FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date))
         guard let first, let last else { throw QueryError.emptyStore }
-        return (CalendarDay(date: first), CalendarDay(date: last))
+        return (first, last)
     }
 
     /// Each currency the store holds, with its first and last day and its number of rates.
@@ -61,7 +61,7 @@ public final class RateQueries {
         try context.aggregate(FetchRequest<Eurofxrefhist>(), groupedBy: \.currencySymbol, .minimum(\.date), .maximum(\.date), .count)
             .compactMap { code, first, last, count in
                 guard let first, let last else { return nil }
-                return CurrencySummary(code: code, firstDay: CalendarDay(date: first), lastDay: CalendarDay(date: last), rates: count)
+                return CurrencySummary(code: code, firstDay: first, lastDay: last, rates: count)
             }
     }
 
@@ -180,7 +180,7 @@ public final class RateQueries {
     /// The currencies with a rate on `day`, by code.
     func currencies(publishedOn day: CalendarDay) throws -> [String] {
         if let cache { return try cache.rates(on: day).codes }
-        let date = day.date
+        let date = day
         return try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date }), groupedBy: \.currencySymbol, .count)
             .map(\.0).sorted()
     }
@@ -285,10 +285,10 @@ public final class RateQueries {
         if let cache, to.days(since: from) < 31 {
             return Set(try (0...max(0, to.days(since: from))).map { from.adding(days: $0) }.filter { try !cache.rates(on: $0).isEmpty })
         }
-        let (start, end) = (from.date, to.date)
+        let (start, end) = (from, to)
         let rows = try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
                                          groupedBy: \.date, .count)
-        return Set(rows.map { CalendarDay(date: $0.0) })
+        return Set(rows.map(\.0))
     }
 
     /// Business days inside the stored range without any rate: holes an import left.
@@ -347,18 +347,17 @@ public final class RateQueries {
             }
             return nil
         }
-        let (low, high) = after ? (day.adding(days: 1).date, day.adding(days: window).date) : (day.adding(days: -window).date, day.adding(days: -1).date)
+        let (low, high) = after ? (day.adding(days: 1), day.adding(days: window)) : (day.adding(days: -window), day.adding(days: -1))
         let request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high })
         let nearest = after ? try context.aggregate(request, .minimum(\.date)) : try context.aggregate(request, .maximum(\.date))
-        guard let date = nearest else { return nil }
-        let found = CalendarDay(date: date)
+        guard let found = nearest else { return nil }
         return (found, try rateIfAny(code, on: found))
     }
 
     /// Whether the ECB published any rate on `day` (the store holds one).
     func isPublicationDay(_ day: CalendarDay) throws -> Bool {
         if let cache { return try !cache.rates(on: day).isEmpty }
-        let date = day.date
+        let date = day
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date })
         request.fetchLimit = 1
         return try context.count(for: request) > 0
@@ -367,7 +366,7 @@ public final class RateQueries {
     /// The rate of `code` on `day`, if published.
     func rateIfAny(_ code: String, on day: CalendarDay) throws -> Decimal? {
         if let cache { return try cache.rates(on: day)[code] }
-        let date = day.date
+        let date = day
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date && $0.currencySymbol == code })
         request.fetchLimit = 1
         return try context.fetch(request).first?.exchangeRate
@@ -375,14 +374,14 @@ public final class RateQueries {
 
     /// The closest day before (or after) `day` with a rate for `code`, within `window` days.
     func nearest(_ code: String, to day: CalendarDay, after: Bool, within window: Int?) throws -> (day: CalendarDay, rate: Decimal)? {
-        let date = day.date
+        let date = day
         var request: FetchRequest<Eurofxrefhist>
         if after {
-            let limit = window.map { day.adding(days: $0).date } ?? Date.distantFuture
+            let limit = window.map { day.adding(days: $0) } ?? CalendarDay.latest
             request = FetchRequest(predicate: #Predicate { $0.currencySymbol == code && $0.date > date && $0.date <= limit },
                                    sortBy: [SortDescriptor(\.date)])
         } else {
-            let limit = window.map { day.adding(days: -$0).date } ?? Date.distantPast
+            let limit = window.map { day.adding(days: -$0) } ?? CalendarDay.earliest
             request = FetchRequest(predicate: #Predicate { $0.currencySymbol == code && $0.date < date && $0.date >= limit },
                                    sortBy: [SortDescriptor(\.date, order: .reverse)])
         }
@@ -411,17 +410,17 @@ public final class RateQueries {
 
     /// The days from `from` to `to` with a rate of `code`.
     func days(withRateOf code: String, from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
-        let start = from.date, end = to.date
+        let start = from, end = to
         let dates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
             predicate: #Predicate { $0.currencySymbol == code && $0.date >= start && $0.date <= end }), \.date)
-        return Set(dates.map { CalendarDay(date: $0) })
+        return Set(dates)
     }
 
     /// Which of `days` hold any rate.
     func storedDays(among days: [CalendarDay]) throws -> Set<CalendarDay> {
-        let dates = days.map(\.date)
+        let dates = days
         let rows = try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }), groupedBy: \.date, .count)
-        return Set(rows.map { CalendarDay(date: $0.0) })
+        return Set(rows.map(\.0))
     }
 
     /// Throws ``QueryError/incompleteRange(from:to:missing:)`` when the range reaches days the
@@ -461,7 +460,7 @@ public final class RateQueries {
         var windowStart = from
         while windowStart <= to {
             let windowEnd = min(windowStart.adding(days: Self.seriesWindowDays - 1), to)
-            let start = windowStart.date, end = windowEnd.date
+            let start = windowStart, end = windowEnd
             // Values, not managed objects: each rate is read once.
             let rates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
                 predicate: #Predicate { stored.contains($0.currencySymbol) && $0.date >= start && $0.date <= end },
@@ -484,7 +483,7 @@ public final class RateQueries {
                 count += 1
             }
             for (date, code, value) in rates {
-                let day = CalendarDay(date: date)
+                let day = date
                 if day != current {
                     try emit()
                     current = day
@@ -525,7 +524,7 @@ public final class RateQueries {
     public func latest(_ currencies: [String]? = nil) throws -> LatestRates {
         let codes = try currencies.map { try $0.map(knownCurrency) }
         let (_, last) = try bounds()
-        let date = last.date
+        let date = last
         let stored = try context.fetch(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date },
                                                                     sortBy: [SortDescriptor(\.currencySymbol)]))
         var rates = stored.map { (currency: $0.currencySymbol, rate: $0.exchangeRate) }
@@ -552,8 +551,7 @@ public final class RateQueries {
     public func status() throws -> StoreStatus {
         let (firstDate, lastDate, rates, days, currencies) = try context.aggregate(
             FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date), .count, .countDistinct(\.date), .countDistinct(\.currencySymbol))
-        let first = firstDate.map { CalendarDay(date: $0) }
-        let last = lastDate.map { CalendarDay(date: $0) }
+        let first = firstDate, last = lastDate
         let due = TargetCalendar.latestDueDay(at: now())
         let missing = last.map { TargetCalendar.businessDays(after: $0, through: due) } ?? []
         let holes = try self.holes()
@@ -584,7 +582,7 @@ public final class RateQueries {
         request.shouldRefreshRefetchedObjects = true
         let records = try context.fetch(request).compactMap { correction -> CorrectionRecord? in
             guard let rate = correction.rate, let run = correction.run else { return nil }
-            let day = CalendarDay(date: rate.date)
+            let day = rate.date
             if let currency, rate.currencySymbol != currency { return nil }
             if let since, day < since { return nil }
             return CorrectionRecord(day: day, currency: rate.currencySymbol, oldRate: correction.oldRate, newRate: correction.newRate,

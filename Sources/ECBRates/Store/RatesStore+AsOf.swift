@@ -16,7 +16,7 @@ extension RatesStore {
     /// earlier release knows only its state at its last import).
     public func asOf(_ moment: Date) throws -> RatesStore {
         let context = container.newBackgroundContext()
-        let rates = try context.performAndWait { () throws -> [(date: Date, currency: String, rate: Decimal)] in
+        let rates = try context.performAndWait { () throws -> [(date: CalendarDay, currency: String, rate: Decimal)] in
             let runs = try context.fetch(FetchRequest<ImportRun>(sortBy: [SortDescriptor(\.startedAt)]))
             var visibleRuns = Set<ManagedObjectID>()
             var unrecordedEnd: Date?
@@ -34,7 +34,7 @@ extension RatesStore {
                 }
             }
             let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(), \.date, \.currencySymbol, \.exchangeRate, \.importRun?.objectID)
-            var kept: [(date: Date, currency: String, rate: Decimal)] = []
+            var kept: [(date: CalendarDay, currency: String, rate: Decimal)] = []
             var index: [String: Int] = [:]
             var unrecorded = false
             for (date, currency, rate, run) in rows {
@@ -43,7 +43,7 @@ extension RatesStore {
                 } else {
                     unrecorded = true
                 }
-                index["\(CalendarDay.daysSince1970(of: date)) \(currency)"] = kept.count
+                index["\(date) \(currency)"] = kept.count
                 kept.append((date, currency, rate))
             }
             if unrecorded, let since = unrecordedEnd, moment < since {
@@ -55,7 +55,7 @@ extension RatesStore {
             let corrections = try context.fetch(FetchRequest<RateCorrection>())
             let later = corrections.compactMap { correction -> (when: Date, key: String, old: Decimal)? in
                 guard let run = correction.run, !visibleRuns.contains(run.objectID), let rate = correction.rate else { return nil }
-                return (run.startedAt, "\(CalendarDay.daysSince1970(of: rate.date)) \(rate.currencySymbol)", correction.oldRate)
+                return (run.startedAt, "\(rate.date) \(rate.currencySymbol)", correction.oldRate)
             }.sorted { $0.when < $1.when }
             for correction in later where !undone.contains(correction.key) {
                 undone.insert(correction.key)

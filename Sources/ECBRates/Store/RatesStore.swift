@@ -1,3 +1,4 @@
+import EurofxrefFeed
 import Foundation
 import ManagedStore
 
@@ -51,7 +52,7 @@ public final class RatesStore: Sendable {
     }
 
     /// An in-memory store holding `rates`, standing for the store as of `moment`.
-    init(snapshotOf rates: [(date: Date, currency: String, rate: Decimal)], asOf moment: Date) throws {
+    init(snapshotOf rates: [(date: CalendarDay, currency: String, rate: Decimal)], asOf moment: Date) throws {
         url = URL(fileURLWithPath: "/dev/null")
         asOf = moment
         container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)

@@ -25,6 +25,11 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         self.day = day
     }
 
+    /// The first day a `CalendarDay` can be (0001-01-01), for open ranges.
+    public static let earliest = CalendarDay(year: 1, month: 1, day: 1)!
+    /// The last day a `CalendarDay` can be (9999-12-31), for open ranges.
+    public static let latest = CalendarDay(year: 9999, month: 12, day: 31)!
+
     /// The day `YYYY-MM-DD` spells, or nil when the text is not exactly a calendar date in that form.
     public init?(_ text: String) {
         var text = text

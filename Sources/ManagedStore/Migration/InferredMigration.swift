@@ -28,6 +28,8 @@ struct InferredMigration {
     let changes: [TableChange]
     /// What changes, in words, for logs and errors.
     let summary: [String]
+    /// `.date` attributes that become `.day`: their stored values must all be midnights (UTC).
+    let dayChecks: [(table: String, column: String, entity: String, property: String)]
 
     /// Infers the migration from `stored` to `model`; throws
     /// ``ManagedStoreError/cannotInferMapping(url:entity:property:reason:)`` for a change that
@@ -35,6 +37,7 @@ struct InferredMigration {
     init(from stored: [StoredEntity], to model: ManagedObjectModel, url: URL) throws {
         var changes: [TableChange] = []
         var summary: [String] = []
+        var dayChecks: [(table: String, column: String, entity: String, property: String)] = []
         var matched = Set<String>()
         for entity in model.entities {
             let old = stored.first { $0.name == entity.name } ?? entity.renamingIdentifier.flatMap { id in stored.first { $0.name == id } }
@@ -65,7 +68,13 @@ struct InferredMigration {
                     continue
                 }
                 usedColumns.insert(column.name)
-                if column.kind != kind, !Self.kindsMatchAcrossRename(column.kind, kind, model: model) {
+                if column.kind == AttributeType.date.rawValue && kind == AttributeType.day.rawValue {
+                    // The same REAL seconds: a date at 00:00 UTC is a day. Checked on the rows.
+                    dayChecks.append((old.name, column.name, entity.name, property.name))
+                    summary.append("makes \(entity.name).\(property.name) a calendar day")
+                } else if column.kind == AttributeType.day.rawValue && kind == AttributeType.date.rawValue {
+                    summary.append("makes \(entity.name).\(property.name) a date")
+                } else if column.kind != kind, !Self.kindsMatchAcrossRename(column.kind, kind, model: model) {
                     throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
                         reason: "its type changed from \(column.kind) to \(kind), which a lightweight migration cannot convert")
                 }
@@ -91,6 +100,7 @@ struct InferredMigration {
         }
         self.changes = changes
         self.summary = summary
+        self.dayChecks = dayChecks
     }
 
     /// A relationship's destination may itself have been renamed.
@@ -108,6 +118,15 @@ struct InferredMigration {
     /// Runs the migration on `connection`, inside the caller's write transaction, and records
     /// `model` as the store's model.
     func apply(on connection: SQLiteConnection, model: ManagedObjectModel, url: URL) throws {
+        for check in dayChecks {
+            let column = SQLiteConnection.quote(check.column)
+            let times = try connection.scalarInt("SELECT COUNT(*) FROM \(SQLiteConnection.quote(check.table)) WHERE \(column) IS NOT NULL "
+                + "AND (\(column) != CAST(\(column) AS INTEGER) OR CAST(\(column) AS INTEGER) % 86400 != 0)") ?? 0
+            if times > 0 {
+                throw ManagedStoreError.cannotInferMapping(url: url, entity: check.entity, property: check.property,
+                    reason: "\(times) stored value\(times == 1 ? " has" : "s have") a time of day, which a calendar day cannot hold")
+            }
+        }
         for change in changes {
             switch change {
             case .drop(let name):

@@ -8,6 +8,7 @@
 /// | `.decimal` | `Decimal` | TEXT, the exact decimal (`1.179`), compared by value |
 /// | `.boolean` | `Bool` | INTEGER 0 or 1 |
 /// | `.date` | `Date` | REAL, seconds since 1970-01-01 00:00 UTC |
+/// | `.day` | a calendar day (a type of yours conforming to ``AttributeRepresentable``, as ecbrates' `CalendarDay` does) | REAL, the seconds of its 00:00 UTC (so that a `.date` attribute holding midnights migrates to `.day` as it is) |
 /// | `.binaryData` | `Data` | BLOB |
 /// | `.uuid` | `UUID` | BLOB of 16 bytes |
 /// | `.transformable` | a ``TransformableAttribute`` (any `Codable` value) | BLOB, its JSON |
@@ -16,14 +17,14 @@
 /// `.objectID` is the column of a to-one relationship: declare relationships with
 /// ``RelationshipDescription``, not as attributes of this type.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable {
-    case string, integer16, integer32, integer64, double, decimal, boolean, date, binaryData, uuid, transformable, objectID
+    case string, integer16, integer32, integer64, double, decimal, boolean, date, day, binaryData, uuid, transformable, objectID
 
     /// The SQLite column type used for this attribute type.
     var sqlType: String {
         switch self {
         case .string, .decimal: return "TEXT"
         case .integer16, .integer32, .integer64, .boolean, .objectID: return "INTEGER"
-        case .double, .date: return "REAL"
+        case .double, .date, .day: return "REAL"
         case .binaryData, .uuid, .transformable: return "BLOB"
         }
     }

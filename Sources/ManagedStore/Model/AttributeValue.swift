@@ -12,6 +12,8 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     case decimal(Decimal)
     case boolean(Bool)
     case date(Date)
+    /// A calendar day, as days since 1970-01-01 (negative before).
+    case day(Int)
     case binaryData(Data)
     case uuid(UUID)
     /// The destination of a to-one relationship.
@@ -29,6 +31,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         case .decimal(let value): return value.description
         case .boolean(let value): return String(value)
         case .date(let value): return value.formatted(.iso8601)
+        case .day(let days): return Date(timeIntervalSince1970: Double(days) * 86_400).formatted(.iso8601.year().month().day())
         case .binaryData(let value): return "<\(value.count) bytes>"
         case .uuid(let value): return value.uuidString
         case .object(let id): return id.description
@@ -40,7 +43,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         switch (self, type) {
         case (.null, _): return true
         case (.string, .string), (.double, .double), (.decimal, .decimal), (.boolean, .boolean),
-             (.date, .date), (.binaryData, .binaryData), (.binaryData, .transformable), (.uuid, .uuid), (.object, .objectID):
+             (.date, .date), (.day, .day), (.binaryData, .binaryData), (.binaryData, .transformable), (.uuid, .uuid), (.object, .objectID):
             return true
         case (.integer(let value), .integer16): return Int16(exactly: value) != nil
         case (.integer(let value), .integer32): return Int32(exactly: value) != nil
@@ -62,6 +65,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         case (.decimal(let a), .decimal(let b)): return a < b
         case (.boolean(let a), .boolean(let b)): return !a && b
         case (.date(let a), .date(let b)): return a < b
+        case (.day(let a), .day(let b)): return a < b
         case (.binaryData(let a), .binaryData(let b)): return a.lexicographicallyPrecedes(b)
         case (.uuid(let a), .uuid(let b)): return a.uuidString < b.uuidString
         case (.object(let a), .object(let b)): return a.key < b.key

@@ -103,6 +103,7 @@ extension EntityDescription {
         case .decimal: return .decimal(Decimal(1000 + n) + Decimal(string: "0.25")!)
         case .boolean: return .boolean(true)
         case .date: return .date(Date(timeIntervalSince1970: 1000 + Double(n)))
+        case .day: return .day(1000 + slot)
         case .binaryData: return .binaryData(Data([0xfe, UInt8(truncatingIfNeeded: slot)]))
         // No bytes decode as every Codable type; an optional one reads nil, which still tells
         // the slot (a non-optional one cannot be used in a predicate: see trapOnUnreadableValue).

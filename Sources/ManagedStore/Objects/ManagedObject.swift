@@ -157,6 +157,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         case .decimal(let value): return value
         case .boolean(let value): return value
         case .date(let value): return value
+        case .day(let days): return days
         case .binaryData(let value): return value
         case .uuid(let value): return value
         case .object(let id): return managedObjectContext?.object(with: id)
