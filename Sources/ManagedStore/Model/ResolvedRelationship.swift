@@ -1,8 +1,9 @@
 /// A relationship with what using it needs resolved once, when its model is made: the
 /// destination entity, the slots of its to-one key on both sides, and its inverse; so that
-/// setting one (an importer does it per row) looks nothing up by name.
+/// setting one (an importer does it per row) looks nothing up by name. A class, so that passing
+/// one around retains one reference rather than the descriptions' strings.
 @usableFromInline
-struct ResolvedRelationship: Sendable {
+final class ResolvedRelationship: Sendable {
     @usableFromInline let description: RelationshipDescription
     /// The slot of this relationship's key, for a to-one.
     @usableFromInline let slot: Int?
@@ -15,6 +16,18 @@ struct ResolvedRelationship: Sendable {
     /// The inverse resolved, when the inverse is to-many (its index on the destination).
     @usableFromInline let inverseIndex: Int?
 
-    @usableFromInline var name: String { description.name }
-    @usableFromInline var isToMany: Bool { description.isToMany }
+    init(description: RelationshipDescription, slot: Int?, destination: EntityDescription, inverse: RelationshipDescription?,
+         inverseSlot: Int?, inverseIndex: Int?) {
+        self.description = description
+        self.slot = slot
+        self.destination = destination
+        self.inverse = inverse
+        self.inverseSlot = inverseSlot
+        self.inverseIndex = inverseIndex
+        self.name = description.name
+        self.isToMany = description.isToMany
+    }
+
+    @usableFromInline let name: String
+    @usableFromInline let isToMany: Bool
 }
