@@ -156,6 +156,8 @@ import Testing
         defer { NotificationCenter.default.removeObserver(didChange) }
         view.mergeChanges(fromContextDidSave: changes)
         let inserted = box.inserted
+        let faults = inserted.filter { $0.isFault }.count
+        #expect(faults == inserted.count, "faulted in, as Core Data does")
         #expect(Set(inserted.compactMap { ($0 as? Note)?.title }) == ["x", "y"])
         #expect(Set(inserted.map(\.objectID)) == changes.insertedObjectIDs)
         for object in inserted {

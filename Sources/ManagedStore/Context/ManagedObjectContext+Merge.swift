@@ -13,8 +13,8 @@ extension ManagedObjectContext {
     /// Merges another context's save: registered objects take the saved values (keeping their
     /// own unsaved changes on top), objects whose rows were deleted leave the context, objects
     /// known here by a temporary ID take their permanent one, and inserted objects are
-    /// registered here with their saved values. Posts ``objectsDidChangeNotification`` listing
-    /// them (inserted, updated, deleted), as Core Data does. No I/O happens.
+    /// registered here as faults. Posts ``objectsDidChangeNotification`` listing them
+    /// (inserted, updated, deleted), as Core Data does. No I/O happens.
     public func mergeChanges(fromContextDidSave changes: ContextSaveChanges) {
         checkQueue()
         prefetchedMembers.removeAll()
@@ -24,11 +24,11 @@ extension ManagedObjectContext {
             }
         }
         var refreshed: [ManagedObject] = []
-        // As in Core Data, another context's inserted objects come into this one, and
-        // objectsDidChange lists them as inserted (live result lists depend on it). They are
-        // registered with the saved values, unindexed until something looks one up, and let go
-        // of at the end of the block when nothing here holds them (an import's view context
-        // merges every row it stores: this is on its path).
+        // As in Core Data ("faults in any newly-inserted objects"), another context's inserted
+        // objects come into this one as faults, and objectsDidChange lists them as inserted
+        // (live result lists depend on it). They are registered unindexed until something looks
+        // one up, and let go of at the end of the block when nothing here holds them (a view
+        // context merges every row an import stores: this is on its path).
         var newRows: [RowSnapshot] = []
         newRows.reserveCapacity(changes.insertedRows.count)
         if registry.isEmpty {
@@ -46,9 +46,12 @@ extension ManagedObjectContext {
         }
         var mergedInserts = Set<ManagedObject>(minimumCapacity: newRows.count)
         for row in newRows {
-            let object = makeObject(for: row)
+            let object = row.id.entity.managedObjectClass.init(entity: row.id.entity, insertInto: nil)
+            object.objectID = row.id
+            object.values = []
+            object.isFaultState = true
+            object.managedObjectContext = self
             registry.addSaved(object)
-            object.awakeFromFetch()
             mergedInserts.insert(object)
         }
         if !registry.isEmpty {

@@ -73,7 +73,8 @@ struct ObjectRegistry {
             var kept: [ManagedObject] = []
             for index in unindexed.indices {
                 if isKnownUniquelyReferenced(&unindexed[index]), !unindexed[index].hasValueChanges, !unindexed[index].isDeletedState {
-                    unindexed[index].managedObjectContext = nil
+                    // Only this array holds it: it goes with the array (no need to clear its
+                    // context first; a merge lets go of every row an import stores this way).
                 } else {
                     kept.append(unindexed[index])
                 }
