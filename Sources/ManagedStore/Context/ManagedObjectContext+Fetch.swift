@@ -85,6 +85,26 @@ extension ManagedObjectContext {
         return result
     }
 
+    /// ``fetchValues(_:_:)`` for three attributes, the common case (an importer's per-chunk
+    /// read), without parameter packs: it is specialized whole in the caller's module, where the
+    /// packed form instantiates tuple metadata at run time.
+    @inlinable
+    public func fetchValues<T: ManagedObject, A: AttributeRepresentable, B: AttributeRepresentable, C: AttributeRepresentable>(
+        _ request: FetchRequest<T>, _ a: KeyPath<T, A>, _ b: KeyPath<T, B>, _ c: KeyPath<T, C>
+    ) throws -> [(A, B, C)] {
+        let rows = try fetchAttributeRows(request, keyPaths: [a, b, c])
+        var result: [(A, B, C)] = []
+        result.reserveCapacity(rows.count)
+        for row in rows {
+            var column = 0
+            let first = try Self.typedValue(row, &column, as: A.self, request: request)
+            let second = try Self.typedValue(row, &column, as: B.self, request: request)
+            let third = try Self.typedValue(row, &column, as: C.self, request: request)
+            result.append((first, second, third))
+        }
+        return result
+    }
+
     /// The next value of `row`, as `V`.
     @inlinable
     static func typedValue<T: ManagedObject, V: AttributeRepresentable>(
