@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// A store added to a coordinator: an SQLite file, or an in-memory database.
@@ -11,11 +12,28 @@ public final class PersistentStore: Sendable, CustomStringConvertible {
     /// True for an in-memory store.
     public var isInMemory: Bool { url.path == "/dev/null" }
 
+    /// The store's number in this process (1, 2, …), which its object IDs carry.
+    let number: UInt16
+
+    /// Every store made in this process, by number (stores are immortal: see `Immortal`).
+    private static let all = Mutex<[UInt16: PersistentStore]>([:])
+    private static let made = Atomic<Int>(0)
+
     init(identifier: String, url: URL, isReadOnly: Bool) {
         self.identifier = identifier
         self.url = url
         self.isReadOnly = isReadOnly
+        let number = Self.made.add(1, ordering: .relaxed).newValue
+        precondition(number <= Int(UInt16.max), "ManagedStore: more than \(UInt16.max) stores opened in one process")
+        self.number = UInt16(number)
+        Self.all.withLock { $0[UInt16(number)] = self }
         Immortal.keep(self)
+    }
+
+    /// The store numbered `number`; nil for 0 (a temporary ID).
+    static func numbered(_ number: UInt16) -> PersistentStore? {
+        guard number > 0 else { return nil }
+        return all.withLock { $0[number] }
     }
 
     public var description: String { "store \(identifier) at \(url.path)" }
