@@ -15,8 +15,10 @@ extension RatesStore {
     /// for a moment before the store recorded when rates arrived (a store written by an
     /// earlier release knows only its state at its last import).
     public func asOf(_ moment: Date) throws -> RatesStore {
+        let snapshot = try RatesStore(emptySnapshotAsOf: moment)
+        let writer = snapshot.container.newBackgroundContext()
         let context = container.newBackgroundContext()
-        let rates = try context.performAndWait { () throws -> [(date: CalendarDay, currency: String, rate: Decimal)] in
+        try context.performAndWait { () throws -> Void in
             let runs = try context.fetch(FetchRequest<ImportRun>(sortBy: [SortDescriptor(\.startedAt)]))
             var visibleRuns = Set<ManagedObjectID>()
             var unrecordedEnd: Date?
@@ -33,36 +35,44 @@ extension RatesStore {
                     visibleRuns.insert(run.objectID)
                 }
             }
-            let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(), \.date, \.currencySymbol, \.exchangeRate, \.importRun?.objectID)
-            var kept: [(date: CalendarDay, currency: String, rate: Decimal)] = []
-            var index: [String: Int] = [:]
-            var unrecorded = false
-            for (date, currency, rate, run) in rows {
-                if let run {
-                    guard visibleRuns.contains(run) else { continue }
-                } else {
-                    unrecorded = true
-                }
-                index["\(date) \(currency)"] = kept.count
-                kept.append((date, currency, rate))
+            if let since = unrecordedEnd, moment < since {
+                var unrecorded = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.importRun == nil })
+                unrecorded.fetchLimit = 1
+                if try context.count(for: unrecorded) > 0 { throw QueryError.asOfBeforeRecord(moment: moment, since: since) }
             }
-            if unrecorded, let since = unrecordedEnd, moment < since {
-                throw QueryError.asOfBeforeRecord(moment: moment, since: since)
-            }
-            // Undo what later runs corrected: oldest correction first, so a rate corrected twice
-            // since takes the value it had at the moment.
-            var undone = Set<String>()
-            let corrections = try context.fetch(FetchRequest<RateCorrection>())
-            let later = corrections.compactMap { correction -> (when: Date, key: String, old: Decimal)? in
+            // What later runs corrected is undone: the oldest later correction's old value is the
+            // value the rate had at the moment.
+            struct Key: Hashable { let day: CalendarDay; let currency: String }
+            var undo: [Key: Decimal] = [:]
+            let later = try context.fetch(FetchRequest<RateCorrection>()).compactMap { correction -> (when: Date, key: Key, old: Decimal)? in
                 guard let run = correction.run, !visibleRuns.contains(run.objectID), let rate = correction.rate else { return nil }
-                return (run.startedAt, "\(rate.date) \(rate.currencySymbol)", correction.oldRate)
+                return (run.startedAt, Key(day: rate.date, currency: rate.currencySymbol), correction.oldRate)
             }.sorted { $0.when < $1.when }
-            for correction in later where !undone.contains(correction.key) {
-                undone.insert(correction.key)
-                if let position = index[correction.key] { kept[position].rate = correction.old }
+            for correction in later where undo[correction.key] == nil { undo[correction.key] = correction.old }
+            // The rates, a few years at a time (memory stays flat whatever the history's length),
+            // into the snapshot.
+            let (first, last) = try context.aggregate(FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date))
+            guard let first, let last else { return }
+            var windowStart = first
+            while windowStart <= last {
+                let windowEnd = min(windowStart.adding(days: RateQueries.seriesWindowDays - 1), last)
+                let (low, high) = (windowStart, windowEnd)
+                let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high }),
+                                                   \.date, \.currencySymbol, \.exchangeRate, \.importRun?.objectID)
+                try writer.performAndWait {
+                    for (date, currency, value, run) in rows {
+                        if let run, !visibleRuns.contains(run) { continue }
+                        let rate = Eurofxrefhist(context: writer)
+                        rate.date = date
+                        rate.currencySymbol = currency
+                        rate.exchangeRate = undo[Key(day: date, currency: currency)] ?? value
+                    }
+                    try writer.save()
+                    writer.reset()
+                }
+                windowStart = windowEnd.adding(days: 1)
             }
-            return kept
         }
-        return try RatesStore(snapshotOf: rates, asOf: moment)
+        return snapshot
     }
 }

@@ -51,26 +51,13 @@ public final class RatesStore: Sendable {
         container.viewContext.automaticallyMergesChangesFromParent = mergingIntoViewContext
     }
 
-    /// An in-memory store holding `rates`, standing for the store as of `moment`.
-    init(snapshotOf rates: [(date: CalendarDay, currency: String, rate: Decimal)], asOf moment: Date) throws {
+    /// An empty in-memory store that stands for a store as of `moment` (``asOf(_:)`` fills it).
+    init(emptySnapshotAsOf moment: Date) throws {
         url = URL(fileURLWithPath: "/dev/null")
         asOf = moment
         container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
         container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
         try container.loadPersistentStores()
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            for start in stride(from: 0, to: rates.count, by: 20_000) {
-                for (date, currency, value) in rates[start..<min(rates.count, start + 20_000)] {
-                    let rate = Eurofxrefhist(context: context)
-                    rate.date = date
-                    rate.currencySymbol = currency
-                    rate.exchangeRate = value
-                }
-                try context.save()
-                context.reset()
-            }
-        }
     }
 
     /// The main-queue context.
