@@ -414,4 +414,32 @@ enum LibraryModel {
             #expect(count == 0, "\(type) left in the store")
         }
     }
+
+    /// From a review: a reference to an object whose ID became permanent (obtainPermanentIDs)
+    /// follows it; and a comparison across a nil relationship matches as Swift's `!=` does.
+    @Test func referencesFollowPermanentIDsAndNilRelationshipsCompareAsOptionals() throws {
+        let container = try LibraryModel.container()
+        let context = container.viewContext
+        let author = Author(context: context)
+        author.name = "Gogol"
+        let book = Book(context: context)
+        book.title = "Dead Souls"
+        book.author = author
+        try context.obtainPermanentIDs(for: [author])
+        #expect(author.books == [book])
+        #expect(book.author === author)
+        let orphan = Review(context: context)
+        orphan.stars = 1
+        let review = Review(context: context)
+        review.stars = 2
+        review.book = book
+        try context.save()
+        let fresh = container.newBackgroundContext()
+        let stars = try fresh.performAndWait {
+            try fresh.fetch(FetchRequest<Review>(predicate: #Predicate { $0.book?.title != "Dead Souls" })).map(\.stars)
+        }
+        #expect(stars == [1], "the review without a book is not titled Dead Souls")
+        #expect(container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore://\(author.objectID.persistentStore!.identifier)/Author/p-1")!) == nil)
+        #expect(container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore://\(author.objectID.persistentStore!.identifier)/Author/p999999999999999999")!) == nil)
+    }
 }

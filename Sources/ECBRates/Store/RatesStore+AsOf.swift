@@ -35,7 +35,9 @@ extension RatesStore {
                     visibleRuns.insert(run.objectID)
                 }
             }
-            if let since = unrecordedEnd, moment < since {
+            // Rates an earlier release stored carry no run: they count from the end of its last
+            // import, or, with no run on record at all, from the first recording run's start.
+            if let since = unrecordedEnd ?? runs.first(where: \.recordsChanges)?.startedAt ?? (runs.isEmpty ? Date() : nil), moment < since {
                 var unrecorded = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.importRun == nil })
                 unrecorded.fetchLimit = 1
                 if try context.count(for: unrecorded) > 0 { throw QueryError.asOfBeforeRecord(moment: moment, since: since) }

@@ -19,9 +19,14 @@ extension ManagedObjectContext {
         checkQueue()
         prefetchedMembers.removeAll()
         if !inserted.isEmpty || (!registry.isEmpty && changes.insertedTemporaryIDs.contains { $0.map { registry[$0] != nil } ?? false }) {
+            var reassigned: [ManagedObjectID: ManagedObjectID] = [:]
             for (temporary, permanent) in changes.temporaryIDPairs {
-                if let object = lookUp(temporary) { reassign(object, to: permanent) }
+                if let object = lookUp(temporary) {
+                    reassign(object, to: permanent)
+                    reassigned[temporary] = permanent
+                }
             }
+            rewriteReferences(reassigned)
         }
         var refreshed: [ManagedObject] = []
         // As in Core Data ("faults in any newly-inserted objects"), another context's inserted

@@ -181,4 +181,17 @@ extension ManagedObjectContext {
         }
         return rows
     }
+
+    /// Points the to-one relationships that hold a temporary ID of `permanent` at the permanent
+    /// one (objects that took permanent IDs: by `obtainPermanentIDs(for:)` or a merge).
+    func rewriteReferences(_ permanent: [ManagedObjectID: ManagedObjectID]) {
+        guard !permanent.isEmpty, model.hasRelationships else { return }
+        for object in inserted.objects + Array(updated.values) {
+            let entity = object.entity
+            guard entity.storedProperties.count > entity.attributes.count, !object.isFaultState else { continue }
+            for slot in entity.attributes.count..<object.values.count {
+                if case .object(let id) = object.values[slot], let new = permanent[id] { object.values[slot] = .object(new) }
+            }
+        }
+    }
 }

@@ -364,10 +364,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         for object in objects where object.objectID.isTemporaryID {
             byEntity[ObjectIdentifier(object.entity), default: []].append(object)
         }
+        var permanent: [ManagedObjectID: ManagedObjectID] = [:]
         for group in byEntity.values {
             let ids = try store.obtainPermanentIDs(group.count, for: group[0].entity)
-            for (object, id) in zip(group, ids) { reassign(object, to: id) }
+            for (object, id) in zip(group, ids) {
+                permanent[object.objectID] = id
+                reassign(object, to: id)
+            }
         }
+        rewriteReferences(permanent)
     }
 
     func register(_ object: ManagedObject) {

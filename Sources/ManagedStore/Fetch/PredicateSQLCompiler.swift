@@ -158,8 +158,10 @@ struct PredicateSQLCompiler {
                           arguments: arguments)
     }
 
+    /// The fetched object's column at `slot`, qualified by its table, so that it means the
+    /// same inside a subquery over another table (`contains { … }`, `$0.author?.name`).
     func column(_ slot: Int, ordering: Bool = false) -> String {
-        let name = entity.quotedColumns[slot]
+        let name = "\(qualifiedTable).\(entity.quotedColumns[slot])"
         return ordering && entity.storedProperties[slot].type == .decimal ? "CAST(\(name) AS REAL)" : name
     }
 
@@ -174,6 +176,9 @@ struct PredicateSQLCompiler {
     func isNullable(_ term: Term) -> Bool {
         switch term {
         case .column(let slot): return entity.storedProperties[slot].isOptional
+        // A value read across a relationship is NULL when the relationship is nil (or the
+        // member's attribute is): compared as Swift compares optionals, with IS / IS NOT.
+        case .expression(let sql, _, _): return sql.hasPrefix("(SELECT z.") || sql.hasPrefix("z.")
         case .constant(let value): return value.isNull
         default: return false
         }

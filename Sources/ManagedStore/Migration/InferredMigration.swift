@@ -40,7 +40,8 @@ struct InferredMigration {
         var dayChecks: [(table: String, column: String, entity: String, property: String)] = []
         var matched = Set<String>()
         for entity in model.entities {
-            let old = stored.first { $0.name == entity.name } ?? entity.renamingIdentifier.flatMap { id in stored.first { $0.name == id } }
+            // A renaming identifier names the old entity, and wins over a same-named one (a swap).
+            let old = entity.renamingIdentifier.flatMap { id in stored.first { $0.name == id } } ?? stored.first { $0.name == entity.name }
             guard let old else {
                 changes.append(.create(entity))
                 summary.append("adds entity \(entity.name)")
@@ -54,8 +55,14 @@ struct InferredMigration {
                 let renaming = slot < entity.attributes.count
                     ? entity.attributes[slot].renamingIdentifier
                     : entity.relationshipsByName[property.name]?.renamingIdentifier
-                let column = old.column(named: property.name) ?? renaming.flatMap { old.column(named: $0) }
+                // The renaming identifier wins over a same-named column (a swap of two names).
+                let column = (renaming.flatMap { old.column(named: $0) } ?? old.column(named: property.name))
+                    .flatMap { usedColumns.contains($0.name) ? nil : $0 }
                 let relationship = entity.relationshipsByName[property.name]
+                if relationship != nil, old.otherLines.contains(where: { $0.hasPrefix("relationship \(old.name).\(column?.name ?? property.name) ->> ") }) {
+                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
+                        reason: "it changed from to-many to to-one, which would lose its links")
+                }
                 let kind = relationship.map { "-> \($0.destinationEntityName)" } ?? property.type.rawValue
                 let isOptional = relationship?.isOptional ?? property.isOptional
                 guard let column else {
@@ -85,6 +92,13 @@ struct InferredMigration {
                 if column.name != property.name { summary.append("renames \(entity.name).\(column.name) to \(property.name)") }
                 if column.isOptional != isOptional { summary.append("makes \(entity.name).\(property.name) \(isOptional ? "optional" : "mandatory")") }
                 sources.append(column.name)
+            }
+            for relationship in entity.relationships where relationship.isToMany {
+                let name = relationship.renamingIdentifier ?? relationship.name
+                if let column = old.column(named: name) ?? old.column(named: relationship.name), column.kind.hasPrefix("->"), !usedColumns.contains(column.name) {
+                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: relationship.name,
+                        reason: "it changed from to-one to to-many, which would lose its links")
+                }
             }
             for column in old.columns where !usedColumns.contains(column.name) {
                 summary.append("removes \(entity.name).\(column.name)")

@@ -29,6 +29,9 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     private static let keyMask: UInt64 = (1 << 48) - 1
     private var storeNumber: UInt16 { UInt16(truncatingIfNeeded: packed >> 48) }
 
+    /// Whether `key` fits an ID (0 through 2⁴⁸ - 1).
+    static func canHold(_ key: Int64) -> Bool { key >= 0 && UInt64(key) <= keyMask }
+
     private static func pack(_ key: Int64, store: UInt16) -> UInt64 {
         precondition(key >= 0 && UInt64(key) <= keyMask, "ManagedStore: key \(key) does not fit an object ID (48 bits)")
         return UInt64(store) << 48 | UInt64(key)

@@ -66,13 +66,13 @@ public final class PersistentStoreCoordinator: Sendable {
         let parts = url.path.split(separator: "/").map(String.init)
         guard parts.count == 2, let entity = managedObjectModel.entitiesByName[parts[0]] else { return nil }
         let reference = parts[1]
-        if reference.hasPrefix("p"), let key = Int64(reference.dropFirst()) {
+        if reference.hasPrefix("p"), let key = Int64(reference.dropFirst()), ManagedObjectID.canHold(key) {
             guard let store = backend.withLock({ $0?.persistentStore }), url.host == store.identifier else { return nil }
             return ManagedObjectID(entity: entity, store: store, primaryKey: key)
         }
         if reference.hasPrefix("t"), (url.host ?? "").isEmpty {
             let token = "t" + ManagedObjectID.processToken + "-"
-            guard reference.hasPrefix(token), let number = Int64(reference.dropFirst(token.count)) else { return nil }
+            guard reference.hasPrefix(token), let number = Int64(reference.dropFirst(token.count)), ManagedObjectID.canHold(number) else { return nil }
             return ManagedObjectID.temporary(for: entity, number: number)
         }
         return nil
