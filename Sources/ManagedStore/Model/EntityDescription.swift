@@ -214,7 +214,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
             resolved.append(ResolvedRelationship(
                 description: relationship, slot: relationship.isToMany ? nil : slotByName[relationship.name], destination: destination,
                 inverse: inverse, inverseSlot: inverse.flatMap { $0.isToMany ? nil : destination.slotByName[$0.name] },
-                inverseIndex: inverse.flatMap { inverse in inverse.isToMany ? destination.relationships.firstIndex { $0.name == inverse.name } : nil }))
+                inverseIndex: inverse.flatMap { inverse in destination.relationships.firstIndex { $0.name == inverse.name } }))
         }
         slotDestinations = destinations
         resolvedRelationships = resolved

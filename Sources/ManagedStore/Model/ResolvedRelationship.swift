@@ -13,7 +13,7 @@ final class ResolvedRelationship: Sendable {
     @usableFromInline let inverse: RelationshipDescription?
     /// The slot of the inverse's key on the destination, when the inverse is to-one.
     @usableFromInline let inverseSlot: Int?
-    /// The inverse resolved, when the inverse is to-many (its index on the destination).
+    /// The inverse's index among the destination's relationships (resolved too, once the model is).
     @usableFromInline let inverseIndex: Int?
 
     init(description: RelationshipDescription, slot: Int?, destination: EntityDescription, inverse: RelationshipDescription?,

@@ -35,9 +35,8 @@ extension ManagedObject {
     @usableFromInline
     final func setMembers(_ objects: [ManagedObject], _ relationship: ResolvedRelationship) {
         let context = checkedContext(for: objects, relationship)
-        guard let inverse = relationship.inverse, let inverseSlot = relationship.inverseSlot else { return }
-        let resolvedInverse = ResolvedRelationship(description: inverse, slot: inverseSlot, destination: entity, inverse: relationship.description,
-                                                   inverseSlot: nil, inverseIndex: nil)
+        guard relationship.inverseSlot != nil, let index = relationship.inverseIndex else { return }
+        let resolvedInverse = relationship.destination.resolvedRelationships[index]
         let current = relatedObjects(relationship)
         let wanted = Set(objects.map(ObjectIdentifier.init))
         let present = Set(current.map(ObjectIdentifier.init))
