@@ -5,6 +5,13 @@
 //   managedstore-migration-helper create STORE ROWS
 //   managedstore-migration-helper migrate STORE
 //   managedstore-migration-helper check STORE     → "v1 ROWS CHECKSUM" or "v2 ROWS CHECKSUM"
+//
+// and, for the persistent history tests, writes a version-1 store with history tracking on, as
+// another process would (author "helper"):
+//
+//   managedstore-migration-helper history-insert STORE PREFIX COUNT   (one save)
+//   managedstore-migration-helper history-update STORE NAME AMOUNT
+//   managedstore-migration-helper history-delete STORE NAME
 import Foundation
 import ManagedStore
 
@@ -41,9 +48,53 @@ func container(_ path: String, _ model: ManagedObjectModel) throws -> Persistent
     return container
 }
 
+func historyContext(_ path: String) throws -> ManagedObjectContext {
+    let container = PersistentContainer(name: "Helper", managedObjectModel: version1)
+    var description = PersistentStoreDescription(url: URL(fileURLWithPath: path))
+    description.persistentHistoryTracking = true
+    container.persistentStoreDescriptions = [description]
+    try container.loadPersistentStores()
+    let context = container.newBackgroundContext()
+    context.transactionAuthor = "helper"
+    context.name = "helper-\(getpid())"
+    return context
+}
+
+func entry(named name: String, in context: ManagedObjectContext) throws -> Entry {
+    var request = FetchRequest<Entry>(predicate: #Predicate { $0.name == name })
+    request.fetchLimit = 1
+    guard let entry = try context.fetch(request).first else { throw ManagedStoreError.unknownEntity("Entry named \(name)") }
+    return entry
+}
+
 let arguments = CommandLine.arguments
 do {
     switch (arguments.count > 1 ? arguments[1] : "", arguments.count) {
+    case ("history-insert", 5):
+        let context = try historyContext(arguments[2])
+        try context.performAndWait {
+            for index in 0..<(Int(arguments[4]) ?? 0) {
+                let entry = Entry(context: context)
+                entry.name = "\(arguments[3])\(index)"
+                entry.amount = Int64(index)
+            }
+            try context.save()
+        }
+        print("inserted")
+    case ("history-update", 5):
+        let context = try historyContext(arguments[2])
+        try context.performAndWait {
+            try entry(named: arguments[3], in: context).amount = Int64(arguments[4]) ?? 0
+            try context.save()
+        }
+        print("updated")
+    case ("history-delete", 4):
+        let context = try historyContext(arguments[2])
+        try context.performAndWait {
+            context.delete(try entry(named: arguments[3], in: context))
+            try context.save()
+        }
+        print("deleted")
     case ("create", 4):
         let stack = try container(arguments[2], version1)
         let context = stack.newBackgroundContext()

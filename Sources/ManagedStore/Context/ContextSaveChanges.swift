@@ -39,6 +39,9 @@ public struct ContextSaveChanges: Sendable {
     /// The values the inserted and updated objects were saved with, for merging without I/O.
     let insertedRows: [RowSnapshot]
     let updatedRows: [RowSnapshot]
+    /// False for changes known by their IDs only (from persistent history or a batch request):
+    /// a merge then reads the values of the objects it holds from the store.
+    let carriesValues: Bool
 
     init(insertedRows: [RowSnapshot], updatedRows: [RowSnapshot], deletedObjectIDs: [ManagedObjectID],
          insertedTemporaryIDs: [ManagedObjectID?] = [], adoptedIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] = []) {
@@ -49,6 +52,40 @@ public struct ContextSaveChanges: Sendable {
         self.deletedObjectIDs = Set(deletedObjectIDs)
         self.insertedTemporaryIDs = insertedTemporaryIDs
         self.adoptedIDs = adoptedIDs
+        self.carriesValues = true
+    }
+
+    /// Changes known by their object IDs only, as persistent history and batch requests know
+    /// them. Merging them refreshes the objects a context holds from the store.
+    ///
+    /// ```swift
+    /// let changes = ContextSaveChanges(insertedObjectIDs: Set(result.objectIDs), updatedObjectIDs: [], deletedObjectIDs: [])
+    /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: [viewContext])
+    /// ```
+    public init(insertedObjectIDs: Set<ManagedObjectID>, updatedObjectIDs: Set<ManagedObjectID>, deletedObjectIDs: Set<ManagedObjectID>) {
+        self.insertedObjectIDs = insertedObjectIDs
+        self.updatedObjectIDs = updatedObjectIDs
+        self.deletedObjectIDs = deletedObjectIDs
+        self.insertedRows = []
+        self.updatedRows = []
+        self.insertedTemporaryIDs = []
+        self.adoptedIDs = []
+        self.carriesValues = false
+    }
+
+    /// A ``ManagedObjectContext/didSaveObjectIDsNotification`` carrying these changes.
+    func objectIDsNotification(object: ManagedObjectContext?) -> Notification {
+        Notification(name: ManagedObjectContext.didSaveObjectIDsNotification, object: object, userInfo: objectIDsUserInfo)
+    }
+
+    /// The userInfo of a didSaveObjectIDs notification: the three ID sets and the changes.
+    var objectIDsUserInfo: [String: Any] {
+        [
+            ManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue: insertedObjectIDs,
+            ManagedObjectContext.NotificationKey.updatedObjectIDs.rawValue: updatedObjectIDs,
+            ManagedObjectContext.NotificationKey.deletedObjectIDs.rawValue: deletedObjectIDs,
+            ManagedObjectContext.NotificationKey.changes.rawValue: self,
+        ]
     }
 
     private static func ids(of rows: [RowSnapshot]) -> Set<ManagedObjectID> {
@@ -67,5 +104,5 @@ public struct ContextSaveChanges: Sendable {
     }
 
     /// True when the save changed nothing.
-    public var isEmpty: Bool { insertedRows.isEmpty && updatedRows.isEmpty && deletedObjectIDs.isEmpty }
+    public var isEmpty: Bool { insertedObjectIDs.isEmpty && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty }
 }

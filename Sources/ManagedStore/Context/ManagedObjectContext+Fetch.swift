@@ -25,7 +25,7 @@ extension ManagedObjectContext {
             return try parent.performAndWait { () throws -> Int in try parent.count(for: request) }
         }
         let plan = try FetchPlan(request, entity: entity)
-        return try store().count(plan.query)
+        return try store().count(plan.query, in: queryGeneration)
     }
 
     /// The values of `properties` (attribute names) of each object `request` describes, one row
@@ -51,7 +51,7 @@ extension ManagedObjectContext {
             return slot
         }
         let plan = try FetchPlan(request, entity: entity)
-        return try store().fetchValues(plan.query, slots: slots)
+        return try store().fetchValues(plan.query, slots: slots, in: queryGeneration)
     }
 
     /// The values of the attributes `keyPaths` name, typed, one tuple per object `request`
@@ -132,7 +132,7 @@ extension ManagedObjectContext {
             return slot
         }
         let plan = try FetchPlan(request, entity: entity)
-        return try store().fetchValues(plan.query, slots: slots)
+        return try store().fetchValues(plan.query, slots: slots, in: queryGeneration)
     }
 
     func entity(for type: ManagedObject.Type) throws -> EntityDescription {
@@ -187,7 +187,7 @@ extension ManagedObjectContext {
                 query.limit = 0
                 query.offset = 0
             }
-            rows = try store().fetch(query)
+            rows = try store().fetch(query, in: queryGeneration)
         }
         let refresh = request.shouldRefreshRefetchedObjects
         let fetched = rows.map { materialize($0, refreshing: refresh) }

@@ -14,10 +14,13 @@ extension ManagedObjectContext {
     /// own unsaved changes on top), objects whose rows were deleted leave the context, objects
     /// known here by a temporary ID take their permanent one, and inserted objects are
     /// registered here as faults. Posts ``objectsDidChangeNotification`` listing them
-    /// (inserted, updated, deleted), as Core Data does. No I/O happens.
+    /// (inserted, updated, deleted), as Core Data does. A context's save carries its values, so
+    /// merging it needs no I/O; changes known by ID only (``PersistentHistoryTransaction``,
+    /// batch requests) read the objects this context holds again.
     public func mergeChanges(fromContextDidSave changes: ContextSaveChanges) {
         checkQueue()
         prefetchedMembers.removeAll()
+        advanceQueryGeneration()
         if !inserted.isEmpty || (!registry.isEmpty && changes.insertedTemporaryIDs.contains { $0.map { registry[$0] != nil } ?? false }) {
             var reassigned: [ManagedObjectID: ManagedObjectID] = [:]
             for (temporary, permanent) in changes.temporaryIDPairs {
@@ -34,25 +37,37 @@ extension ManagedObjectContext {
         // (live result lists depend on it). They are registered unindexed until something looks
         // one up, and let go of at the end of the block when nothing here holds them (a view
         // context merges every row an import stores: this is on its path).
-        var newRows: [RowSnapshot] = []
-        newRows.reserveCapacity(changes.insertedRows.count)
-        if registry.isEmpty {
-            newRows = changes.insertedRows
+        var newIDs: [ManagedObjectID] = []
+        if changes.carriesValues {
+            newIDs.reserveCapacity(changes.insertedRows.count)
+            if registry.isEmpty {
+                newIDs = changes.insertedRows.map(\.id)
+            } else {
+                for row in changes.insertedRows {
+                    if let object = registry[row.id] {
+                        guard !object.isFaultState, !object.isInsertedState else { continue }
+                        refresh(object, to: row)
+                        refreshed.append(object)
+                    } else {
+                        newIDs.append(row.id)
+                    }
+                }
+            }
         } else {
-            for row in changes.insertedRows {
-                if let object = registry[row.id] {
-                    guard !object.isFaultState, !object.isInsertedState else { continue }
-                    refresh(object, to: row)
-                    refreshed.append(object)
+            // Changes known by ID only (history, batch requests): objects held here are read
+            // again from the store.
+            for id in changes.insertedObjectIDs {
+                if let object = registry[id] {
+                    if rereadFromStore(object) { refreshed.append(object) }
                 } else {
-                    newRows.append(row)
+                    newIDs.append(id)
                 }
             }
         }
-        var mergedInserts = Set<ManagedObject>(minimumCapacity: newRows.count)
-        for row in newRows {
-            let object = row.id.entity.managedObjectClass.init(entity: row.id.entity, insertInto: nil)
-            object.objectID = row.id
+        var mergedInserts = Set<ManagedObject>(minimumCapacity: newIDs.count)
+        for id in newIDs {
+            let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
+            object.objectID = id
             object.values = []
             object.isFaultState = true
             object.managedObjectContext = self
@@ -60,10 +75,17 @@ extension ManagedObjectContext {
             mergedInserts.insert(object)
         }
         if !registry.isEmpty {
-            for row in changes.updatedRows {
-                guard let object = registry[row.id], !object.isFaultState, !object.isInsertedState else { continue }
-                refresh(object, to: row)
-                refreshed.append(object)
+            if changes.carriesValues {
+                for row in changes.updatedRows {
+                    guard let object = registry[row.id], !object.isFaultState, !object.isInsertedState else { continue }
+                    refresh(object, to: row)
+                    refreshed.append(object)
+                }
+            } else {
+                for id in changes.updatedObjectIDs {
+                    guard let object = registry[id] else { continue }
+                    if rereadFromStore(object) { refreshed.append(object) }
+                }
             }
         }
         var removed: [ManagedObject] = []
@@ -85,6 +107,16 @@ extension ManagedObjectContext {
             NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
         }
         relayToChildren(changes)
+    }
+
+    /// Reads a held object's row again (keeping its unsaved changes on top), for a merge of
+    /// changes known by ID only; true when the object took new values. A fault stays a fault.
+    private func rereadFromStore(_ object: ManagedObject) -> Bool {
+        guard !object.isFaultState, !object.isInsertedState, !object.isDeletedState else { return false }
+        guard let row = try? snapshot(for: object.objectID) else { return false }
+        guard row.version != object.version || row.values != object.committedValues else { return false }
+        refresh(object, to: row)
+        return true
     }
 
     /// Sets an object's committed values to `row`, keeping its unsaved changes on top.
@@ -156,6 +188,7 @@ extension ManagedObjectContext {
         for object in registry.allObjects { object.managedObjectContext = nil }
         for object in inserted.objects { object.managedObjectContext = nil }
         registry.removeAll()
+        advanceQueryGeneration()
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()

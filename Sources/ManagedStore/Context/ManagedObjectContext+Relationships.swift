@@ -46,7 +46,7 @@ extension ManagedObjectContext {
         query.whereClause = "\(relationship.destination.quotedColumns[slot]) = ?"
         query.arguments = [.integer(ownerID.key)]
         query.orderBy = "Z_PK"
-        return try store().fetch(query)
+        return try store().fetch(query, in: queryGeneration)
     }
 
     /// Applies the delete rules of `object`'s relationships, as its deletion begins: nullify
@@ -177,7 +177,7 @@ extension ManagedObjectContext {
             query.whereClause = "\(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
             query.arguments = batch.map { .integer($0) }
             query.orderBy = "Z_PK"
-            rows += try store().fetch(query)
+            rows += try store().fetch(query, in: queryGeneration)
         }
         return rows
     }

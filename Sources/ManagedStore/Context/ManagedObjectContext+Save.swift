@@ -44,6 +44,7 @@ extension ManagedObjectContext {
             changes = try write(inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
         }
         clearChanges()
+        if parent == nil { advanceQueryGeneration() }
         for object in insertedObjects where object.managedObjectContext === self { object.didSave() }
         for object in updatedObjects where object.managedObjectContext === self { object.didSave() }
         postDidSave(changes, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
@@ -78,6 +79,7 @@ extension ManagedObjectContext {
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
         if model.hasRelationships { try makeReferencedIDsPermanent(insertedObjects + updatedObjects) }
         var request = SaveRequest(mergePolicy: mergePolicy)
+        (request.transactionAuthor, request.contextName) = settings.withLock { ($0.transactionAuthor, $0.name) }
         request.inserts = insertedObjects.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
         request.updates = updatedObjects.map {
             SaveRequest.Update(objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version)
@@ -210,12 +212,7 @@ extension ManagedObjectContext {
     /// (with their IDs only); both carry the ``ContextSaveChanges`` a merge needs.
     private func postDidSave(_ changes: ContextSaveChanges, inserted insertedObjects: [ManagedObject],
                              updated updatedObjects: [ManagedObject], deleted deletedObjects: [ManagedObject]) {
-        let ids: [String: Any] = [
-            NotificationKey.insertedObjectIDs.rawValue: changes.insertedObjectIDs,
-            NotificationKey.updatedObjectIDs.rawValue: changes.updatedObjectIDs,
-            NotificationKey.deletedObjectIDs.rawValue: changes.deletedObjectIDs,
-            NotificationKey.changes.rawValue: changes,
-        ]
+        let ids = changes.objectIDsUserInfo
         var objects = ids
         // An inserted object that lost a uniqueness conflict to another left the context.
         objects[NotificationKey.insertedObjects.rawValue] = Set(insertedObjects.filter { $0.managedObjectContext === self })

@@ -40,6 +40,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         var coordinator: PersistentStoreCoordinator?
         var parent: ManagedObjectContext?
         var name: String?
+        var transactionAuthor: String?
         var mergePolicy: MergePolicy = .error
         var automaticallyMergesChangesFromParent = false
         var children: [WeakContext] = []
@@ -61,6 +62,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var isSaving = false
     var pendingUpdated: [ObjectIdentifier: ManagedObject] = [:]
     var pendingDeleted: [ObjectIdentifier: ManagedObject] = [:]
+    /// The store generation this context reads, when pinned (``setQueryGenerationFrom(_:)``).
+    var queryGeneration: QueryGeneration?
     /// To-many members fetched by a request's prefetching, by owner and relationship name, as
     /// the store had them; read instead of the store until the context merges, refreshes,
     /// resets or saves.
@@ -119,6 +122,14 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     public var name: String? {
         get { settings.withLock { $0.name } }
         set { settings.withLock { $0.name = newValue } }
+    }
+
+    /// The author recorded with this context's saves in the store's persistent history (Core
+    /// Data's `transactionAuthor`), so that a reader of the history can tell its own changes
+    /// from others'. Recorded with every save until set again.
+    public var transactionAuthor: String? {
+        get { settings.withLock { $0.transactionAuthor } }
+        set { settings.withLock { $0.transactionAuthor = newValue } }
     }
 
     /// How a save resolves conflicts (default `.error`).
@@ -446,7 +457,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             return try parent.performAndWait { () throws -> RowSnapshot? in try parent.currentSnapshot(for: id) }
         }
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
-        return try coordinator.store().row(for: id)
+        return try coordinator.store().row(for: id, in: queryGeneration)
     }
 
     /// This context's current values of `id` (unsaved changes included), for a child.

@@ -36,6 +36,18 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case validationFailed([ValidationFailure])
     /// A save met conflicts that its merge policy (`.error`) does not resolve.
     case saveConflicts(constraint: [ConstraintConflict], optimisticLocking: [OptimisticLockingConflict])
+    /// A save on a store that records persistent history, opened without
+    /// ``PersistentStoreDescription/persistentHistoryTracking``: as in Core Data, such a store
+    /// is read-only, so that no change goes unrecorded.
+    case persistentHistoryTrackingRequired(url: URL)
+    /// A history fetch after a token whose transactions were purged since (Core Data's
+    /// `NSPersistentHistoryTokenExpiredError`): what happened in between is no longer known.
+    case persistentHistoryTokenExpired(token: PersistentHistoryToken, oldestKept: Int64)
+    /// A history token of another store.
+    case foreignHistoryToken(token: PersistentHistoryToken, storeIdentifier: String)
+    /// A query generation asked of a store that cannot hold one (an in-memory store), or a
+    /// token of another store.
+    case queryGenerationUnavailable(reason: String)
 
     public var description: String {
         switch self {
@@ -76,6 +88,14 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
             var text = "the save failed with \(lines.count) conflict\(lines.count == 1 ? "" : "s"): " + lines.prefix(5).joined(separator: "; ")
             if lines.count > 5 { text += "; and \(lines.count - 5) more" }
             return text
+        case .persistentHistoryTrackingRequired(let url):
+            return "the store at \(url.path) records persistent history, but was opened without tracking it, so it is read-only: open it with persistentHistoryTracking on"
+        case .persistentHistoryTokenExpired(let token, let oldestKept):
+            return "persistent history after transaction \(token.transactionNumber) was purged (the oldest kept is \(oldestKept)): what changed since is no longer known; start again from the store's contents"
+        case .foreignHistoryToken(let token, let storeIdentifier):
+            return "the history token \(token.transactionNumber) belongs to store \(token.storeIdentifier), not to this store (\(storeIdentifier))"
+        case .queryGenerationUnavailable(let reason):
+            return "no query generation: \(reason)"
         }
     }
 

@@ -19,10 +19,16 @@ public final class PersistentStoreCoordinator: Sendable {
     private let backend = Mutex<SQLiteStore?>(nil)
     /// Contexts that merge every save made through this coordinator by another context.
     private let mergingContexts = Mutex<[WeakContext]>([])
+    /// Watches the store for commits, when its description asks for remote change notifications.
+    private let remoteChangeMonitor = Mutex<RemoteChangeMonitor?>(nil)
 
     /// A coordinator for `managedObjectModel`, with no store yet.
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+    }
+
+    deinit {
+        remoteChangeMonitor.withLock { $0?.cancel() }
     }
 
     /// The stores added so far (at most one).
@@ -41,11 +47,50 @@ public final class PersistentStoreCoordinator: Sendable {
             throw ManagedStoreError.storeAlreadyAdded(url: existing.url)
         }
         let store = try SQLiteStore.open(description, model: managedObjectModel)
-        return try backend.withLock { current in
+        try backend.withLock { current in
             if let current { throw ManagedStoreError.storeAlreadyAdded(url: current.persistentStore.url) }
             current = store
-            return store.persistentStore
         }
+        if description.remoteChangeNotificationsEnabled && !description.isInMemory {
+            try startRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval)
+        }
+        return store.persistentStore
+    }
+
+    // MARK: Remote changes
+
+    /// Posted (on a background queue; the object is the coordinator) when the store changed,
+    /// whoever committed the change: another process, another coordinator, or a context of this
+    /// one, as Core Data's `NSPersistentStoreRemoteChange`. Only for a store whose description
+    /// has ``PersistentStoreDescription/remoteChangeNotificationsEnabled``. Several commits in
+    /// one poll interval make one notification. Read it with ``PersistentStoreRemoteChange``.
+    public static let persistentStoreRemoteChangeNotification = Notification.Name("PersistentStoreRemoteChange")
+
+    /// The keys of a remote change notification's userInfo (use `rawValue`).
+    public struct RemoteChangeKey: RawRepresentable, Hashable, Sendable {
+        /// The key as it appears in `userInfo`.
+        public let rawValue: String
+        /// The key named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The store's file URL.
+        public static let storeURL = RemoteChangeKey(rawValue: "storeURL")
+        /// The store's identifier (Core Data's `NSStoreUUIDKey`).
+        public static let storeUUID = RemoteChangeKey(rawValue: "NSStoreUUID")
+        /// The ``PersistentHistoryToken`` after the change (Core Data's `NSPersistentHistoryTokenKey`).
+        public static let historyToken = RemoteChangeKey(rawValue: "historyToken")
+    }
+
+    private func startRemoteChangeMonitor(for store: PersistentStore, interval: TimeInterval) throws {
+        let url = store.url, identifier = store.identifier
+        let monitor = try RemoteChangeMonitor(path: url.path, storeIdentifier: identifier, interval: interval) { [weak self] token in
+            guard let self else { return }
+            NotificationCenter.default.post(name: Self.persistentStoreRemoteChangeNotification, object: self, userInfo: [
+                RemoteChangeKey.storeURL.rawValue: url,
+                RemoteChangeKey.storeUUID.rawValue: identifier,
+                RemoteChangeKey.historyToken.rawValue: token,
+            ])
+        }
+        remoteChangeMonitor.withLock { $0 = monitor }
     }
 
     /// The metadata of the store file at `url`, read without opening it as a store (Core
@@ -140,4 +185,13 @@ public final class PersistentStoreCoordinator: Sendable {
 final class WeakContext: Sendable {
     weak let context: ManagedObjectContext?
     init(_ context: ManagedObjectContext) { self.context = context }
+}
+
+extension PersistentStoreCoordinator {
+    /// The token after the last transaction the store's persistent history holds (Core Data's
+    /// `currentPersistentHistoryToken(fromStores:)`): history fetched after it holds only what
+    /// is committed later. Transaction number 0 when nothing was recorded yet.
+    public func currentPersistentHistoryToken() throws -> PersistentHistoryToken {
+        try store().currentHistoryToken()
+    }
 }

@@ -23,6 +23,24 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Data's `NSInferMappingModelAutomaticallyOption`); ManagedStore has no explicit mapping
     /// models, so with this off an earlier model's store is refused.
     public var shouldInferMappingModelAutomatically = true
+    /// Whether every save (and batch request) records a transaction in the store's persistent
+    /// history (Core Data's `NSPersistentHistoryTrackingKey`); read it with
+    /// ``PersistentHistoryChangeRequest``. Default false. As in Core Data, once a store has
+    /// recorded history, opening it with this off makes it read-only for that coordinator
+    /// (saves throw ``ManagedStoreError/persistentHistoryTrackingRequired(url:)``), so that no
+    /// change goes unrecorded.
+    public var persistentHistoryTracking = false
+    /// How many days of persistent history to keep (nil: all of it). A save that records
+    /// history purges the transactions older than this, in its own write transaction.
+    public var persistentHistoryRetentionDays: Int?
+    /// Whether the coordinator posts ``PersistentStoreCoordinator/persistentStoreRemoteChangeNotification``
+    /// when the store changes, whoever wrote it: another process, another coordinator, or this
+    /// one (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`). Default false.
+    public var remoteChangeNotificationsEnabled = false
+    /// How often, in seconds, a coordinator posting remote change notifications looks at the
+    /// store's change counter (SQLite's `data_version`, which costs a few microseconds): the
+    /// most a notification lags a commit. Default 0.05.
+    public var remoteChangePollInterval: TimeInterval = 0.05
 
     /// A description of the store at `url`.
     public init(url: URL) {

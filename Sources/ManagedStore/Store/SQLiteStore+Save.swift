@@ -6,9 +6,13 @@ extension SQLiteStore {
     /// conflicts by the request's merge policy. With `.error`, any conflict rolls everything
     /// back and throws ``ManagedStoreError/saveConflicts(constraint:optimisticLocking:)``.
     func save(_ request: SaveRequest) throws -> SaveOutcome {
-        try write { connection in
+        try checkWritableHistory()
+        return try write { connection in
             var transaction = SaveTransaction(store: self, connection: connection, request: request)
             try transaction.run()
+            if transaction.recordsHistory {
+                try recordHistory(transaction.history, on: connection)
+            }
             return transaction.outcome
         }
     }
@@ -29,11 +33,16 @@ private struct SaveTransaction {
     /// Rows of this save's inserts that a conflict resolution handed to another insert:
     /// row key → index of the insert that owns the row now.
     var takenOver: [Int64: Int] = [:]
+    /// Whether the store records persistent history, and what this save recorded.
+    let recordsHistory: Bool
+    var history: HistoryLog.Entry
 
     init(store: SQLiteStore, connection: SQLiteConnection, request: SaveRequest) {
         self.store = store
         self.connection = connection
         self.request = request
+        self.recordsHistory = store.recordsHistory
+        self.history = HistoryLog.Entry(author: request.transactionAuthor, contextName: request.contextName)
     }
 
     mutating func run() throws {
@@ -45,12 +54,23 @@ private struct SaveTransaction {
         if !constraintConflicts.isEmpty || !lockingConflicts.isEmpty {
             throw ManagedStoreError.saveConflicts(constraint: constraintConflicts, optimisticLocking: lockingConflicts)
         }
+        if recordsHistory { history.inserted = outcome.insertedRows.map(\.id) }
+    }
+
+    /// Records an update for the history: the names of the properties whose values changed.
+    mutating func recordHistoryUpdate(_ id: ManagedObjectID, from old: [AttributeValue], to new: [AttributeValue]) {
+        guard recordsHistory else { return }
+        let names = id.entity.storedProperties.indices.filter { old[$0] != new[$0] }.map { id.entity.storedProperties[$0].name }
+        history.updated.append((id, names))
     }
 
     // MARK: Deletions
 
     mutating func perform(_ delete: SaveRequest.Delete) throws -> SaveOutcome.Fate {
         let entity = delete.objectID.entity
+        // The history keeps the values of the row's uniqueness constraints (its tombstone).
+        let tombstoneRow = recordsHistory && !entity.uniquenessConstraints.isEmpty
+            ? try store.row(for: delete.objectID, on: connection) : nil
         let statement = try connection.statement(entity.checkedDeleteSQL)
         try statement.bind(delete.objectID.key, 1)
         try statement.bind(delete.version, 2)
@@ -68,6 +88,15 @@ private struct SaveTransaction {
             force.reset()
         }
         outcome.deletedIDs.append(delete.objectID)
+        if recordsHistory {
+            var tombstone: [(name: String, value: AttributeValue)] = []
+            if let tombstoneRow {
+                for name in Set(entity.uniquenessConstraints.joined()).sorted() {
+                    if let slot = entity.slotByName[name] { tombstone.append((name, tombstoneRow.values[slot])) }
+                }
+            }
+            history.deleted.append((delete.objectID, tombstone))
+        }
         return .deleted
     }
 
@@ -77,6 +106,7 @@ private struct SaveTransaction {
         let id = update.objectID
         let newVersion = update.version + 1
         if try writeRow(id, values: update.values, version: newVersion, expecting: update.version) {
+            recordHistoryUpdate(id, from: update.committed, to: update.values)
             return recordUpdate(RowSnapshot(id: id, version: newVersion, values: update.values))
         }
         // Optimistic locking: the row changed or vanished since the object was read.
@@ -116,6 +146,7 @@ private struct SaveTransaction {
         }
         let version = current.version + 1
         _ = try writeRow(id, values: merged, version: version, expecting: nil)
+        recordHistoryUpdate(id, from: current.values, to: merged)
         return recordUpdate(RowSnapshot(id: id, version: version, values: merged))
     }
 
@@ -258,6 +289,7 @@ private struct SaveTransaction {
                 }
             } else {
                 outcome.updatedRows.append(row)
+                recordHistoryUpdate(existing.id, from: existing.values, to: insert.values)
             }
             if insert.objectID.isTemporaryID { outcome.adoptedIDs.append((insert.objectID, existing.id)) }
             return .row(row)

@@ -26,10 +26,15 @@ final class SQLiteStore: Sendable {
     /// For an `immutable` store, the file as it was when opened: SQLite reads such a file
     /// without locks, so every read checks afterwards that nobody changed it meanwhile.
     private let immutableSignature: FileSignature?
+    /// Whether saves record persistent history, and for how long it is kept.
+    let history: HistoryMode
+    /// True when saves record persistent history.
+    var recordsHistory: Bool { if case .tracking = history { return true } else { return false } }
 
     private init(persistentStore: PersistentStore, model: ManagedObjectModel, writer: SQLiteConnection?,
                  readers: [SQLiteConnection], description: PersistentStoreDescription,
-                 readerFilename: (name: String, uri: Bool)? = nil) {
+                 readerFilename: (name: String, uri: Bool)? = nil, history: HistoryMode = .off) {
+        self.history = history
         self.readerFilename = readerFilename ?? (persistentStore.url.path, false)
         self.immutableSignature = self.readerFilename.uri ? FileSignature(path: persistentStore.url.path) : nil
         self.persistentStore = persistentStore
@@ -59,9 +64,14 @@ final class SQLiteStore: Sendable {
         guard let url = description.url else { throw ManagedStoreError.noPersistentStore }
         if description.isInMemory {
             let connection = try SQLiteConnection(path: ":memory:", mode: .init(create: true))
-            let identifier = try connection.transaction { try StoreSchema.create(on: connection, model: model) }
+            let identifier = try connection.transaction { () throws -> String in
+                let identifier = try StoreSchema.create(on: connection, model: model)
+                if description.persistentHistoryTracking { try HistoryLog.createTables(on: connection) }
+                return identifier
+            }
             let store = PersistentStore(identifier: identifier, url: url, isReadOnly: description.isReadOnly)
-            return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description)
+            return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description,
+                               history: HistoryMode(description, storeHasHistory: false))
         }
 
         let path = url.path
@@ -128,8 +138,94 @@ final class SQLiteStore: Sendable {
             }
         }
         try connection.execute("PRAGMA synchronous = NORMAL")
+        var storeHasHistory = try HistoryLog.exists(on: connection)
+        if description.persistentHistoryTracking && !storeHasHistory {
+            try connection.transaction { try HistoryLog.createTables(on: connection) }
+            storeHasHistory = true
+        }
         let store = PersistentStore(identifier: identifier, url: url, isReadOnly: false)
-        return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description)
+        return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description,
+                           history: HistoryMode(description, storeHasHistory: storeHasHistory))
+    }
+
+    // MARK: Persistent history
+
+    /// Throws when the store has recorded history but this coordinator opened it without
+    /// tracking: as in Core Data, it is read-only then, so that no change goes unrecorded.
+    func checkWritableHistory() throws {
+        if case .requiredButOff = history { throw ManagedStoreError.persistentHistoryTrackingRequired(url: url) }
+    }
+
+    /// Records a transaction's changes in the history (inside its write transaction) and
+    /// purges what is older than the retention.
+    func recordHistory(_ entry: HistoryLog.Entry, on connection: SQLiteConnection) throws {
+        guard case .tracking(let retentionDays) = history, !entry.isEmpty else { return }
+        // The cutoff is taken before the transaction is stamped, so a retention of 0 days
+        // keeps the transaction just recorded.
+        let cutoff = retentionDays.map { Date().addingTimeInterval(-Double($0) * 86_400) }
+        _ = try HistoryLog.record(entry, on: connection)
+        if let cutoff { try HistoryLog.delete(before: cutoff, on: connection) }
+    }
+
+    /// The token after the last transaction recorded so far.
+    func currentHistoryToken() throws -> PersistentHistoryToken {
+        try read { connection in
+            let number = try HistoryLog.exists(on: connection) ? HistoryLog.currentTransactionNumber(on: connection) : 0
+            return PersistentHistoryToken(transactionNumber: number, storeIdentifier: persistentStore.identifier)
+        }
+    }
+
+    /// Runs a history request: a fetch on a read connection, a purge in a write transaction.
+    func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+        if let token = request.token, token.storeIdentifier != persistentStore.identifier {
+            throw ManagedStoreError.foreignHistoryToken(token: token, storeIdentifier: persistentStore.identifier)
+        }
+        if request.isDeletion {
+            let count = try write { connection -> Int in
+                guard try HistoryLog.exists(on: connection) else { return 0 }
+                switch request.operation {
+                case .deleteThroughToken(let token):
+                    return try HistoryLog.delete(through: token?.transactionNumber ?? Int64.max, on: connection)
+                case .deleteBeforeDate(let date):
+                    return try HistoryLog.delete(before: date, on: connection)
+                case .fetchAfterToken, .fetchAfterDate:
+                    preconditionFailure("ManagedStore: a fetch request taken for a purge")
+                }
+            }
+            return request.resultType == .count ? .count(count) : .status(true)
+        }
+        let withChanges = request.resultType != .transactionsOnly && request.resultType != .count && request.resultType != .statusOnly
+        let transactions = try read { connection -> [PersistentHistoryTransaction] in
+            let selection: HistoryLog.Selection
+            switch request.operation {
+            case .fetchAfterToken(let token):
+                let number = token?.transactionNumber ?? 0
+                if try HistoryLog.exists(on: connection) {
+                    let pruned = try HistoryLog.prunedThrough(on: connection)
+                    if number < pruned, let token {
+                        throw ManagedStoreError.persistentHistoryTokenExpired(token: token, oldestKept: pruned + 1)
+                    }
+                }
+                selection = .after(number)
+            case .fetchAfterDate(let date):
+                selection = .afterDate(date)
+            case .deleteThroughToken, .deleteBeforeDate:
+                preconditionFailure("ManagedStore: a purge taken for a fetch")
+            }
+            return try HistoryLog.transactions(selection, withChanges: withChanges, on: connection, store: persistentStore, model: model)
+        }
+        switch request.resultType {
+        case .statusOnly: return .status(true)
+        case .count: return .count(transactions.count)
+        case .transactionsOnly, .transactionsAndChanges: return .transactions(transactions)
+        case .changesOnly: return .changes(transactions.flatMap { $0.changes ?? [] })
+        case .objectIDs:
+            var seen = Set<ManagedObjectID>(), ids: [ManagedObjectID] = []
+            for change in transactions.flatMap({ $0.changes ?? [] }) where seen.insert(change.changedObjectID).inserted {
+                ids.append(change.changedObjectID)
+            }
+            return .objectIDs(ids)
+        }
     }
 
     // MARK: Indexes
@@ -149,7 +245,8 @@ final class SQLiteStore: Sendable {
 
     /// Runs `body` with a read connection. File stores take one from the pool (opening one if
     /// none is idle), so reads run beside a write; in-memory stores use their one connection.
-    func read<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    func read<T: Sendable>(in generation: QueryGeneration? = nil, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        if let generation { return try generation.read(body) }
         if inMemory {
             return try writer.withLock { connection in
                 guard let connection else { throw ManagedStoreError.noPersistentStore }
@@ -165,6 +262,15 @@ final class SQLiteStore: Sendable {
             throw ManagedStoreError.storeChangedWhileReading(url: url)
         }
         return result
+    }
+
+    /// A new generation: a read transaction on a connection of its own, which sees the store as
+    /// it is now until it is let go of.
+    func makeGeneration() throws -> QueryGeneration {
+        if inMemory {
+            throw ManagedStoreError.queryGenerationUnavailable(reason: "an in-memory store has one connection, which cannot hold a read transaction beside its writes")
+        }
+        return try QueryGeneration(connection: openReader(), store: persistentStore)
     }
 
     private func openReader() throws -> SQLiteConnection {
@@ -221,8 +327,8 @@ final class SQLiteStore: Sendable {
     // MARK: Reading rows
 
     /// The rows a query selects.
-    func fetch(_ query: StoreQuery) throws -> [RowSnapshot] {
-        try read { connection in
+    func fetch(_ query: StoreQuery, in generation: QueryGeneration? = nil) throws -> [RowSnapshot] {
+        try read(in: generation) { connection in
             let statement = try connection.statement(query.selectSQL())
             defer { statement.reset() }
             for (index, argument) in query.arguments.enumerated() {
@@ -237,8 +343,8 @@ final class SQLiteStore: Sendable {
     }
 
     /// The values of the attributes in `slots` of each row a query selects.
-    func fetchValues(_ query: StoreQuery, slots: [Int]) throws -> [[AttributeValue]] {
-        try read { connection in
+    func fetchValues(_ query: StoreQuery, slots: [Int], in generation: QueryGeneration? = nil) throws -> [[AttributeValue]] {
+        try read(in: generation) { connection in
             let statement = try connection.statement(query.selectSQL(slots: slots))
             defer { statement.reset() }
             for (index, argument) in query.arguments.enumerated() {
@@ -257,8 +363,8 @@ final class SQLiteStore: Sendable {
     }
 
     /// How many rows a query selects, within its limit and offset.
-    func count(_ query: StoreQuery) throws -> Int {
-        try read { connection in
+    func count(_ query: StoreQuery, in generation: QueryGeneration? = nil) throws -> Int {
+        try read(in: generation) { connection in
             let statement = try connection.statement(query.countSQL())
             defer { statement.reset() }
             for (index, argument) in query.arguments.enumerated() {
@@ -270,9 +376,9 @@ final class SQLiteStore: Sendable {
     }
 
     /// The row of a permanent object ID, or nil when there is none.
-    func row(for id: ManagedObjectID) throws -> RowSnapshot? {
+    func row(for id: ManagedObjectID, in generation: QueryGeneration? = nil) throws -> RowSnapshot? {
         guard id.persistentStore === persistentStore else { return nil }
-        return try read { connection in try row(for: id, on: connection) }
+        return try read(in: generation) { connection in try row(for: id, on: connection) }
     }
 
     func row(for id: ManagedObjectID, on connection: SQLiteConnection) throws -> RowSnapshot? {

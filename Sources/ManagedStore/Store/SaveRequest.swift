@@ -23,6 +23,9 @@ struct SaveRequest: Sendable {
     var updates: [Update] = []
     var deletes: [Delete] = []
     var mergePolicy: MergePolicy = .error
+    /// The saving context's ``ManagedObjectContext/transactionAuthor`` and name, for the history.
+    var transactionAuthor: String?
+    var contextName: String?
 }
 
 /// What a save did, for the saving context and for the contexts that merge its notification.

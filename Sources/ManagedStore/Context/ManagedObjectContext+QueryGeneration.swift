@@ -1,0 +1,46 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// The generation this context is pinned to, or nil when it reads the store live (Core
+    /// Data's `queryGenerationToken`). Call on the context's queue.
+    public var queryGenerationToken: QueryGenerationToken? {
+        checkQueue()
+        return queryGeneration.map { QueryGenerationToken(generation: $0) }
+    }
+
+    /// Pins the context to a generation of the store (Core Data's `setQueryGenerationFrom(_:)`):
+    /// ``QueryGenerationToken/current`` for the store as it is now, another context's
+    /// ``queryGenerationToken`` for that one's, nil to read live again.
+    ///
+    /// While pinned, the context's fetches, counts, aggregates and faults read that generation
+    /// (a read transaction held open for it), whatever other contexts and processes commit.
+    /// The context moves to the newest generation when it saves, merges or is reset. Call on
+    /// the context's queue. Only a context on a coordinator can be pinned (a child reads
+    /// through its parent: pin the parent), and only to a file store.
+    public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
+        checkQueue()
+        guard let token else {
+            queryGeneration = nil
+            return
+        }
+        guard parent == nil else {
+            throw ManagedStoreError.queryGenerationUnavailable(reason: "context \(self) is a child context, which reads through its parent: pin the parent")
+        }
+        let store = try store()
+        if let generation = token.generation {
+            guard generation.store === store.persistentStore else {
+                throw ManagedStoreError.queryGenerationUnavailable(reason: "the token is of another store (\(generation.store.identifier))")
+            }
+            queryGeneration = generation
+        } else {
+            queryGeneration = try store.makeGeneration()
+        }
+    }
+
+    /// Moves a pinned context to the store's newest generation (after a save, merge or reset),
+    /// as Core Data does. Stays pinned to the old one if a new one cannot be had.
+    func advanceQueryGeneration() {
+        guard queryGeneration != nil, let store = try? store(), let newer = try? store.makeGeneration() else { return }
+        queryGeneration = newer
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Which generation of the store a context reads (Core Data's `NSQueryGenerationToken`).
+///
+/// ```swift
+/// try viewContext.setQueryGenerationFrom(.current)   // pin: reads see the store as it is now
+/// let rows = try viewContext.fetch(request)          // …and so does every later fetch,
+/// let total = try viewContext.count(for: request)    // whatever imports commit meanwhile
+/// try viewContext.setQueryGenerationFrom(nil)        // unpin: live reads again
+/// ```
+///
+/// A pinned context moves to the store's newest generation when it saves, merges changes or
+/// is reset, as in Core Data. A context's ``ManagedObjectContext/queryGenerationToken`` can be
+/// given to another context of the same store, which then reads the same generation.
+public final class QueryGenerationToken: Sendable, Hashable, CustomStringConvertible {
+    /// "The store as it is when the token is used": pins a context to the newest generation.
+    public static let current = QueryGenerationToken(generation: nil)
+
+    let generation: QueryGeneration?
+
+    init(generation: QueryGeneration?) {
+        self.generation = generation
+    }
+
+    public static func == (lhs: QueryGenerationToken, rhs: QueryGenerationToken) -> Bool {
+        lhs.generation === rhs.generation
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(generation.map(ObjectIdentifier.init))
+    }
+
+    public var description: String {
+        guard let generation else { return "current generation" }
+        return "generation of store \(generation.store.identifier) at history transaction \(generation.historyTransactionNumber)"
+    }
+}
