@@ -305,11 +305,16 @@ final class HelperEntry: ManagedObject {
     }
 }
 
-/// Inserts notes titled `titles` through a new background context, waiting for the save.
+/// Inserts notes titled `titles` (with `stars` their index) through a new background context,
+/// waiting for the save.
 func insertNotesSync(_ titles: [String], into container: PersistentContainer) throws {
     let context = container.newBackgroundContext()
     try context.performAndWait {
-        for title in titles { Note(context: context).title = title }
+        for (index, title) in titles.enumerated() {
+            let note = Note(context: context)
+            note.title = title
+            note.stars = Int16(index)
+        }
         try context.save()
     }
 }

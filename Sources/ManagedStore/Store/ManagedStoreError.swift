@@ -45,6 +45,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case persistentHistoryTokenExpired(token: PersistentHistoryToken, oldestKept: Int64)
     /// A history token of another store.
     case foreignHistoryToken(token: PersistentHistoryToken, storeIdentifier: String)
+    /// A batch request that cannot run as given; nothing was written.
+    case invalidBatchRequest(entity: String, reason: String)
     /// A query generation asked of a store that cannot hold one (an in-memory store), or a
     /// token of another store.
     case queryGenerationUnavailable(reason: String)
@@ -94,6 +96,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
             return "persistent history after transaction \(token.transactionNumber) was purged (the oldest kept is \(oldestKept)): what changed since is no longer known; start again from the store's contents"
         case .foreignHistoryToken(let token, let storeIdentifier):
             return "the history token \(token.transactionNumber) belongs to store \(token.storeIdentifier), not to this store (\(storeIdentifier))"
+        case .invalidBatchRequest(let entity, let reason):
+            return "batch request on \(entity): \(reason)"
         case .queryGenerationUnavailable(let reason):
             return "no query generation: \(reason)"
         }

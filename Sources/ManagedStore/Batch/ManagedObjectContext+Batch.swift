@@ -1,0 +1,128 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Runs a batch insert against the store (not this context: its objects and pending
+    /// changes are untouched). See ``BatchInsertRequest``.
+    @discardableResult
+    public func execute<T: ManagedObject>(_ request: BatchInsertRequest<T>) throws -> BatchResult {
+        checkQueue()
+        let entity = try entity(for: T.self)
+        var rows: [[AttributeValue]] = []
+        var failures: [ValidationFailure] = []
+        func add(_ values: [AttributeValue]) {
+            let id = ManagedObjectID.makeTemporary(for: entity)
+            for slot in entity.requiredSlots where values[slot].isNull {
+                failures.append(ValidationFailure(objectID: id, attribute: entity.storedProperties[slot].name,
+                                                  reason: "is nil, but the attribute is not optional (row \(rows.count + 1) of the batch insert)"))
+            }
+            rows.append(values)
+        }
+        switch request.source {
+        case .objects(let objects):
+            rows.reserveCapacity(objects.count)
+            for object in objects { add(try Self.batchRow(object, entity: entity, row: rows.count + 1)) }
+        case .dictionaryHandler(let handler):
+            while true {
+                var dictionary: [String: AttributeValue] = [:]
+                if handler(&dictionary) { break }
+                add(try Self.batchRow(dictionary, entity: entity, row: rows.count + 1))
+            }
+        case .objectHandler(let handler):
+            let scratch = T(entity: entity, insertInto: nil)
+            while true {
+                scratch.values = entity.defaultValues
+                if handler(scratch) { break }
+                add(scratch.values)
+            }
+        }
+        if !failures.isEmpty { throw ManagedStoreError.validationFailed(failures) }
+        guard !rows.isEmpty else { return BatchResult([], as: request.resultType) }
+        var save = SaveRequest(mergePolicy: .mergeByPropertyObjectTrump)
+        (save.transactionAuthor, save.contextName) = settings.withLock { ($0.transactionAuthor, $0.name) }
+        save.inserts = rows.map { SaveRequest.Insert(objectID: .makeTemporary(for: entity), values: $0) }
+        let outcome = try store().save(save)
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(rows.count)
+        var insertedRows = outcome.insertedRows.makeIterator()
+        for fate in outcome.insertFates {
+            switch fate {
+            case .inserted: if let row = insertedRows.next() { ids.append(row.id) }
+            case .row(let row): ids.append(row.id)
+            case .superseded(let id): ids.append(id)
+            case .deleted: break
+            }
+        }
+        return BatchResult(ids, as: request.resultType)
+    }
+
+    /// The values of a batch-inserted row given as a dictionary: checked names and types, the
+    /// defaults for the rest.
+    static func batchRow(_ dictionary: [String: AttributeValue], entity: EntityDescription, row: Int) throws -> [AttributeValue] {
+        var values = entity.defaultValues
+        for (name, value) in dictionary {
+            values[try batchSlot(name, value, entity: entity, row: row)] = value
+        }
+        return values
+    }
+
+    /// The slot `name` names, checked to hold `value`.
+    static func batchSlot(_ name: String, _ value: AttributeValue, entity: EntityDescription, row: Int?) throws -> Int {
+        let at = row.map { " (row \($0))" } ?? ""
+        guard let slot = entity.slotByName[name] else {
+            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "it has no attribute or to-one relationship '\(name)'\(at)")
+        }
+        let attribute = entity.storedProperties[slot]
+        guard value.fits(attribute.type) else {
+            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "\(name) is \(attribute.type), not \(value)\(at)")
+        }
+        if case .object(let id) = value {
+            guard !id.isTemporaryID, id.entity === entity.slotDestinations[slot] else {
+                throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "\(name) must be a saved \(entity.slotDestinations[slot]?.name ?? "?") object, not \(id)\(at)")
+            }
+        }
+        if value.isNull && !attribute.isOptional {
+            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "\(name) is not optional, so it cannot be set to nil\(at)")
+        }
+        return slot
+    }
+
+    /// Runs a batch update against the store. See ``BatchUpdateRequest``.
+    @discardableResult
+    public func execute<T: ManagedObject>(_ request: BatchUpdateRequest<T>) throws -> BatchResult {
+        checkQueue()
+        let entity = try entity(for: T.self)
+        let assignments = try request.propertiesToUpdate.sorted { $0.key < $1.key }.map { name, value in
+            (slot: try Self.batchSlot(name, value, entity: entity, row: nil), value: value)
+        }
+        guard !assignments.isEmpty else {
+            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "the batch update sets no attribute")
+        }
+        var query = StoreQuery(entity: entity)
+        if let predicate = request.predicate {
+            (query.whereClause, query.arguments) = try PredicateSQLCompiler(entity: entity).whereClause(for: predicate)
+        }
+        let (author, name) = settings.withLock { ($0.transactionAuthor, $0.name) }
+        let ids = try store().batchUpdate(query, assignments: assignments, author: author, contextName: name)
+        return BatchResult(ids, as: request.resultType)
+    }
+
+    /// Runs a batch delete against the store. See ``BatchDeleteRequest``.
+    @discardableResult
+    public func execute<T: ManagedObject>(_ request: BatchDeleteRequest<T>) throws -> BatchResult {
+        checkQueue()
+        let entity = try entity(for: T.self)
+        let plan = try FetchPlan(request.fetchRequest, entity: entity)
+        let (author, name) = settings.withLock { ($0.transactionAuthor, $0.name) }
+        let ids = try store().batchDelete(plan.query, author: author, contextName: name)
+        return BatchResult(ids, as: request.resultType)
+    }
+
+    /// Merges changes made to the store outside any of these contexts (a batch request's
+    /// object IDs, another process's history) into each of `contexts`, on its own queue, as
+    /// Core Data's `mergeChanges(fromRemoteContextSave:into:)`; returns when all have merged.
+    public static func mergeChanges(fromRemoteContextSave changes: ContextSaveChanges, into contexts: [ManagedObjectContext]) {
+        for context in contexts {
+            context.performAndWait { context.mergeChanges(fromContextDidSave: changes) }
+        }
+    }
+}

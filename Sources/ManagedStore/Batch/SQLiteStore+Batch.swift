@@ -1,0 +1,129 @@
+import CSQLite
+import Foundation
+
+extension SQLiteStore {
+    /// Sets `assignments` on the rows `query` selects, in one write transaction; returns their IDs.
+    func batchUpdate(_ query: StoreQuery, assignments: [(slot: Int, value: AttributeValue)],
+                     author: String?, contextName: String?) throws -> [ManagedObjectID] {
+        try checkWritableHistory()
+        let entity = query.entity
+        return try write { connection in
+            let sets = assignments.map { "\(entity.quotedColumns[$0.slot]) = ?" } + ["Z_OPT = Z_OPT + 1"]
+            var sql = "UPDATE \(entity.quotedTable) SET \(sets.joined(separator: ", "))"
+            if let whereClause = query.whereClause { sql += " WHERE \(whereClause)" }
+            sql += " RETURNING Z_PK"
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            var index: Int32 = 1
+            for (_, value) in assignments {
+                try statement.bind(value, index)
+                index += 1
+            }
+            for argument in query.arguments {
+                try statement.bind(argument, index)
+                index += 1
+            }
+            var ids: [ManagedObjectID] = []
+            do {
+                while try statement.step() {
+                    ids.append(ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0)))
+                }
+            } catch let error as SQLiteError where error.code == SQLITE_CONSTRAINT {
+                throw Self.constraintConflict(entity: entity, assignments: assignments) ?? error
+            }
+            if recordsHistory && !ids.isEmpty {
+                let names = assignments.map { entity.storedProperties[$0.slot].name }
+                var entry = HistoryLog.Entry(author: author, contextName: contextName)
+                entry.updated = ids.map { ($0, names) }
+                try recordHistory(entry, on: connection)
+            }
+            return ids
+        }
+    }
+
+    /// The conflict an update of `assignments` on several rows makes with a uniqueness constraint.
+    private static func constraintConflict(entity: EntityDescription, assignments: [(slot: Int, value: AttributeValue)]) -> ManagedStoreError? {
+        let assigned = Dictionary(uniqueKeysWithValues: assignments.map { (entity.storedProperties[$0.slot].name, $0.value) })
+        guard let constraint = entity.uniquenessConstraints.first(where: { $0.contains { assigned[$0] != nil } }) else { return nil }
+        var values: [String: AttributeValue] = [:]
+        for name in constraint where assigned[name] != nil { values[name] = assigned[name] }
+        return ManagedStoreError.saveConflicts(constraint: [ConstraintConflict(
+            entityName: entity.name, constraint: constraint, values: values, conflictingObjectIDs: [], databaseObjectID: nil)],
+            optimisticLocking: [])
+    }
+
+    /// Deletes the rows `query` selects, in one write transaction, applying the delete rules
+    /// that need no objects; returns their IDs.
+    func batchDelete(_ query: StoreQuery, author: String?, contextName: String?) throws -> [ManagedObjectID] {
+        try checkWritableHistory()
+        let entity = query.entity
+        return try write { connection in
+            var rows: [RowSnapshot] = []
+            let select = try connection.statement(query.selectSQL())
+            for (index, argument) in query.arguments.enumerated() { try select.bind(argument, Int32(index + 1)) }
+            while try select.step() { rows.append(row(from: select, entity: entity)) }
+            select.reset()
+            guard !rows.isEmpty else { return [] }
+            let keys = rows.map(\.id.key)
+            var entry = HistoryLog.Entry(author: author, contextName: contextName)
+            // Relationships whose other side holds a key to these rows.
+            for relationship in entity.resolvedRelationships {
+                guard let inverseSlot = relationship.inverseSlot else { continue }
+                let destination = relationship.destination
+                let column = destination.quotedColumns[inverseSlot]
+                let referencing = try Self.keys(of: destination, where: column, in: keys, on: connection)
+                guard !referencing.isEmpty else { continue }
+                switch relationship.description.deleteRule {
+                case .noAction:
+                    continue
+                case .cascade, .deny:
+                    throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: """
+                        \(referencing.count) \(destination.name) object\(referencing.count == 1 ? " is" : "s are") related to the objects \
+                        to delete by '\(relationship.name)', whose delete rule (\(relationship.description.deleteRule)) a batch delete \
+                        does not apply; delete them through a context. Nothing was deleted
+                        """)
+                case .nullify:
+                    for start in stride(from: 0, to: keys.count, by: 500) {
+                        let batch = keys[start..<min(keys.count, start + 500)]
+                        let sql = "UPDATE \(destination.quotedTable) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+                        let statement = try connection.statement(sql)
+                        for (index, key) in batch.enumerated() { try statement.bind(key, Int32(index + 1)) }
+                        try statement.run()
+                        statement.reset()
+                    }
+                    let name = destination.storedProperties[inverseSlot].name
+                    entry.updated += referencing.map { (ManagedObjectID(entity: destination, store: persistentStore, primaryKey: $0), [name]) }
+                }
+            }
+            let delete = try connection.statement(entity.deleteSQL)
+            for key in keys {
+                try delete.bind(key, 1)
+                try delete.run()
+                delete.reset()
+            }
+            if recordsHistory {
+                let constrained = Set(entity.uniquenessConstraints.joined()).sorted()
+                entry.deleted = rows.map { row in
+                    (row.id, constrained.compactMap { name in entity.slotByName[name].map { (name, row.values[$0]) } })
+                }
+                try recordHistory(entry, on: connection)
+            }
+            return rows.map(\.id)
+        }
+    }
+
+    /// The keys of `entity`'s rows whose `column` holds one of `keys`.
+    private static func keys(of entity: EntityDescription, where column: String, in keys: [Int64],
+                             on connection: SQLiteConnection) throws -> [Int64] {
+        var found: [Int64] = []
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let batch = keys[start..<min(keys.count, start + 500)]
+            let statement = try connection.statement(
+                "SELECT Z_PK FROM \(entity.quotedTable) WHERE \(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))")
+            for (index, key) in batch.enumerated() { try statement.bind(key, Int32(index + 1)) }
+            while try statement.step() { found.append(statement.int64(0)) }
+            statement.reset()
+        }
+        return found
+    }
+}
