@@ -20,7 +20,7 @@ enum ImportCommand: Command {
         (a second signal kills it at once).
         """,
         arguments: [.init(name: "source", help: "A file, an http(s) URL, or - for standard input.", repeating: true, optional: true)],
-        options: [source.spec, workers.spec, chunkDays.spec, from.spec, to.spec, CommonOptions.currencies.spec, dryRun.spec, wait.spec,
+        options: [source.spec, workers.spec, chunkDays.spec, method.spec, from.spec, to.spec, CommonOptions.currencies.spec, dryRun.spec, wait.spec,
                   connectTimeout.spec, idleTimeout.spec, format.spec, CommonOptions.quiet.spec, CommonOptions.store.spec],
         format: format)
 
@@ -30,6 +30,9 @@ enum ImportCommand: Command {
     static let workers = TypedOption<Int>.integer("--workers", help: "Workers storing chunks at once (default: the number of cores).")
     static let chunkDays = TypedOption<Int>.integer(
         "--chunk-days", help: "Days stored per transaction (default: \(ImportOptions.defaultChunkDays)).")
+    static let method = TypedOption<ImportMethod>.choice(
+        "--method", value: "method",
+        help: "object (managed objects saved per chunk) or batch (a batch insert per chunk) (default: \(ImportOptions().method.rawValue)).")
     static let from = TypedOption<CalendarDay>.day("--from", help: "Only days on or after this one (YYYY-MM-DD).")
     static let to = TypedOption<CalendarDay>.day("--to", help: "Only days on or before this one (YYYY-MM-DD).")
     static let dryRun = FlagOption("--dry-run", help: "Report what would change; store nothing.")
@@ -51,6 +54,7 @@ enum ImportCommand: Command {
         var options = ImportOptions()
         if let workers = try arguments[Self.workers] { options.workers = workers }
         if let chunkDays = try arguments[Self.chunkDays] { options.chunkDays = chunkDays }
+        if let method = try arguments[Self.method] { options.method = method }
         options.from = try arguments[Self.from]
         options.to = try arguments[Self.to]
         if let from = options.from, let to = options.to, from > to {

@@ -17,9 +17,20 @@ enum QuerySupport {
     /// The store a query with `--as-of` answers from: the store as it was at that moment
     /// (see ``RatesStore/asOf(_:)``), and the answer written in `format` says so; without
     /// `--as-of`, the store itself.
-    static func openStore(_ arguments: ParsedArguments, context: CommandContext, answering format: OutputFormat) throws -> RatesStore {
+    ///
+    /// With `oneGeneration`, for a command that reads in many queries (a series, an export), the
+    /// main context is pinned to the store's current query generation: the whole answer comes
+    /// from one state of the store, whatever an import in another process commits meanwhile.
+    static func openStore(_ arguments: ParsedArguments, context: CommandContext, answering format: OutputFormat,
+                          oneGeneration: Bool = false) throws -> RatesStore {
         let store = try openStore(arguments, context: context)
-        guard let moment = try arguments[CommonOptions.asOf] else { return store }
+        guard let moment = try arguments[CommonOptions.asOf] else {
+            if oneGeneration && context.sharedStore == nil {
+                let view = store.viewContext
+                try view.performAndWait { try view.setQueryGenerationFrom(.current) }
+            }
+            return store
+        }
         let snapshot = try store.asOf(moment)
         AsOfMoment.stamp(context.console, moment: moment, format: format)
         return snapshot

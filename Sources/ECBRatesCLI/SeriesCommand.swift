@@ -38,7 +38,7 @@ enum SeriesCommand: Command {
         let figure = try arguments[statistic]
         if figure != nil && period == nil { throw UsageError("'--statistic <figure>' needs '--group <period>'", command: spec.name) }
         let partial = arguments[CommonOptions.partial]
-        let store = try QuerySupport.openStore(arguments, context: context, answering: format)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: format, oneGeneration: true)
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
         let shape = Shape(period: period, statistic: figure ?? .mean, base: base.uppercased())
 

@@ -12,16 +12,25 @@ enum ShellCommand: Command {
         discussion: """
         Each line is a command as on the command line, without 'ecbrates' and --store: rate USD --date 2020-03-13,
         convert 100 USD JPY, import FILE, status, help, wait (for the imports to finish), quit. 'import' returns at
-        once; queries answer from the main context, which merges every chunk the import stores. A prompt is shown
-        only when standard input is a terminal.
+        once; queries answer from the main context, which merges every chunk the import stores, and every import
+        another process commits (through the store's history). A prompt is shown only when standard input is a
+        terminal.
         """,
         options: [CommonOptions.store.spec],
         inShell: false)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32 {
-        let store = try RatesStore(url: try context.storeURL(arguments))
+        // Other processes' imports (a cron job's, another shell's) reach the shell's main
+        // context as its own do: through the store's history, merged on each remote change.
+        let store = try RatesStore(url: try context.storeURL(arguments), observingOtherProcesses: true)
+        let merger = try RemoteChangeMerger(store: store) { error in
+            context.console.err("warning: another process's changes could not be merged: \(error)\n")
+        } onMerge: { _ in }
         let shell = Shell(store: store, context: context)
-        return await shell.run()
+        let status = await shell.run()
+        withExtendedLifetime(merger) {}
+        return status
+
     }
 }
 

@@ -23,7 +23,7 @@ enum StatsCommand: Command {
         let base = try arguments[CommonOptions.base] ?? "EUR"
         let partial = arguments[CommonOptions.partial]
         let currency = arguments.positional[0]
-        let store = try QuerySupport.openStore(arguments, context: context, answering: format)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: format, oneGeneration: true)
         let stats = try await QuerySupport.ask(store, context: context) { queries in
             let bounds = try queries.bounds()
             return try queries.stats(currency, from: from ?? bounds.first, to: to ?? bounds.last, base: base, partial: partial)

@@ -9,7 +9,7 @@ struct BenchMain {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] --store PATH | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | defaults\n".utf8))
+            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] [--history] --store PATH | import FILE --store PATH [--history on|off] [--method object|batch] | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | defaults\n".utf8))
             exit(64)
         }
         let command = arguments.removeFirst()
@@ -27,7 +27,14 @@ struct BenchMain {
                 let store = URL(fileURLWithPath: option("--store") ?? NSTemporaryDirectory() + "ecbrates-bench-insert.sqlite")
                 figures = try await InsertBenchmark.run(
                     count: Int(option("--count") ?? "") ?? 221_000, batch: Int(option("--batch") ?? "") ?? 1_000,
-                    unique: arguments.contains("--unique"), storeURL: store)
+                    unique: arguments.contains("--unique"), history: arguments.contains("--history"), storeURL: store)
+            case "import":
+                guard let file = arguments.first, let store = option("--store") else {
+                    throw BenchmarkError("import needs FILE --store PATH [--history on|off] [--method object|batch]")
+                }
+                figures = try await ImportBenchmark.run(file: file, storeURL: URL(fileURLWithPath: store),
+                                                        history: option("--history") != "off",
+                                                        method: ImportMethod(rawValue: option("--method") ?? "") ?? ImportOptions().method)
             case "stack":
                 guard let file = arguments.first(where: { !$0.hasPrefix("--") && $0 != option("--store") && $0 != option("--stack")
                                                          && $0 != option("--workers") && $0 != option("--chunk-days") }),

@@ -23,10 +23,12 @@ enum InsertBenchmark {
             uniquenessConstraints: unique ? [["day", "code"]] : [])])
     }
 
-    static func run(count: Int, batch: Int, unique: Bool, storeURL: URL) async throws -> [String: Double] {
+    static func run(count: Int, batch: Int, unique: Bool, history: Bool = false, storeURL: URL) async throws -> [String: Double] {
         try? FileManager.default.removeItem(at: storeURL)
         let container = PersistentContainer(name: "bench", managedObjectModel: model(unique: unique))
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: storeURL)]
+        var description = PersistentStoreDescription(url: storeURL)
+        description.persistentHistoryTracking = history
+        container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         let view = container.viewContext
         let worker = container.newBackgroundContext()

@@ -38,6 +38,14 @@ public final class InteractiveProcess: @unchecked Sendable {
         try process.run()
     }
 
+    /// The process's ID.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Sends the process SIGINT, as Ctrl-C at a terminal would.
+    public func interrupt() {
+        process.interrupt()
+    }
+
     /// Writes `line` and a newline to the process.
     public func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))

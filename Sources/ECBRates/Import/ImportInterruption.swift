@@ -43,7 +43,7 @@ public final class ImportInterruption: Sendable {
     var stop: ImportStopped? { signal.map(ImportStopped.init) }
 
     /// Calls `body` once a stop is requested (at once, when it already was).
-    func observe(_ body: @escaping @Sendable () -> Void) {
+    public func observe(_ body: @escaping @Sendable () -> Void) {
         let now = state.withLock { state -> Bool in
             if state.signal != nil { return true }
             state.observers.append(body)

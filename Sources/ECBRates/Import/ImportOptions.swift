@@ -17,6 +17,8 @@ public struct ImportOptions: Sendable {
     public var dryRun: Bool
     /// The day it is (in Frankfurt), for refusing days in the future; nil: today.
     public var today: CalendarDay?
+    /// How a worker stores a chunk's new rates.
+    public var method: ImportMethod = .object
 
     /// The defaults: one worker per core, and the chunk size `scripts/bench` found best.
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, chunkDays: Int = ImportOptions.defaultChunkDays,

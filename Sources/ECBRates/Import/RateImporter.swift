@@ -305,10 +305,9 @@ private final class ImportPipeline: @unchecked Sendable {
         for (date, currency, rate) in stored {
             index[RateKey(day: date.daysSince1970, currency: currency)] = rate
         }
-        var inserted = 0, unchanged = 0
+        var unchanged = 0
+        var fresh: [RateRecord] = []
         var changed: [(record: RateRecord, old: Decimal)] = []
-        // The run, as a fault: the rates point at it without loading it.
-        let run = options.dryRun ? nil : runID.map { context.object(with: $0) as! ImportRun }
         for record in item.recordsByDay() {
             if let rate = index[RateKey(day: record.day.daysSince1970, currency: record.currency)] {
                 if rate == record.rate {
@@ -317,21 +316,35 @@ private final class ImportPipeline: @unchecked Sendable {
                     changed.append((record, rate))
                 }
             } else {
+                fresh.append(record)
+            }
+        }
+        let inserted = fresh.count
+        let corrections: [Correction]
+        if options.method == .batch && changed.isEmpty && !options.dryRun {
+            // The chunk's new rates in one batch insert: one transaction, no objects. (A chunk
+            // that corrects stored rates goes through objects below, so that the corrections
+            // and their records commit in the same transaction as the chunk's new rates.)
+            if !fresh.isEmpty { try insertInBatch(fresh, in: context) }
+            corrections = []
+        } else {
+            // The run, as a fault: the rates point at it without loading it.
+            let run = options.dryRun ? nil : runID.map { context.object(with: $0) as! ImportRun }
+            for record in fresh {
                 let rate = Eurofxrefhist(context: context)
                 rate.date = record.day
                 rate.currencySymbol = record.currency
                 rate.exchangeRate = record.rate
                 if let run { rate.importRun = run }
-                inserted += 1
             }
+            // Corrections are rare: only their days are fetched as objects, to be updated.
+            corrections = try correct(changed, run: run, in: context)
+            if !options.dryRun {
+                try context.save()
+            }
+            context.reset()
         }
-        // Corrections are rare: only their days are fetched as objects, to be updated.
-        let corrections = try correct(changed, run: run, in: context)
         let corrected = corrections.count
-        if !options.dryRun {
-            try context.save()
-        }
-        context.reset()
 
         let progressNow: ImportProgress = tally.withLock { tally in
             tally.report.days += item.days.count
@@ -347,6 +360,29 @@ private final class ImportPipeline: @unchecked Sendable {
             return ImportProgress(days: tally.report.days, rates: tally.report.rates, seconds: (ContinuousClock.now - started).seconds)
         }
         progress?(progressNow)
+    }
+
+    /// Stores new rates with one batch insert, and hands the new rows to the view context when
+    /// the store merges into it (as a save's notification would be).
+    private func insertInBatch(_ records: [RateRecord], in context: ManagedObjectContext) throws {
+        let run: AttributeValue = runID.map { .object($0) } ?? .null
+        var next = 0
+        var request = BatchInsertRequest<Eurofxrefhist>(dictionaryHandler: { row in
+            guard next < records.count else { return true }
+            let record = records[next]
+            next += 1
+            row = ["date": record.day.attributeValue, "currencySymbol": .string(record.currency),
+                   "exchangeRate": .decimal(record.rate), "importRun": run]
+            return false
+        })
+        let view = store.viewContext
+        let merging = view.automaticallyMergesChangesFromParent
+        request.resultType = merging ? .objectIDs : .statusOnly
+        let result = try context.execute(request)
+        if merging, let ids = result.objectIDs {
+            let changes = ContextSaveChanges(insertedObjectIDs: Set(ids), updatedObjectIDs: [], deletedObjectIDs: [])
+            view.perform { view.mergeChanges(fromContextDidSave: changes) }
+        }
     }
 
     /// Sets the corrected rates on the stored objects and records each correction against the

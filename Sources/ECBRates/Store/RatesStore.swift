@@ -29,19 +29,34 @@ public final class RatesStore: Sendable {
     /// losslessly and in one transaction, even when `readOnly` is asked for (it is then
     /// opened for writing once, to migrate it); a store this user cannot write stays as it is,
     /// and the error says so.
-    public init(url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true) throws {
+    ///
+    /// Every change is recorded in the store's persistent history (kept
+    /// ``historyRetentionDays`` days), so that other processes learn what changed: with
+    /// `observingOtherProcesses`, the coordinator posts a remote change notification for every
+    /// commit to the store (see ``RemoteChangeMerger``, which merges them into the view context).
+    public convenience init(url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true, observingOtherProcesses: Bool = false) throws {
+        try self.init(url: url, readOnly: readOnly, mergingIntoViewContext: mergingIntoViewContext,
+                      observingOtherProcesses: observingOtherProcesses, recordingHistory: true)
+    }
+
+    /// The store at `url`, with persistent history recorded or not: for `scripts/bench`, which
+    /// measures what recording it costs (a store that has history refuses writes without it).
+    package init(url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true, observingOtherProcesses: Bool = false,
+                 recordingHistory: Bool) throws {
         self.url = url
         self.asOf = nil
         container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
-        var description = PersistentStoreDescription(url: url)
+        var description = Self.description(url)
+        description.persistentHistoryTracking = recordingHistory
         description.isReadOnly = readOnly
+        description.remoteChangeNotificationsEnabled = observingOtherProcesses
         container.persistentStoreDescriptions = [description]
         do {
             try container.loadPersistentStores()
         } catch ManagedStoreError.storeNeedsMigration where readOnly {
             do {
                 let writer = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
-                writer.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+                writer.persistentStoreDescriptions = [Self.description(url)]
                 try writer.loadPersistentStores()
             }
             try container.loadPersistentStores()
@@ -49,6 +64,19 @@ public final class RatesStore: Sendable {
         // The one merge path: ManagedStore hands every background context's save to the view
         // context, which merges it on the main queue (Core Data's way).
         container.viewContext.automaticallyMergesChangesFromParent = mergingIntoViewContext
+    }
+
+    /// How many days of persistent history a store keeps: every save purges what is older. The
+    /// import log (``ImportRun``, ``RateCorrection``) is kept for good: it is what `--as-of`
+    /// and `corrections` answer from, and it grows by a few rows a night.
+    public static let historyRetentionDays = 90
+
+    /// How ecbrates opens a store file: persistent history on, kept ``historyRetentionDays``.
+    static func description(_ url: URL) -> PersistentStoreDescription {
+        var description = PersistentStoreDescription(url: url)
+        description.persistentHistoryTracking = true
+        description.persistentHistoryRetentionDays = historyRetentionDays
+        return description
     }
 
     /// An empty in-memory store that stands for a store as of `moment` (``asOf(_:)`` fills it).

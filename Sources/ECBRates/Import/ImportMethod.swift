@@ -1,0 +1,10 @@
+/// How an import's workers store a chunk's new rates (both in one transaction per chunk, on
+/// background contexts, with the same reports, corrections and whole-day guarantee).
+public enum ImportMethod: String, Sendable, CaseIterable {
+    /// As managed objects, inserted in the worker's context and saved (Core Data's usual way).
+    case object
+    /// With one ``ManagedStore/BatchInsertRequest`` per chunk, without making objects. A chunk
+    /// that corrects stored rates is stored as objects, so that the corrections and their
+    /// records commit with it.
+    case batch
+}
