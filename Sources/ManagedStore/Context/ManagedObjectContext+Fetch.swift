@@ -223,20 +223,9 @@ extension ManagedObjectContext {
         for object in added where try matches(object) {
             result.append(object)
         }
-        if !plan.sortSlots.isEmpty {
-            result = result.enumerated().sorted { a, b in
-                for (slot, ascending) in plan.sortSlots {
-                    let x = a.element.values[slot], y = b.element.values[slot]
-                    if x == y { continue }
-                    return ascending ? AttributeValue.ascending(x, y) : AttributeValue.ascending(y, x)
-                }
-                return a.offset < b.offset
-            }.map(\.element)
+        return plan.ordered(result, offset: request.fetchOffset, limit: request.fetchLimit) { object, index in
+            object.values[plan.sortSlots[index].slot]
         }
-        let start = min(request.fetchOffset, result.count)
-        var slice = result[start...]
-        if request.fetchLimit > 0 { slice = slice.prefix(request.fetchLimit) }
-        return Array(slice)
     }
 
     /// The registered object for a fetched row (its state here kept, unless `refreshing`), or a

@@ -30,6 +30,12 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     public var fetchLimit = 0
     /// Skip this many results first.
     public var fetchOffset = 0
+    /// How many objects to load at a time (0, the default: all at once), as Core Data's
+    /// `fetchBatchSize`. A ``FetchedResultsController`` then keeps only the IDs and sort keys
+    /// of every result, and makes objects a batch of this many at a time around the ones read,
+    /// holding at most two batches. ``ManagedObjectContext/fetch(_:)`` loads every result
+    /// whatever this says.
+    public var fetchBatchSize = 0
     /// Whether the context's unsaved insertions, updates and deletions count (default true).
     public var includesPendingChanges = true
     /// Whether objects the context already holds take the fetched values (keeping their unsaved

@@ -1,0 +1,47 @@
+import Foundation
+
+extension SQLiteStore {
+    /// One result of a query reduced to its ID and a few attribute values (a fetched results
+    /// controller's sort keys): what is kept of a result whose object is not made.
+    struct KeyedRow: Sendable {
+        let id: ManagedObjectID
+        /// The values of the attributes asked for, in the order they were asked for.
+        let keys: [AttributeValue]
+    }
+
+    /// The ID and the values of the attributes in `slots` of each row `query` selects, in the
+    /// query's order, without reading the other columns.
+    func fetchKeyedRows(_ query: StoreQuery, slots: [Int]) throws -> [KeyedRow] {
+        let valuesSQL = query.selectSQL(slots: slots)
+        precondition(valuesSQL.hasPrefix("SELECT "), "ManagedStore: unexpected SELECT form \(valuesSQL)")
+        let sql = "SELECT Z_PK, " + valuesSQL.dropFirst("SELECT ".count)
+        let entity = query.entity
+        return try read { connection in
+            let statement = try connection.statement(sql)
+            defer { statement.reset() }
+            for (index, argument) in query.arguments.enumerated() {
+                try statement.bind(argument, Int32(index + 1))
+            }
+            var rows: [KeyedRow] = []
+            while try statement.step() {
+                let id = ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0))
+                let keys = slots.enumerated().map { column, slot in
+                    statement.attributeValue(Int32(column + 1), type: entity.storedProperties[slot].type,
+                                             destination: entity.slotDestinations[slot], store: persistentStore)
+                }
+                rows.append(KeyedRow(id: id, keys: keys))
+            }
+            return rows
+        }
+    }
+
+    /// The rows of `ids` (permanent IDs of `entity` in this store), in no particular order; an
+    /// ID whose row is gone is left out. One statement whatever the number of IDs (they travel
+    /// as one JSON array), so that the connection's statement cache does not grow with them.
+    func fetchRows(_ ids: [ManagedObjectID], entity: EntityDescription) throws -> [RowSnapshot] {
+        var query = StoreQuery(entity: entity)
+        query.whereClause = "Z_PK IN (SELECT value FROM json_each(?))"
+        query.arguments = [.text("[" + ids.map { String($0.key) }.joined(separator: ",") + "]")]
+        return try fetch(query)
+    }
+}
