@@ -7,8 +7,9 @@ extension ManagedObjectContext {
     /// with a ``FetchRequest/fetchBatchSize`` keeps of each result.
     ///
     /// The context's unsaved changes count as ``fetch(_:)`` counts them (see
-    /// `applyPendingChanges`): a held object's current values stand for its row's. A child
-    /// context's results come through its parent as objects, whose keys are taken.
+    /// `applyPendingChanges`): a held object's current values stand for its row's; the store is
+    /// read in the context's query generation, if it is pinned to one. A child context's
+    /// results come through its parent as objects, whose keys are taken.
     func fetchKeyedRows<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [SQLiteStore.KeyedRow] {
         checkQueue()
         let entity = try entity(for: T.self)
@@ -26,7 +27,7 @@ extension ManagedObjectContext {
             query.limit = 0
             query.offset = 0
         }
-        let rows = try store().fetchKeyedRows(query, slots: slots)
+        let rows = try store().fetchKeyedRows(query, slots: slots, in: queryGeneration)
         guard pending else { return rows }
 
         func matches(_ object: ManagedObject) throws -> Bool {

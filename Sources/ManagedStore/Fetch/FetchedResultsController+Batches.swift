@@ -51,7 +51,7 @@ extension FetchedResultsController {
                 let chunk = Array(stored[start ..< min(start + 500, stored.count)])
                 start += chunk.count
                 // A failed read leaves faults, which read their rows themselves when touched.
-                for row in (try? store.fetchRows(chunk, entity: entity)) ?? [] {
+                for row in (try? store.fetchRows(chunk, entity: entity, in: context.queryGeneration)) ?? [] {
                     if let object = context.materialize(row) as? Result { loaded[row.id] = object }
                 }
             }

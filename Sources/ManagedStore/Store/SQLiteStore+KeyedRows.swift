@@ -10,13 +10,13 @@ extension SQLiteStore {
     }
 
     /// The ID and the values of the attributes in `slots` of each row `query` selects, in the
-    /// query's order, without reading the other columns.
-    func fetchKeyedRows(_ query: StoreQuery, slots: [Int]) throws -> [KeyedRow] {
+    /// query's order, without reading the other columns (in `generation`, when given).
+    func fetchKeyedRows(_ query: StoreQuery, slots: [Int], in generation: QueryGeneration? = nil) throws -> [KeyedRow] {
         let valuesSQL = query.selectSQL(slots: slots)
         precondition(valuesSQL.hasPrefix("SELECT "), "ManagedStore: unexpected SELECT form \(valuesSQL)")
         let sql = "SELECT Z_PK, " + valuesSQL.dropFirst("SELECT ".count)
         let entity = query.entity
-        return try read { connection in
+        return try read(in: generation) { connection in
             let statement = try connection.statement(sql)
             defer { statement.reset() }
             for (index, argument) in query.arguments.enumerated() {
@@ -38,10 +38,10 @@ extension SQLiteStore {
     /// The rows of `ids` (permanent IDs of `entity` in this store), in no particular order; an
     /// ID whose row is gone is left out. One statement whatever the number of IDs (they travel
     /// as one JSON array), so that the connection's statement cache does not grow with them.
-    func fetchRows(_ ids: [ManagedObjectID], entity: EntityDescription) throws -> [RowSnapshot] {
+    func fetchRows(_ ids: [ManagedObjectID], entity: EntityDescription, in generation: QueryGeneration? = nil) throws -> [RowSnapshot] {
         var query = StoreQuery(entity: entity)
         query.whereClause = "Z_PK IN (SELECT value FROM json_each(?))"
         query.arguments = [.text("[" + ids.map { String($0.key) }.joined(separator: ",") + "]")]
-        return try fetch(query)
+        return try fetch(query, in: generation)
     }
 }
