@@ -206,6 +206,74 @@ import Testing
         #expect(controller.object(at: path(0, 2)).body == "memo")
     }
 
+    /// Core Data's controller follows a merge of the persistent history
+    /// (`mergeChanges(fromContextDidSave: transaction.objectIDNotification())`), which carries
+    /// object IDs only, as it follows a merged save.
+    @Test func aMergeFromThePersistentHistoryIsReported() async throws {
+        let dir = TemporaryDirectory()
+        let container = try PersistentHistoryTests.container(dir.file("history.sqlite"))
+        try await insertNotes(["a", "b", "c"], into: container)
+        let token = try container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let view = container.viewContext
+        let (controller, recorder) = try makeTracked(view)
+        let ids = try #require(controller.fetchedObjects).map(\.objectID)
+
+        let worker = container.newBackgroundContext()
+        try await worker.perform {
+            worker.delete(try worker.existingObject(with: ids[0]))             // a
+            (try worker.existingObject(with: ids[2]) as! Note).title = "0"     // c, to the front
+            insertNote("bb", into: worker)
+            try worker.save()
+        }
+        for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? [] {
+            view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+        }
+        #expect(recorder.log == ["will", "delete a 0.0→", "insert bb →0.2", "move 0 0.2→0.0", "did"])
+        #expect(controller.fetchedObjects?.map(\.title) == ["0", "b", "bb"])
+    }
+
+    /// Core Data: a batch update changes rows in the store only; merged into the context with
+    /// `mergeChanges(fromRemoteContextSave:into:)`, it reaches the controller as a save does.
+    @Test func aMergedBatchUpdateIsReported() async throws {
+        let container = try makeContainer(in: nil)
+        try await insertNotes(["a", "b", "c"], into: container)           // stars 0, 1, 2
+        let view = container.viewContext
+        let (controller, recorder) = try makeTracked(view, sectionedByStars: true)
+        let worker = container.newBackgroundContext()
+        let updated = try await worker.perform { () throws -> [ManagedObjectID] in
+            var request = BatchUpdateRequest<Note>(predicate: #Predicate { $0.title == "a" }, propertiesToUpdate: ["stars": .integer(2)])
+            request.resultType = .objectIDs
+            return try worker.execute(request).objectIDs ?? []
+        }
+        #expect(recorder.log.isEmpty)
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: ContextSaveChanges(insertedObjectIDs: [], updatedObjectIDs: Set(updated), deletedObjectIDs: []), into: [view])
+        #expect(recorder.log == ["will", "section delete 0 '0'", "move a 0.0→1.0", "did"])
+        #expect(controller.sections?.map { $0.objects.map(\.title) } == [["b"], ["a", "c"]])
+    }
+
+    /// Core Data: a context pinned to a query generation fetches that generation (until it
+    /// merges, saves or is reset); its controller too, with a batch size as well (where the
+    /// controller reads the IDs and sort keys itself).
+    @Test(arguments: [0, 2])
+    func theControllerOfAPinnedContextReadsItsGeneration(batchSize: Int) async throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir)
+        try await insertNotes(["a", "c"], into: container)
+        let view = container.viewContext
+        try view.setQueryGenerationFrom(.current)
+        var request = FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])
+        request.fetchBatchSize = batchSize
+        let (controller, recorder) = try makeTracked(view, request: request)
+
+        try await insertNotes(["b"], into: container)                     // saved by another context, not merged
+        insertNote("d", into: view)
+        view.processPendingChanges()
+        #expect(recorder.log == ["will", "insert d →0.2", "did"], "b is not in the view's generation")
+        #expect(controller.fetchedObjects?.map(\.title) == ["a", "c", "d"])
+        #expect(try view.fetch(request).map(\.title) == ["a", "c", "d"])
+    }
+
     /// With `automaticallyMergesChangesFromParent`, a sibling context's save reaches the
     /// controller through the merge the context makes on its own queue; the `changes` stream
     /// delivers it with object IDs.
@@ -409,7 +477,8 @@ import Testing
     // MARK: Property
 
     /// Seeded random rounds of insertions, deletions and attribute changes, some in the
-    /// controller's context (saved or not), some in a background context saved and merged:
+    /// controller's context (saved or not), some in a background context saved and merged
+    /// (its save notification, or the persistent history's transaction):
     /// after each, (a) the controller's results are a fresh fetch's, sectioned the same way,
     /// and (b) the reported changes, applied to the results before them as a table view applies
     /// a batch update (deletions by old index path, then insertions by new), give the results
@@ -431,7 +500,8 @@ import Testing
         let replay = "replay with FRC_SEED=\(seed) (batch size \(batchSize))"
         var generator = SeededGenerator(seed: seed)
         func random(_ count: Int) -> Int { Int.random(in: 0..<count, using: &generator) }
-        let container = try makeContainer(in: nil)
+        let directory = TemporaryDirectory()
+        let container = try PersistentHistoryTests.container(directory.file("random.sqlite"))
         var counter = 0
         func nextTitle() -> String {
             counter += 1
@@ -470,10 +540,18 @@ import Testing
                 ops.append(.insert(title: nextTitle(), stars: Int16(random(5))))
                 let worker = container.newBackgroundContext()
                 let ops = ops
+                let token = try container.persistentStoreCoordinator.currentPersistentHistoryToken()
                 let saved = try await worker.perform { () throws -> ContextSaveChanges in
                     try captureDidSave(of: worker) { for op in ops { op.apply(in: worker) } }
                 }
-                view.mergeChanges(fromContextDidSave: saved)
+                if random(2) == 0 {
+                    view.mergeChanges(fromContextDidSave: saved)
+                } else {
+                    // The same save, as the persistent history has it (object IDs only).
+                    for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? [] {
+                        view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+                    }
+                }
             } else {
                 for op in ops { op.apply(in: view) }
                 view.processPendingChanges()
