@@ -50,7 +50,7 @@ public enum CLI {
         CommandEntry(ImportCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(RateCommand.self),
         CommandEntry(ConvertCommand.self), CommandEntry(LatestCommand.self), CommandEntry(StatsCommand.self),
         CommandEntry(SeriesCommand.self), CommandEntry(CurrenciesCommand.self), CommandEntry(ExportCommand.self), CommandEntry(CorrectionsCommand.self),
-        CommandEntry(StatusCommand.self), CommandEntry(ShellCommand.self),
+        CommandEntry(StatusCommand.self), CommandEntry(ShellCommand.self), CommandEntry(WatchCommand.self),
     ]
 
     static func run(_ arguments: [String], context: CommandContext) async throws -> Int32 {

@@ -35,7 +35,7 @@ enum ExportCommand: Command {
             throw UsageError("'--layout wide' is the ECB's layout, rates per euro; with '--base <currency>' use '--layout long'", command: spec.name)
         }
         let partial = arguments[CommonOptions.partial]
-        let store = try QuerySupport.openStore(arguments, context: context, answering: .csv, oneGeneration: true)
+        let store = try QuerySupport.openStore(arguments, context: context, answering: .csv)
         let output = try OutputFile(path: try arguments[CommonOptions.output], console: context.console)
         let now = store.asOf ?? context.now
         let exporter = RateExporter(store: store, now: { now })

@@ -62,13 +62,20 @@ public struct RateExporter: Sendable {
     ///
     /// Against a `base` other than the euro, each rate is that day's cross rate to 20 significant
     /// digits, the euro is a currency like the others (1 / base), and the base is left out.
+    ///
+    /// The whole export reads one state of the store (a query generation held for it), however
+    /// many imports commit while it runs.
     public func export(layout: Layout, encoding: Encoding = .csv, from: CalendarDay? = nil, to: CalendarDay? = nil,
                        currencies: [String]? = nil, base: String = "EUR", partial: Bool = false,
                        write: @escaping @Sendable (String) throws -> Void) async throws -> Summary {
         let now = self.now
         let context = store.container.newBackgroundContext()
         context.name = "export"
+        let onFile = store.url.path != "/dev/null"
         return try await context.perform {
+            // The export reads a year at a time: pinned to one query generation, every year comes
+            // from the same state of the store, whatever an import commits meanwhile.
+            if onFile { try context.setQueryGenerationFrom(.current) }
             let queries = RateQueries(context: context, now: now)
             let baseCode = try queries.knownCurrency(base)
             var codes = try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != baseCode } }

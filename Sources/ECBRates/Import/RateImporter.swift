@@ -22,6 +22,10 @@ import Synchronization
 /// before the error's position are stored, whatever the workers and chunk size: the reader
 /// never hands on the day holding the error. An ``ImportInterruption`` stops it between chunks.
 public final class RateImporter: Sendable {
+    /// The author the workers' saves carry in the store's persistent history, so that a
+    /// reader of the history can tell imported rates from other changes.
+    public static let transactionAuthor = "ecbrates import"
+
     /// The store the rates go into.
     public let store: RatesStore
     /// How the import runs.
@@ -204,6 +208,7 @@ private final class ImportPipeline: @unchecked Sendable {
         }
         for (index, worker) in workers.enumerated() {
             worker.name = "import worker \(index + 1)"
+            worker.transactionAuthor = RateImporter.transactionAuthor
             worker.mergePolicy = .mergeByPropertyObjectTrump
         }
     }
