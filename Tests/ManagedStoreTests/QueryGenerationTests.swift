@@ -36,8 +36,13 @@ import Testing
 
         try insertNotesSync(["c"], into: container)
         #expect(try Self.titles(reader) == ["a", "b"])
+        try reader.performAndWait { try reader.setQueryGenerationFrom(.unpinned) }
+        #expect(try Self.titles(reader) == ["a", "b", "c"], ".unpinned: live reads again")
+        #expect(reader.performAndWait { reader.queryGenerationToken } == nil)
+        try reader.performAndWait { try reader.setQueryGenerationFrom(.current) }
+        try insertNotesSync(["d"], into: container)
         try reader.performAndWait { try reader.setQueryGenerationFrom(nil) }
-        #expect(try Self.titles(reader) == ["a", "b", "c"], "nil unpins: live reads again")
+        #expect(try Self.titles(reader) == ["a", "b", "c", "d"], "nil unpins too")
     }
 
     /// Core Data: saving and merging move a pinned context to the newest generation.

@@ -10,7 +10,8 @@ extension ManagedObjectContext {
 
     /// Pins the context to a generation of the store (Core Data's `setQueryGenerationFrom(_:)`):
     /// ``QueryGenerationToken/current`` for the store as it is now, another context's
-    /// ``queryGenerationToken`` for that one's, nil to read live again.
+    /// ``queryGenerationToken`` for that one's, ``QueryGenerationToken/unpinned`` (or nil) to
+    /// read live again.
     ///
     /// While pinned, the context's fetches, counts, aggregates and faults read that generation
     /// (a read transaction held open for it), whatever other contexts and processes commit.
@@ -19,7 +20,7 @@ extension ManagedObjectContext {
     /// through its parent: pin the parent), and only to a file store.
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
         checkQueue()
-        guard let token else {
+        guard let token, !token.isUnpinned else {
             queryGeneration = nil
             return
         }

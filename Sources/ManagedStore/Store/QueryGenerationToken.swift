@@ -6,7 +6,7 @@ import Foundation
 /// try viewContext.setQueryGenerationFrom(.current)   // pin: reads see the store as it is now
 /// let rows = try viewContext.fetch(request)          // …and so does every later fetch,
 /// let total = try viewContext.count(for: request)    // whatever imports commit meanwhile
-/// try viewContext.setQueryGenerationFrom(nil)        // unpin: live reads again
+/// try viewContext.setQueryGenerationFrom(.unpinned)  // live reads again (nil does the same)
 /// ```
 ///
 /// A pinned context moves to the store's newest generation when it saves, merges changes or
@@ -15,22 +15,29 @@ import Foundation
 public final class QueryGenerationToken: Sendable, Hashable, CustomStringConvertible {
     /// "The store as it is when the token is used": pins a context to the newest generation.
     public static let current = QueryGenerationToken(generation: nil)
+    /// "No generation": unpins a context, which then reads the store live (as nil does).
+    public static let unpinned = QueryGenerationToken(generation: nil, unpinned: true)
 
     let generation: QueryGeneration?
+    /// True for ``unpinned``.
+    let isUnpinned: Bool
 
-    init(generation: QueryGeneration?) {
+    init(generation: QueryGeneration?, unpinned: Bool = false) {
         self.generation = generation
+        self.isUnpinned = unpinned
     }
 
     public static func == (lhs: QueryGenerationToken, rhs: QueryGenerationToken) -> Bool {
-        lhs.generation === rhs.generation
+        lhs.generation === rhs.generation && lhs.isUnpinned == rhs.isUnpinned
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(generation.map(ObjectIdentifier.init))
+        hasher.combine(isUnpinned)
     }
 
     public var description: String {
+        if isUnpinned { return "unpinned" }
         guard let generation else { return "current generation" }
         return "generation of store \(generation.store.identifier) at history transaction \(generation.historyTransactionNumber)"
     }
