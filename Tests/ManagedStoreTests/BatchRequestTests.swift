@@ -83,6 +83,23 @@ import Testing
         #expect(try Self.stored(container) == ["a": 0, "b": 7, "c": 0])
     }
 
+    /// Rows of one batch that meet the same constraint end as one row (the last values win),
+    /// and each row's ID in the result is that row's: [x, y, x] gives [X, Y, X].
+    @Test func aBatchThatRepeatsAConstrainedValueGivesEachRowItsObjectID() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir)
+        let context = container.newBackgroundContext()
+        let ids = try context.performAndWait {
+            var request = BatchInsertRequest<Note>(objects: [["title": .string("x"), "stars": .integer(1)], ["title": .string("y")],
+                                                             ["title": .string("x"), "stars": .integer(3)]])
+            request.resultType = .objectIDs
+            return try context.execute(request).objectIDs ?? []
+        }
+        #expect(ids.count == 3 && ids[0] == ids[2] && ids[0] != ids[1])
+        #expect(try context.performAndWait { try ids.map { (try context.existingObject(with: $0) as! Note).title } } == ["x", "y", "x"])
+        #expect(try Self.stored(container) == ["x": 3, "y": 0])
+    }
+
     /// Bad rows fail the whole request, naming what is wrong; nothing is stored.
     @Test func aBadRowFailsTheWholeBatchInsertByName() throws {
         let dir = TemporaryDirectory()
@@ -238,8 +255,17 @@ import Testing
                         rows.append(["title": .string(name), "stars": .integer(Int64(stars))])
                         batch[name] = stars   // a later row of the same title wins
                     }
-                    try context.performAndWait { _ = try context.execute(BatchInsertRequest<Note>(objects: rows)) }
+                    let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
+                        var request = BatchInsertRequest<Note>(objects: rows)
+                        request.resultType = .objectIDs
+                        return try context.execute(request).objectIDs ?? []
+                    }
                     model.merge(batch) { $1 }
+                    // Each row's ID is the object that holds its title now: rows of one title share one.
+                    #expect(ids.count == rows.count, "BATCH_SEED=\(seed): round \(round), step \(step)")
+                    let titles = try context.performAndWait { try ids.map { try (context.existingObject(with: $0) as! Note).title } }
+                    #expect(titles == rows.map { row in if case .string(let title)? = row["title"] { return title } else { return "" } },
+                            "BATCH_SEED=\(seed): round \(round), step \(step)")
                 case 1:
                     let limit = Int16.random(in: 0..<9, using: &generator), stars = Int16.random(in: 0..<9, using: &generator)
                     try context.performAndWait {

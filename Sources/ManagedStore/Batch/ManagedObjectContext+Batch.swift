@@ -43,10 +43,9 @@ extension ManagedObjectContext {
         let outcome = try store().save(save)
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(rows.count)
-        var insertedRows = outcome.insertedRows.makeIterator()
         for fate in outcome.insertFates {
             switch fate {
-            case .inserted: if let row = insertedRows.next() { ids.append(row.id) }
+            case .inserted(let index): ids.append(outcome.insertedRows[index].id)
             case .row(let row): ids.append(row.id)
             case .superseded(let id): ids.append(id)
             case .deleted: break

@@ -87,9 +87,9 @@ extension ManagedObjectContext {
         request.deletes = deletedObjects.map { SaveRequest.Delete(objectID: $0.objectID, version: $0.version) }
         let outcome = try coordinator.store().save(request)
 
-        var insertedRows = outcome.insertedRows.makeIterator()
         for (object, fate) in zip(insertedObjects, outcome.insertFates) {
-            if case .inserted = fate, let row = insertedRows.next() {
+            if case .inserted(let index) = fate {
+                let row = outcome.insertedRows[index]
                 object.isInsertedState = false
                 object.objectID = row.id
                 adopt(row, into: object)

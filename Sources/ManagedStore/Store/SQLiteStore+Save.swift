@@ -239,7 +239,7 @@ private struct SaveTransaction {
         let insert = request.inserts[index]
         outcome.insertedRows.append(RowSnapshot(id: id, version: 1, values: insert.values))
         outcome.insertedTemporaryIDs.append(insert.objectID.isTemporaryID ? insert.objectID : nil)
-        outcome.insertFates.append(.inserted)
+        outcome.insertFates.append(.inserted(row: outcome.insertedRows.count - 1))
     }
 
     /// Inserts the rows of `range` (one entity, a full batch) in one multi-row statement.

@@ -32,8 +32,10 @@ struct SaveRequest: Sendable {
 struct SaveOutcome: Sendable {
     /// What became of an object that took part in the save.
     enum Fate: Sendable {
-        /// The object was inserted as a new row: the next of ``SaveOutcome/insertedRows``.
-        case inserted
+        /// The object was inserted as a new row: ``SaveOutcome/insertedRows``[`row`]. (Not
+        /// "the next row": an insert whose row a later insert of the same save took over by a
+        /// uniqueness conflict becomes `.superseded`, and its row stays, with the later values.)
+        case inserted(row: Int)
         /// The object stands for this existing row now, with these values at this version.
         case row(RowSnapshot)
         /// The object's row is gone (deleted by this save, or by another that won).
