@@ -42,6 +42,8 @@ public enum ExitCode {
         case let error as SQLiteError: return error.isBusy ? tryAgainLater : ioError
         case ManagedStoreError.storeNotFound: return noInput
         case ManagedStoreError.storeChangedWhileReading: return tryAgainLater
+        case ManagedStoreError.persistentHistoryTokenExpired, ManagedStoreError.foreignHistoryToken,
+             ManagedStoreError.historyTokenAfterHistory: return dataError
         case is ManagedStoreError: return ioError
         case let error as QueryError: return error.isUsageError ? usage : dataError
         case is NoStoreError: return noInput

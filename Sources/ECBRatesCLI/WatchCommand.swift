@@ -2,6 +2,7 @@ import ECBRates
 import EurofxrefFeed
 import Foundation
 import ManagedStore
+import Synchronization
 
 /// `ecbrates watch`: a long-running front-end that shows the newest day's rates, then every
 /// new day and correction as soon as any process's import commits it.
@@ -14,10 +15,12 @@ enum WatchCommand: Command {
         discussion: """
         It follows the store's persistent history: an import by a cron job, another shell or this machine's
         'ecbrates import' shows up here within a fraction of a second of committing (the store is looked at
-        every 50 ms, at next to no cost). Each line of --format ndjson is an event ("rates" or "correction")
-        with the history token after it; --since TOKEN replays what came after that token, --since DAY every
-        day after that day and the corrections recorded since, before going on live. SIGINT or SIGTERM ends it
-        (exit 0), saying on standard error the token to resume from.
+        every 50 ms, at next to no cost). It reports the rates of days newer than the newest day stored before
+        them (a backfill of older days is not news) and every correction. Each line of --format ndjson is an
+        event ("rates" or "correction") with the history token of the transaction that brought it; --since
+        TOKEN replays what came after that token, --since DAY every day after that day and the corrections
+        recorded since, before going on live. SIGINT or SIGTERM ends it (exit 0), saying on standard error the
+        token to resume from; a token whose history was purged (after 90 days) is refused (exit 65).
         """,
         arguments: [.init(name: "currencies", help: "Only these currencies (USD,GBP,…); default: all.", optional: true)],
         options: [since.spec, format.spec, CommonOptions.store.spec],
@@ -52,10 +55,15 @@ enum WatchCommand: Command {
             }
         }
         let console = context.console
-        let watcher = RateWatcher(store: store, currencies: codes.map(Set.init)) { event, token in
-            console.out(render(event, token: token, format: format))
-        }
         let stop = ImportInterruption()
+        let failure = Mutex<(any Error)?>(nil)
+        let watcher = RateWatcher(store: store, currencies: codes.map(Set.init), onError: { error in
+            // It cannot go on: it says so and ends (never silently stops reporting).
+            failure.withLock { $0 = error }
+            stop.request(signal: 0)
+        }, emit: { event, token in
+            console.out(render(event, token: token, format: format))
+        })
         let signals = SignalTrap(interruption: stop)
         defer { signals.restore() }
         try await view.perform { () throws -> Void in
@@ -72,6 +80,10 @@ enum WatchCommand: Command {
             let token = watcher.token.map(\.description) ?? ""
             watcher.stop()
             return token
+        }
+        if let error = failure.withLock({ $0 }) {
+            console.err("stopped; resume with --since \(token)\n")
+            throw error
         }
         console.err("stopped; resume with --since \(token)\n")
         return ExitCode.success

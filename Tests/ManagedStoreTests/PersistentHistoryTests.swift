@@ -147,6 +147,21 @@ final class HelperEntry: ManagedObject {
         #expect(try Self.history(view, after: all[3].token).map(\.transactionNumber) == [5])
     }
 
+    /// Found in review: a deletion of a row another save deleted first deletes nothing, and
+    /// records nothing: the history has one deletion of the row, not two.
+    @Test func aRowDeletedTwiceIsDeletedOnceInTheHistory() throws {
+        let dir = TemporaryDirectory()
+        let container = try Self.container(dir.file("h.sqlite"))
+        try insertNotesSync(["a"], into: container)
+        let first = container.newBackgroundContext(), second = container.newBackgroundContext()
+        let noteA = try first.performAndWait { try first.fetch(FetchRequest<Note>())[0] }
+        let noteB = try second.performAndWait { try second.fetch(FetchRequest<Note>())[0] }
+        try first.performAndWait { first.delete(noteA); try first.save() }
+        try second.performAndWait { second.delete(noteB); try second.save() }
+        let deletions = try Self.history(container.viewContext).flatMap { $0.changes ?? [] }.filter { $0.changeType == .delete }
+        #expect(deletions.count == 1)
+    }
+
     /// The retention option: a save purges the transactions older than the days kept.
     @Test func aRetentionOfZeroDaysKeepsOnlyTheLatestTransaction() throws {
         let dir = TemporaryDirectory()

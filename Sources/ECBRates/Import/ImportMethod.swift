@@ -5,6 +5,8 @@ public enum ImportMethod: String, Sendable, CaseIterable {
     case object
     /// With one ``ManagedStore/BatchInsertRequest`` per chunk, without making objects. A chunk
     /// that corrects stored rates is stored as objects, so that the corrections and their
-    /// records commit with it.
+    /// records commit with it. A batch insert posts no didSave: its new rows are merged into
+    /// the store's view context (when it merges) and reach other contexts and processes through
+    /// the persistent history, as in Core Data.
     case batch
 }

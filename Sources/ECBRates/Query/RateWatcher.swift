@@ -3,29 +3,35 @@ import Foundation
 import ManagedStore
 
 /// Follows a store as imports in any process commit to it, Core Data's way, and says what
-/// each brought: every new day's rates, and every correction of a stored rate.
+/// each brought: every rate it inserted (grouped by day), and every correction of a stored rate,
+/// each with the history token of the transaction that made it, so that resuming after any
+/// event's token gives exactly the events after it.
 ///
 /// The pieces: the store's coordinator posts remote change notifications
 /// (``RatesStore/init(url:readOnly:mergingIntoViewContext:observingOtherProcesses:)``); a
-/// ``RemoteChangeMerger`` merges the history after each into the view context; and two
-/// fetched results controllers on the view context (the rates after the newest day shown, and
-/// the corrections) report what came in. Everything runs on the view context's queue (the main
-/// queue).
+/// ``RemoteChangeMerger`` merges the history after each into the view context; two fetched
+/// results controllers on the view context (the rates of the imports running or finishing after
+/// the watch began, in batches of IDs and sort keys, and the corrections) report what came in; and each row they report is told with the token of the
+/// history transaction that inserted it. Everything runs on the view context's queue.
 ///
 /// ```swift
 /// let store = try RatesStore(url: url, readOnly: true, observingOtherProcesses: true)
-/// let watcher = RateWatcher(store: store, currencies: ["USD"]) { event, token in print(event) }
+/// let watcher = RateWatcher(store: store, currencies: ["USD"], onError: { print($0) }) { event, token in print(event) }
 /// try await store.viewContext.perform { try watcher.start(since: nil) }
 /// ```
 ///
+/// What is reported depends on the transactions alone, never on when the watch began: rates an
+/// import adds to older days (a backfill) are reported like new days, and rates the ECB adds to a
+/// day already reported (another currency) are reported on their own.
+///
 /// `@unchecked Sendable`: every stored property but the immutable ones is touched only on the
-/// view context's queue (``start(since:)``, the controllers' delegate calls and the merger's
-/// reports all run there).
+/// view context's queue (``start(since:)``, ``stop()``, ``token``, the controllers' delegate
+/// calls and the merger's reports all run there).
 public final class RateWatcher: @unchecked Sendable {
     /// Something the watcher saw.
     public enum Event: Sendable, Equatable {
-        /// The rates of a day (of the currencies watched), in currency order: the newest day
-        /// when the watch begins, then each day an import brings.
+        /// New rates of a day (of the currencies watched), in currency order: the newest day
+        /// when the watch begins, then the rates each import brings.
         case rates(LatestRates)
         /// A stored rate the ECB corrected.
         case correction(CorrectionRecord)
@@ -42,52 +48,75 @@ public final class RateWatcher: @unchecked Sendable {
     private let store: RatesStore
     private let currencies: Set<String>?
     private let emit: @Sendable (Event, PersistentHistoryToken) -> Void
+    private let onError: @Sendable (any Error) -> Void
     private var ratesController: FetchedResultsController<Eurofxrefhist>?
     private var correctionsController: FetchedResultsController<RateCorrection>?
     private let ratesDelegate = Collector<Eurofxrefhist>()
     private let correctionsDelegate = Collector<RateCorrection>()
     private var merger: RemoteChangeMerger?
+    private var stopped = false
+    /// Rows the controllers reported whose transaction has not been merged yet (a refetch reads
+    /// the store live, so it may see a row before the history that brings it is fetched).
+    private var pendingRates: [ManagedObjectID: (day: CalendarDay, currency: String, rate: Decimal)] = [:]
+    private var pendingCorrections = Set<ManagedObjectID>()
 
     /// A watcher of `store` (opened with `observingOtherProcesses`), for `currencies` (nil: all),
     /// calling `emit` on the view context's queue with each event and the history token to
-    /// resume after it.
-    public init(store: RatesStore, currencies: Set<String>? = nil, emit: @escaping @Sendable (Event, PersistentHistoryToken) -> Void) {
+    /// resume after it, and `onError` when it cannot go on (it then reports nothing more).
+    public init(store: RatesStore, currencies: Set<String>? = nil, onError: @escaping @Sendable (any Error) -> Void,
+                emit: @escaping @Sendable (Event, PersistentHistoryToken) -> Void) {
         self.store = store
         self.currencies = currencies
+        self.onError = onError
         self.emit = emit
     }
 
     /// Begins: reports the newest day's rates (or, with `since`, what came after it), then
-    /// follows the store. Call on the view context's queue. Throws
-    /// ``ManagedStoreError/persistentHistoryTokenExpired(token:oldestKept:)`` for a token older
-    /// than the history kept.
+    /// follows the store. Call on the view context's queue. Everything before going live is read
+    /// from one query generation, so that nothing committed meanwhile is missed or told twice.
+    /// Throws ``ManagedStoreError/persistentHistoryTokenExpired(token:oldestKept:)`` for a token
+    /// older than the history kept.
     public func start(since: Start?) throws {
         let view = store.viewContext
+        // Taken before the generation: an import that finishes after it, finishes after this.
+        let began = Date()
+        try view.setQueryGenerationFrom(.current)
+        defer { try? view.setQueryGenerationFrom(.unpinned) }
+        guard let now = view.queryGenerationToken?.persistentHistoryToken else {
+            throw ManagedStoreError.queryGenerationUnavailable(reason: "the store's history could not be read")
+        }
         let queries = RateQueries(context: view)
-        let coordinator = store.container.persistentStoreCoordinator
-        let now = try coordinator.currentPersistentHistoryToken()
-        let newest = try? queries.bounds().last
+        var any = FetchRequest<Eurofxrefhist>()
+        any.fetchLimit = 1
+        let newest = try view.count(for: any) == 0 ? nil : try queries.bounds().last
+        // Told once the watch is live (so that a first line means "watching").
+        var opening: LatestRates?
         switch since {
         case nil:
-            if let newest { emit(.rates(try rates(of: [newest])[0]), now) }
+            if let newest { opening = try rates(on: [newest]).first }
         case .day(let day):
             let after = day
             let days = try view.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date > after }), \.date)
-            for rates in try rates(of: Set(days).sorted()) { emit(.rates(rates), now) }
+            for rates in try rates(on: Set(days).sorted()) { emit(.rates(rates), now) }
             let end = day.adding(days: 1).date
             for correction in try queries.corrections().reversed() where correction.correctedAt >= end && watches(correction.currency) {
                 emit(.correction(correction), now)
             }
         case .token(let token):
-            try replay(after: token, until: now)
+            guard token <= now else { throw ManagedStoreError.historyTokenAfterHistory(token: token, current: now) }
+            try replay(after: token)
         }
 
-        // New days: the rates after the newest stored now, in days.
-        let last = newest ?? CalendarDay.earliest
-        let rates = FetchedResultsController(
-            fetchRequest: FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date > last },
-                                                      sortBy: [SortDescriptor(\.date), SortDescriptor(\.currencySymbol)]),
-            managedObjectContext: view, sectionNameKeyPath: \.date)
+        // Live: the rates of the imports running now or finishing later (every rate inserted from
+        // now on is one of theirs; the store's older rates stay out of the controller, which
+        // fetches again at each merge), held as IDs and sort keys, objects a batch at a time;
+        // and the corrections.
+        let never = Date.distantFuture
+        var recent = FetchRequest<Eurofxrefhist>(
+            predicate: #Predicate { $0.importRun != nil && ($0.importRun?.finishedAt ?? never) > began },
+            sortBy: [SortDescriptor(\.date), SortDescriptor(\.currencySymbol)])
+        recent.fetchBatchSize = 200
+        let rates = FetchedResultsController(fetchRequest: recent, managedObjectContext: view, sectionNameKeyPath: \.date)
         rates.delegate = ratesDelegate
         try rates.performFetch()
         ratesController = rates
@@ -96,28 +125,36 @@ public final class RateWatcher: @unchecked Sendable {
         corrections.delegate = correctionsDelegate
         try corrections.performFetch()
         correctionsController = corrections
-        // What the controllers collect during a merge is reported once the merger knows the
-        // token after it.
-        merger = try RemoteChangeMerger(store: store, after: now) { [weak self] transactions in
-            guard let self, let token = transactions.last?.token else { return }
-            self.flush(token: token)
-        }
+        merger = try RemoteChangeMerger(store: store, after: now, onError: { [weak self] error in
+            self?.fail(error)
+        }, onMerge: { [weak self] transactions in
+            self?.report(transactions)
+        })
+        if let opening { emit(.rates(opening), now) }
     }
 
-    /// Stops following the store.
+    /// Stops following the store: nothing is reported after it returns. Call on the view
+    /// context's queue.
     public func stop() {
+        stopped = true
         merger = nil
         ratesController = nil
         correctionsController = nil
     }
 
-    /// The token after the last change reported.
+    /// The token after the last transaction merged (call on the view context's queue).
     public var token: PersistentHistoryToken? { merger?.token }
 
     private func watches(_ currency: String) -> Bool { currencies?.contains(currency) ?? true }
 
-    /// The rates of `days`, of the currencies watched.
-    private func rates(of days: [CalendarDay]) throws -> [LatestRates] {
+    private func fail(_ error: any Error) {
+        guard !stopped else { return }
+        stop()
+        onError(error)
+    }
+
+    /// The rates of `days`, of the currencies watched (days without any left out).
+    private func rates(on days: [CalendarDay]) throws -> [LatestRates] {
         guard !days.isEmpty else { return [] }
         let wanted = days
         var byDay: [CalendarDay: [(currency: String, rate: Decimal)]] = [:]
@@ -126,37 +163,75 @@ public final class RateWatcher: @unchecked Sendable {
             \.date, \.currencySymbol, \.exchangeRate) where watches(currency) {
             byDay[day, default: []].append((currency, rate))
         }
-        return days.map { LatestRates(day: $0, rates: byDay[$0] ?? [], missing: []) }
+        return days.compactMap { day in byDay[day].map { LatestRates(day: day, rates: $0, missing: []) } }
     }
 
-    /// Reports what the transactions after `token` brought (new rates, by day, and corrections).
-    private func replay(after token: PersistentHistoryToken, until now: PersistentHistoryToken) throws {
+    /// Reports what the transactions after `token` brought, each with its own token: the rates
+    /// they inserted, and the corrections.
+    private func replay(after token: PersistentHistoryToken) throws {
         let view = store.viewContext
         let transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
         for transaction in transactions {
-            var days = Set<CalendarDay>()
-            var corrections: [CorrectionRecord] = []
+            var rates: [(day: CalendarDay, currency: String, rate: Decimal)] = []
+            var corrections: [ManagedObjectID] = []
             for change in transaction.changes ?? [] where change.changeType == .insert {
-                let object = try? view.existingObject(with: change.changedObjectID)
-                if let rate = object as? Eurofxrefhist {
-                    days.insert(rate.date)
-                } else if let correction = object as? RateCorrection, let record = Self.record(correction) {
-                    corrections.append(record)
+                switch change.changedObjectID.entity.name {
+                case RatesModel.rate.name:
+                    // A rate deleted since is not told.
+                    guard let rate = try? view.existingObject(with: change.changedObjectID) as? Eurofxrefhist else { continue }
+                    rates.append((rate.date, rate.currencySymbol, rate.exchangeRate))
+                case RatesModel.correction.name:
+                    corrections.append(change.changedObjectID)
+                default:
+                    continue
                 }
             }
-            for rates in try rates(of: days.sorted()) where !rates.rates.isEmpty { emit(.rates(rates), transaction.token) }
-            for correction in corrections where watches(correction.currency) { emit(.correction(correction), transaction.token) }
+            try tell(rates: rates, corrections: corrections, token: transaction.token)
         }
     }
 
-    /// Reports what the controllers collected in the merge that ended at `token`.
-    private func flush(token: PersistentHistoryToken) {
-        let days = Set(ratesDelegate.take().map(\.date)).sorted()
-        if let batches = try? rates(of: days) {
-            for rates in batches where !rates.rates.isEmpty { emit(.rates(rates), token) }
+    /// Reports, transaction by transaction, what the controllers collected in the merge of
+    /// `transactions`; a row whose transaction is not among them waits for it.
+    private func report(_ transactions: [PersistentHistoryTransaction]) {
+        guard !stopped else { return }
+        for row in ratesDelegate.take() where watches(row.currencySymbol) {
+            pendingRates[row.objectID] = (row.date, row.currencySymbol, row.exchangeRate)
         }
-        for correction in correctionsDelegate.take() {
-            if let record = Self.record(correction), watches(record.currency) { emit(.correction(record), token) }
+        for correction in correctionsDelegate.take() { pendingCorrections.insert(correction.objectID) }
+        if let error = ratesController?.trackingError ?? correctionsController?.trackingError {
+            fail(error)
+            return
+        }
+        do {
+            for transaction in transactions {
+                var rates: [(day: CalendarDay, currency: String, rate: Decimal)] = []
+                var corrections: [ManagedObjectID] = []
+                for change in transaction.changes ?? [] where change.changeType == .insert {
+                    if let row = pendingRates.removeValue(forKey: change.changedObjectID) {
+                        rates.append(row)
+                    } else if pendingCorrections.remove(change.changedObjectID) != nil {
+                        corrections.append(change.changedObjectID)
+                    }
+                }
+                try tell(rates: rates, corrections: corrections, token: transaction.token)
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    /// Emits `rates` (by day, in currency order) and `corrections`, with `token`.
+    private func tell(rates: [(day: CalendarDay, currency: String, rate: Decimal)], corrections: [ManagedObjectID],
+                      token: PersistentHistoryToken) throws {
+        var byDay: [CalendarDay: [(currency: String, rate: Decimal)]] = [:]
+        for row in rates where watches(row.currency) { byDay[row.day, default: []].append((row.currency, row.rate)) }
+        for day in byDay.keys.sorted() {
+            emit(.rates(LatestRates(day: day, rates: byDay[day]!.sorted { $0.currency < $1.currency }, missing: [])), token)
+        }
+        for id in corrections {
+            guard let correction = try store.viewContext.existingObject(with: id) as? RateCorrection,
+                  let record = Self.record(correction), watches(record.currency) else { continue }
+            emit(.correction(record), token)
         }
     }
 

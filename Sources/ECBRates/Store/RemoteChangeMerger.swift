@@ -4,9 +4,9 @@ import Synchronization
 
 /// Brings other processes' commits (a cron job's import, another shell's) into a store's view
 /// context, Core Data's way: on each remote change notification, it fetches the persistent
-/// history after the last token it merged, merges each transaction into the view context as a
-/// save (`objectIDNotification()`), and hands the transactions to `onMerge`, on the view
-/// context's queue. The view context's objectsDidChange notifications (and any fetched results
+/// history after the last token it merged, merges the transactions into the view context as one
+/// save (what `objectIDNotification()` gives, for all of them), and hands them to `onMerge`, on
+/// the view context's queue. The view context's objectsDidChange notifications (and any fetched results
 /// controller on it) then follow other processes as they follow local saves.
 ///
 /// ```swift
@@ -14,10 +14,14 @@ import Synchronization
 /// let merger = try RemoteChangeMerger(store: store) { transactions in print(transactions.count, "merged") }
 /// ```
 ///
-/// This process's own saves are skipped: they reach the view context by its automatic merge.
-/// If the history after the last token was purged meanwhile (the process slept past
-/// ``RatesStore/historyRetentionDays``), the view context is reset, so that everything is
-/// fetched again, and `onMerge` gets an empty list after it.
+/// Every transaction is merged, this process's own too: those reached the view context already
+/// (by its automatic merge), and merging a change again changes nothing. (Telling them apart by
+/// process ID would drop another process's changes wherever two processes share an ID, as in two
+/// containers sharing a volume.) If the history after the last token was purged meanwhile (the
+/// process slept past ``RatesStore/historyRetentionDays``), the view context is reset, so that
+/// everything is fetched again, the token moves to now, and `onError` is told
+/// (``ManagedStore/ManagedStoreError/persistentHistoryTokenExpired(token:oldestKept:)``): what
+/// changed in between cannot be reported.
 public final class RemoteChangeMerger: Sendable {
     private let store: RatesStore
     /// The last token merged; read and written on the view context's queue.
@@ -52,6 +56,22 @@ public final class RemoteChangeMerger: Sendable {
         if let observer { NotificationCenter.default.removeObserver(observer) }
     }
 
+    /// What `transactions`, in order, changed in all: an object inserted and deleted among them
+    /// is gone, an object inserted and updated is new.
+    static func combined(_ transactions: [PersistentHistoryTransaction]) -> ContextSaveChanges {
+        var inserted = Set<ManagedObjectID>(), updated = Set<ManagedObjectID>(), deleted = Set<ManagedObjectID>()
+        for transaction in transactions {
+            let changes = transaction.contextSaveChanges
+            inserted.formUnion(changes.insertedObjectIDs)
+            updated.formUnion(changes.updatedObjectIDs)
+            deleted.formUnion(changes.deletedObjectIDs)
+        }
+        inserted.subtract(deleted)
+        updated.subtract(deleted)
+        updated.subtract(inserted)
+        return ContextSaveChanges(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted)
+    }
+
     /// The last token merged.
     public var token: PersistentHistoryToken { lastToken.withLock { $0 } }
 
@@ -63,24 +83,24 @@ public final class RemoteChangeMerger: Sendable {
         let transactions: [PersistentHistoryTransaction]
         do {
             transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: after)).transactions ?? []
-        } catch ManagedStoreError.persistentHistoryTokenExpired {
-            view.reset()
-            if let now = try? store.container.persistentStoreCoordinator.currentPersistentHistoryToken() {
-                lastToken.withLock { $0 = now }
+        } catch let error as ManagedStoreError {
+            if case .persistentHistoryTokenExpired = error {
+                view.reset()
+                if let now = try? store.container.persistentStoreCoordinator.currentPersistentHistoryToken() {
+                    lastToken.withLock { $0 = now }
+                }
             }
-            onMerge([])
+            onError(error)
             return
         } catch {
             onError(error)
             return
         }
         guard let last = transactions.last else { return }
-        let pid = getpid()
-        let others = transactions.filter { $0.processID != pid }
-        for transaction in others {
-            view.mergeChanges(fromContextDidSave: transaction.contextSaveChanges)
-        }
+        // One merge for all of them (one objectsDidChange, one refetch of any fetched results
+        // controller, however many chunks an import committed since the last look).
+        view.mergeChanges(fromContextDidSave: Self.combined(transactions))
         lastToken.withLock { $0 = last.token }
-        if !others.isEmpty { onMerge(others) }
+        onMerge(transactions)
     }
 }

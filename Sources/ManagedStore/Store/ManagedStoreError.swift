@@ -45,6 +45,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case persistentHistoryTokenExpired(token: PersistentHistoryToken, oldestKept: Int64)
     /// A history token of another store.
     case foreignHistoryToken(token: PersistentHistoryToken, storeIdentifier: String)
+    /// A history token later than the store's history: it was not given by this store (or the
+    /// store was made again since).
+    case historyTokenAfterHistory(token: PersistentHistoryToken, current: PersistentHistoryToken)
     /// A batch request that cannot run as given; nothing was written.
     case invalidBatchRequest(entity: String, reason: String)
     /// A query generation asked of a store that cannot hold one (an in-memory store), or a
@@ -98,6 +101,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
             return "the history token \(token.transactionNumber) belongs to store \(token.storeIdentifier), not to this store (\(storeIdentifier))"
         case .invalidBatchRequest(let entity, let reason):
             return "batch request on \(entity): \(reason)"
+        case .historyTokenAfterHistory(let token, let current):
+            return "history token \(token.transactionNumber) is later than the store's history, which reaches \(current.transactionNumber): it is not one this store gave (or the store was made again since)"
         case .queryGenerationUnavailable(let reason):
             return "no query generation: \(reason)"
         }

@@ -47,13 +47,19 @@ public final class PersistentStoreCoordinator: Sendable {
             throw ManagedStoreError.storeAlreadyAdded(url: existing.url)
         }
         let store = try SQLiteStore.open(description, model: managedObjectModel)
-        try backend.withLock { current in
-            if let current { throw ManagedStoreError.storeAlreadyAdded(url: current.persistentStore.url) }
-            current = store
+        // The monitor first: a store whose notifications cannot be had is not added at all.
+        let monitor = description.remoteChangeNotificationsEnabled && !description.isInMemory
+            ? try makeRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval) : nil
+        do {
+            try backend.withLock { current in
+                if let current { throw ManagedStoreError.storeAlreadyAdded(url: current.persistentStore.url) }
+                current = store
+            }
+        } catch {
+            monitor?.cancel()
+            throw error
         }
-        if description.remoteChangeNotificationsEnabled && !description.isInMemory {
-            try startRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval)
-        }
+        if let monitor { remoteChangeMonitor.withLock { $0 = monitor } }
         return store.persistentStore
     }
 
@@ -80,9 +86,9 @@ public final class PersistentStoreCoordinator: Sendable {
         public static let historyToken = RemoteChangeKey(rawValue: "historyToken")
     }
 
-    private func startRemoteChangeMonitor(for store: PersistentStore, interval: TimeInterval) throws {
+    private func makeRemoteChangeMonitor(for store: PersistentStore, interval: TimeInterval) throws -> RemoteChangeMonitor {
         let url = store.url, identifier = store.identifier
-        let monitor = try RemoteChangeMonitor(path: url.path, storeIdentifier: identifier, interval: interval) { [weak self] token in
+        return try RemoteChangeMonitor(path: url.path, storeIdentifier: identifier, interval: interval) { [weak self] token in
             guard let self else { return }
             NotificationCenter.default.post(name: Self.persistentStoreRemoteChangeNotification, object: self, userInfo: [
                 RemoteChangeKey.storeURL.rawValue: url,
@@ -90,7 +96,6 @@ public final class PersistentStoreCoordinator: Sendable {
                 RemoteChangeKey.historyToken.rawValue: token,
             ])
         }
-        remoteChangeMonitor.withLock { $0 = monitor }
     }
 
     /// The metadata of the store file at `url`, read without opening it as a store (Core

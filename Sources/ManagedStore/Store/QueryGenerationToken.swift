@@ -36,6 +36,14 @@ public final class QueryGenerationToken: Sendable, Hashable, CustomStringConvert
         hasher.combine(isUnpinned)
     }
 
+    /// The persistent history token as of this generation (for a pinned generation of a store
+    /// that records history; nil for ``current`` and ``unpinned``): history fetched after it
+    /// holds exactly what this generation does not see. Not in Core Data, whose tokens are
+    /// opaque; it lets a front-end start following the history where its first fetch left off.
+    public var persistentHistoryToken: PersistentHistoryToken? {
+        generation.map { PersistentHistoryToken(transactionNumber: $0.historyTransactionNumber, storeIdentifier: $0.store.identifier) }
+    }
+
     public var description: String {
         if isUnpinned { return "unpinned" }
         guard let generation else { return "current generation" }

@@ -76,7 +76,8 @@ private struct SaveTransaction {
         try statement.bind(delete.version, 2)
         try statement.run()
         statement.reset()
-        if connection.changes == 0, let current = try store.row(for: delete.objectID, on: connection) {
+        var deletedRow = connection.changes > 0
+        if !deletedRow, let current = try store.row(for: delete.objectID, on: connection) {
             // The row changed since the object was read.
             if policy == .error {
                 lockingConflicts.append(conflict(delete.objectID, cached: delete.version, values: nil, current: current))
@@ -86,9 +87,11 @@ private struct SaveTransaction {
             try force.bind(delete.objectID.key, 1)
             try force.run()
             force.reset()
+            deletedRow = true
         }
         outcome.deletedIDs.append(delete.objectID)
-        if recordsHistory {
+        // A row another save deleted first is not deleted twice in the history.
+        if recordsHistory && deletedRow {
             var tombstone: [(name: String, value: AttributeValue)] = []
             if let tombstoneRow {
                 for name in Set(entity.uniquenessConstraints.joined()).sorted() {

@@ -176,7 +176,7 @@ final class SQLiteStore: Sendable {
     }
 
     /// Runs a history request: a fetch on a read connection, a purge in a write transaction.
-    func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
+    func execute(_ request: PersistentHistoryChangeRequest, in generation: QueryGeneration? = nil) throws -> PersistentHistoryResult {
         if let token = request.token, token.storeIdentifier != persistentStore.identifier {
             throw ManagedStoreError.foreignHistoryToken(token: token, storeIdentifier: persistentStore.identifier)
         }
@@ -195,7 +195,7 @@ final class SQLiteStore: Sendable {
             return request.resultType == .count ? .count(count) : .status(true)
         }
         let withChanges = request.resultType != .transactionsOnly && request.resultType != .count && request.resultType != .statusOnly
-        let transactions = try read { connection -> [PersistentHistoryTransaction] in
+        let transactions = try read(in: generation) { connection -> [PersistentHistoryTransaction] in
             let selection: HistoryLog.Selection
             switch request.operation {
             case .fetchAfterToken(let token):
