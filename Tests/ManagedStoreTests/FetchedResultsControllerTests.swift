@@ -386,10 +386,7 @@ import Testing
 
     /// Core Data lists an unsaved inserted object that changes again among the updated objects
     /// of the next objectsDidChange (and the deletion of one whose insertion it announced among
-    /// the deleted objects), and its controller reports a move (a deletion). Known issue of the
-    /// context, not of the controller: `ManagedObject.writeAttribute` does not note a change to
-    /// an inserted object, and `delete(_:)` of one notes nothing, so no objectsDidChange is
-    /// posted and the controller sees the change only with the next one it is told of.
+    /// the deleted objects), and its controller reports a move (a deletion).
     @Test(arguments: [false, true])
     func aChangeToAnUnsavedInsertedObjectIsReported(deleting: Bool) async throws {
         let (view, controller, recorder) = try await trackedNotes(["a"])
@@ -398,10 +395,8 @@ import Testing
         recorder.log = []
         if deleting { view.delete(b) } else { b.title = "0" }
         view.processPendingChanges()
-        withKnownIssue("the context posts no objectsDidChange for a change to, or the deletion of, an unsaved inserted object") {
-            #expect(recorder.log == (deleting ? ["will", "delete b 0.1→", "did"] : ["will", "move 0 0.1→0.0", "did"]))
-            #expect(controller.fetchedObjects?.map(\.title) == (deleting ? ["a"] : ["0", "a"]))
-        }
+        #expect(recorder.log == (deleting ? ["will", "delete b 0.1→", "did"] : ["will", "move 0 0.1→0.0", "did"]))
+        #expect(controller.fetchedObjects?.map(\.title) == (deleting ? ["a"] : ["0", "a"]))
     }
 
     /// The delegate is held weakly, as Core Data's.
@@ -520,10 +515,9 @@ import Testing
             let all = try view.fetch(FetchRequest<Note>())
             var ops: [RandomOp] = []
             let inBackground = random(3) == 0
-            // The background context touches only rows the view has no unsaved change to. The view
-            // leaves its unsaved insertions alone: the context posts no objectsDidChange for an
-            // edit or a deletion of one (see the known issues below).
-            let targets = all.filter { !$0.isInserted && (!inBackground || !$0.hasChanges) }
+            // The background context touches only saved rows the view has no unsaved change to;
+            // the view touches any, its unsaved insertions too.
+            let targets = all.filter { inBackground ? !$0.isInserted && !$0.hasChanges : true }
             for _ in 0...random(5) {
                 let target = targets.isEmpty ? nil : targets[random(targets.count)].objectID
                 switch (random(5), target) {

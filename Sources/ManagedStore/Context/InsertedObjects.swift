@@ -73,7 +73,10 @@ struct InsertedObjects {
         var fresh: [ManagedObject] = []
         for entry in entries.reversed() {
             if entry.sequence <= notifiedSequence { break }
-            if Self.isLive(entry) { fresh.append(entry.object) }
+            if Self.isLive(entry) {
+                entry.object.insertionAnnounced = true
+                fresh.append(entry.object)
+            }
         }
         return fresh.reversed()
     }

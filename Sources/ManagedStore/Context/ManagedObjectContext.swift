@@ -319,6 +319,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         if object.isInsertedState {
             inserted.remove(object)
             object.managedObjectContext = nil
+            pendingUpdated[key] = nil
+            // Listed as inserted before: listed as deleted now (objectsDidChange), as in Core Data.
+            if object.insertionAnnounced { pendingDeleted[key] = object }
             return
         }
         if object.isFaultState { fulfillFault(object) }

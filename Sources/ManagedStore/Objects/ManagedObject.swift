@@ -38,6 +38,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var isFaultState = false
     var isInsertedState = false
     var isDeletedState = false
+    /// Set once an objectsDidChange has listed the object as inserted: from then on, a change to
+    /// it (still unsaved) is listed as an update, and its deletion as a deletion, as in Core Data.
+    var insertionAnnounced = false
     /// Orders inserted objects, so that rows are written in insertion order.
     var insertionSequence = 0
     /// Set for the probe objects that resolve key paths; records the slots read.
@@ -233,6 +236,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         if isInsertedState {
             // Nothing to compare with: an inserted object has no committed values.
             values[slot] = value
+            if insertionAnnounced, let context = managedObjectContext { context.pendingUpdated[ObjectIdentifier(self)] = self }
             return
         }
         if isFaultState { fireFault() }
