@@ -18,9 +18,10 @@ public struct ImportOptions: Sendable {
     /// The day it is (in Frankfurt), for refusing days in the future; nil: today.
     public var today: CalendarDay?
     /// How a worker stores a chunk's new rates. By default one batch insert per chunk: in
-    /// `scripts/bench` ("--method batch", paired runs of the full history) it took 0.95x the
-    /// wall time, 0.93x the CPU and 0.96x the peak memory of an object per rate, with the same
-    /// reports, corrections and whole days.
+    /// `scripts/bench` ("--method batch", three runs of 5-7 paired imports of the full history)
+    /// its wall time was the object path's within the noise (medians 0.95x, 0.97x, 1.03x) and its
+    /// peak memory lower every time (0.96x-0.97x), with the same reports, corrections and whole
+    /// days.
     public var method: ImportMethod = .batch
 
     /// The defaults: one worker per core, and the chunk size `scripts/bench` found best.
