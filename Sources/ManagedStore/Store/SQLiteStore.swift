@@ -134,7 +134,11 @@ final class SQLiteStore: Sendable {
                     try metadata.checkCompatible(with: model, url: url)
                     return metadata.identifier
                 }
-                return try StoreSchema.create(on: connection, model: model)
+                // The history's tables with the rest: a store appears whole, and no process
+                // opening it meanwhile has a second write to make.
+                let identifier = try StoreSchema.create(on: connection, model: model)
+                if description.persistentHistoryTracking { try HistoryLog.createTables(on: connection) }
+                return identifier
             }
         }
         try connection.execute("PRAGMA synchronous = NORMAL")
