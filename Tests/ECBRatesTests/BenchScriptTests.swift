@@ -44,14 +44,19 @@ import TestSupport
         #expect(report.quick)
         let expected = ["ManagedStore insert", "Import eurofxref-hist-90d.xml, fresh store: wall", "Re-import", "Nightly",
                         "Stack (1)", "Stack (2)", "Stack (3)", "Import with the defaults", "Query: `ecbrates rate USD",
-                        "Query: a rate lookup in process", "Query: full USD series as JSON", "Import peak RSS", "Reader: parse"]
+                        "Query: a rate lookup in process", "Query: full USD series as JSON", "Import peak RSS", "Reader: parse",
+                        "Import eurofxref-hist-90d.xml in process, history recorded", "Import eurofxref-hist-90d.xml, fresh store, --method batch",
+                        "Remote change", "`watch` idle CPU"]
         for prefix in expected {
             #expect(report.figures.contains { $0.name.hasPrefix(prefix) }, "no figure named \(prefix)…")
         }
         #expect(report.figures.contains { ($0.baseline ?? "").hasPrefix("today's binary in place of") || ($0.baseline ?? "").hasPrefix("previous release") },
                 "the import against the previous release")
         for figure in report.figures {
-            #expect(figure.value > 0, "\(figure.name)")
+            // An idle watch may use no CPU tick in the quick run's 2 s, and a new day may be on
+            // watch's output before the importing process has exited (0 ms): those may be 0.
+            let mayBeZero = figure.name.hasPrefix("`watch` idle CPU") || figure.name.hasPrefix("Remote change")
+            #expect(mayBeZero ? figure.value >= 0 : figure.value > 0, "\(figure.name)")
             if figure.baseline != nil { #expect((figure.baseline_value ?? 0) > 0, "\(figure.name)") }
         }
         #expect(table.contains("| figure | ecbrates | baseline | baseline value | ratio (median of paired runs) | spread (min–max) | bar |"))
