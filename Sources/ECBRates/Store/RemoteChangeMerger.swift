@@ -56,22 +56,6 @@ public final class RemoteChangeMerger: Sendable {
         if let observer { NotificationCenter.default.removeObserver(observer) }
     }
 
-    /// What `transactions`, in order, changed in all: an object inserted and deleted among them
-    /// is gone, an object inserted and updated is new.
-    static func combined(_ transactions: [PersistentHistoryTransaction]) -> ContextSaveChanges {
-        var inserted = Set<ManagedObjectID>(), updated = Set<ManagedObjectID>(), deleted = Set<ManagedObjectID>()
-        for transaction in transactions {
-            let changes = transaction.contextSaveChanges
-            inserted.formUnion(changes.insertedObjectIDs)
-            updated.formUnion(changes.updatedObjectIDs)
-            deleted.formUnion(changes.deletedObjectIDs)
-        }
-        inserted.subtract(deleted)
-        updated.subtract(deleted)
-        updated.subtract(inserted)
-        return ContextSaveChanges(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted)
-    }
-
     /// The last token merged.
     public var token: PersistentHistoryToken { lastToken.withLock { $0 } }
 
@@ -99,7 +83,7 @@ public final class RemoteChangeMerger: Sendable {
         guard let last = transactions.last else { return }
         // One merge for all of them (one objectsDidChange, one refetch of any fetched results
         // controller, however many chunks an import committed since the last look).
-        view.mergeChanges(fromContextDidSave: Self.combined(transactions))
+        view.mergeChanges(fromContextDidSave: ContextSaveChanges(merging: transactions))
         lastToken.withLock { $0 = last.token }
         onMerge(transactions)
     }

@@ -73,6 +73,29 @@ public struct ContextSaveChanges: Sendable {
         self.carriesValues = false
     }
 
+    /// What `transactions` (in order) changed in all, by ID, for one merge: an object inserted
+    /// and deleted among them is gone, an object inserted and updated is new.
+    ///
+    /// ```swift
+    /// viewContext.mergeChanges(fromContextDidSave: ContextSaveChanges(merging: transactions))
+    /// ```
+    public init(merging transactions: [PersistentHistoryTransaction]) {
+        var inserted = Set<ManagedObjectID>(), updated = Set<ManagedObjectID>(), deleted = Set<ManagedObjectID>()
+        for transaction in transactions {
+            for change in transaction.changes ?? [] {
+                switch change.changeType {
+                case .insert: inserted.insert(change.changedObjectID)
+                case .update: updated.insert(change.changedObjectID)
+                case .delete: deleted.insert(change.changedObjectID)
+                }
+            }
+        }
+        inserted.subtract(deleted)
+        updated.subtract(deleted)
+        updated.subtract(inserted)
+        self.init(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted)
+    }
+
     /// A ``ManagedObjectContext/didSaveObjectIDsNotification`` carrying these changes.
     func objectIDsNotification(object: ManagedObjectContext?) -> Notification {
         Notification(name: ManagedObjectContext.didSaveObjectIDsNotification, object: object, userInfo: objectIDsUserInfo)

@@ -36,21 +36,7 @@ public struct PersistentHistoryTransaction: Sendable, Identifiable, CustomString
     /// The transaction as save changes, for ``ManagedObjectContext/mergeChanges(fromContextDidSave:)-(ContextSaveChanges)``:
     /// IDs only, so merging reads the values of the objects the context holds from the store
     /// (or its query generation).
-    public var contextSaveChanges: ContextSaveChanges {
-        var inserted = Set<ManagedObjectID>(), updated = Set<ManagedObjectID>(), deleted = Set<ManagedObjectID>()
-        for change in changes ?? [] {
-            switch change.changeType {
-            case .insert: inserted.insert(change.changedObjectID)
-            case .update: updated.insert(change.changedObjectID)
-            case .delete: deleted.insert(change.changedObjectID)
-            }
-        }
-        // An object inserted and deleted in one transaction is gone; inserted and updated, new.
-        inserted.subtract(deleted)
-        updated.subtract(deleted)
-        updated.subtract(inserted)
-        return ContextSaveChanges(insertedObjectIDs: inserted, updatedObjectIDs: updated, deletedObjectIDs: deleted)
-    }
+    public var contextSaveChanges: ContextSaveChanges { ContextSaveChanges(merging: [self]) }
 
     /// A notification that ``ManagedObjectContext/mergeChanges(fromContextDidSave:)-(Notification)``
     /// accepts, as Core Data's `objectIDNotification()`: a
