@@ -72,8 +72,7 @@ extension PredicateExpressions.Value: SQLConvertibleExpression {
             return .constant(id.isTemporaryID ? .integer(-1) : .object(id))
         }
         if let value = value as? any AttributeRepresentable { return .constant(value.attributeValue) }
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional && mirror.children.isEmpty { return .constant(.null) }
+        if case Optional<Any>.none = value as Any { return .constant(.null) }
         if let sequence = value as? any Sequence {
             var values: [AttributeValue] = []
             for element in sequence {
@@ -89,12 +88,11 @@ extension PredicateExpressions.Value: SQLConvertibleExpression {
 }
 
 extension PredicateExpressions.Value {
-    /// The object ID `value` is, or wraps in an optional.
+    /// The object ID `value` is, or wraps in an optional (a cast unwraps optionals; no `Mirror`,
+    /// whose protocol questions cost a scan of the binary's conformances at a process's first
+    /// predicate: see ``EntityDescription/propertyName(of:in:taggedWith:)``).
     static func objectID(in value: Any) -> ManagedObjectID? {
-        if let id = value as? ManagedObjectID { return id }
-        let mirror = Mirror(reflecting: value)
-        guard mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value else { return nil }
-        return wrapped as? ManagedObjectID
+        value as? ManagedObjectID
     }
 }
 

@@ -15,7 +15,7 @@
 /// Both must happen on the object's context's queue.
 @propertyWrapper
 public struct Attribute<Value: AttributeRepresentable>: AttributePropertyWrapper, Sendable {
-    /// Used once per property and entity, to find the property's name by reflection.
+    /// Used once per property and entity, to find the property's name among its class's fields.
     @usableFromInline var tag: Int
 
     /// A property backed by the attribute named like the property.
@@ -56,7 +56,14 @@ public struct Attribute<Value: AttributeRepresentable>: AttributePropertyWrapper
 
 /// What ManagedStore needs to know of an ``Attribute`` without knowing its value type.
 @usableFromInline
-protocol AttributePropertyWrapper {
+protocol AttributePropertyWrapper: TaggedPropertyWrapper {
     static var valueType: any AttributeRepresentable.Type { get }
+}
+
+/// A property wrapper whose storage can be marked, so that the property it stores for can be
+/// found among its class's fields (see ``EntityDescription/propertyName(of:in:taggedWith:)``).
+@usableFromInline
+protocol TaggedPropertyWrapper {
+    /// A mark set for a moment while the property is looked for; otherwise unused.
     var tag: Int { get set }
 }

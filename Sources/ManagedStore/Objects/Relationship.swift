@@ -22,7 +22,7 @@ import Synchronization
 /// changes) each time it is asked for. Touch these properties on the object's context's queue.
 @propertyWrapper
 public struct Relationship<Value: RelationshipRepresentable>: RelationshipPropertyWrapper, Sendable {
-    /// Used once per property and entity, to find the property's name by reflection.
+    /// Used once per property and entity, to find the property's name among its class's fields.
     @usableFromInline var tag: Int
 
     /// A property backed by the relationship named like the property.
@@ -116,15 +116,13 @@ extension Set: RelationshipRepresentable where Element: ManagedObject {
 
 /// What ManagedStore needs to know of a ``Relationship`` without knowing its value type.
 @usableFromInline
-protocol RelationshipPropertyWrapper {
-    var tag: Int { get set }
-}
+protocol RelationshipPropertyWrapper: TaggedPropertyWrapper {}
 
 extension EntityDescription {
     /// The relationship of a `@Relationship` property, given the key path of its wrapper
     /// storage. The fast path reads the entity's published table (the one attribute slots use,
     /// where a relationship's index `i` is kept as `-1 - i`), without a lock; the first access
-    /// finds the property's name by reflection.
+    /// finds the property's name among the class's fields.
     @usableFromInline
     func relationship<Object: ManagedObject, Wrapper: RelationshipPropertyWrapper>(
         forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object, isToMany: Bool
@@ -137,7 +135,7 @@ extension EntityDescription {
         let saved = object[keyPath: storage].tag
         object[keyPath: storage].tag = tag
         defer { object[keyPath: storage].tag = saved }
-        let found = Self.propertyName(in: object) { ($0 as? any RelationshipPropertyWrapper)?.tag == tag }
+        let found = Self.propertyName(of: Wrapper.self, in: object, taggedWith: tag)
         guard let found, let index = resolvedRelationships.firstIndex(where: { $0.name == found }) else {
             preconditionFailure("ManagedStore: \(type(of: object)).\(found ?? "?") is a @Relationship, but entity \(name) has no relationship of that name")
         }

@@ -38,17 +38,21 @@ open class PersistentContainer: @unchecked Sendable {
         viewContext.persistentStoreCoordinator = coordinator
         viewContext.name = "viewContext"
         self.viewContext = viewContext
-        let url = Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
+        let url = Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite", isDirectory: false)
         self.descriptions = Mutex([PersistentStoreDescription(url: url)])
     }
 
-    /// Where stores go by default: `$XDG_DATA_HOME`, else `~/.local/share`.
+    /// Where stores go by default: `$XDG_DATA_HOME`, else `~/.local/share` (`$HOME`, as the XDG
+    /// base directory specification says, else the user database's home directory).
     open class func defaultDirectoryURL() -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return URL(fileURLWithPath: data, isDirectory: true)
         }
-        return FileManager.default.homeDirectoryForCurrentUser
+        // $HOME first: asking the user database (getpwuid) loads NSS and tries nscd, at the
+        // start of every program that makes a container, even one that names its store.
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+        return (home ?? FileManager.default.homeDirectoryForCurrentUser)
             .appendingPathComponent(".local", isDirectory: true)
             .appendingPathComponent("share", isDirectory: true)
     }
