@@ -68,9 +68,9 @@ public enum CLI {
         case "help":
             return try helpCommand(Array(arguments.dropFirst()), context: context)
         default:
-            guard let command = commands.first(where: { $0.spec.name == first }) else {
+            guard let command = commands.first(where: { $0.name == first }) else {
                 if first.hasPrefix("-") { throw UsageError("Unknown option '\(first)'") }
-                let suggestion = Suggestions.nearest(to: first, among: commands.map(\.spec.name) + ["help"]).map { ". Did you mean '\($0)'?" } ?? ""
+                let suggestion = Suggestions.nearest(to: first, among: commands.map(\.name) + ["help"]).map { ". Did you mean '\($0)'?" } ?? ""
                 throw UsageError("Unknown command '\(first)'\(suggestion)")
             }
             let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
@@ -101,7 +101,7 @@ public enum CLI {
             return ExitCode.success
         }
         guard arguments.count == 1 else { throw UsageError("Unexpected argument '\(arguments[1])'") }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        guard let command = commands.first(where: { $0.name == name }) else {
             throw UsageError("Unknown command '\(name)'")
         }
         context.console.out(command.spec.help)
@@ -116,7 +116,7 @@ public enum CLI {
         text += CommandSpec.row("--version", "Show the version.")
         text += CommandSpec.row("-h, --help", "Show help information.")
         text += "\nSUBCOMMANDS:\n"
-        for command in commands { text += CommandSpec.row(command.spec.name, command.spec.abstract) }
+        for command in commands { text += CommandSpec.row(command.name, command.spec.abstract) }
         text += CommandSpec.row("help", "Show help for a subcommand.")
         text += "\n  See 'ecbrates help <subcommand>' for detailed help.\n"
         text += "\nEXIT STATUS:\n  0 success, 1 store too old (status --max-age-days), 64 usage error, 65 bad data,\n"
@@ -127,19 +127,30 @@ public enum CLI {
 
 /// A subcommand.
 protocol Command: SendableMetatype {
+    /// The word that runs it (`rate`).
+    static var name: String { get }
     static var spec: CommandSpec { get }
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32
 }
 
-/// A subcommand in the list: its spec and how to run it.
+/// A subcommand in the list: its name, its spec and how to run it.
+///
+/// The spec (options, help text) is built when first asked for, so that a run builds only its
+/// own command's: building all thirteen at every start cost a query's start-up their option
+/// tables and the Swift runtime's first look at their types.
 struct CommandEntry: Sendable {
-    let spec: CommandSpec
+    let name: String
+    private let makeSpec: @Sendable () -> CommandSpec
     let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
 
     init<C: Command>(_: C.Type) {
-        spec = C.spec
+        name = C.name
+        makeSpec = { C.spec }
         run = { try await C.run($0, context: $1) }
     }
+
+    /// The command's options and help.
+    var spec: CommandSpec { makeSpec() }
 }
 
 /// A command's error, with how to print it.
@@ -181,7 +192,7 @@ struct CommandContext: Sendable {
     func printUsageError(_ message: String, command: String?) {
         let error = UsageError(message, command: command)
         var text = "\(console.errorLabel()) \(error.message)\n"
-        if let name = error.command, let command = CLI.commands.first(where: { $0.spec.name == name }) {
+        if let name = error.command, let command = CLI.commands.first(where: { $0.name == name }) {
             text += "Usage: \(command.spec.usage)\n  See 'ecbrates \(name) --help' for more information.\n"
         } else {
             text += "Usage: \(CLI.usage)\n  See 'ecbrates --help' for more information.\n"

@@ -13,8 +13,9 @@ enum ConvertCommand: Command {
         "--input", value: "file", help: "Convert every row of this CSV (date,amount,from,to columns; - for standard input) instead.")
     static let skipBadRows = FlagOption("--skip-bad-rows", help: "With --input: leave bad rows out, list them and count them, rather than stop.")
 
+    static let name = "convert"
     static let spec = CommandSpec(
-        name: "convert",
+        name: name,
         abstract: "Convert an amount between two currencies (EUR included), through the euro.",
         discussion: """
         Computed in decimal from the published rates, with no rounding on the way; the result is rounded once,

@@ -8,8 +8,9 @@ enum CorrectionsCommand: Command {
     static let since = TypedOption<CalendarDay>.day("--since", help: "Only corrections of rates of this day or later.")
     static let currency = TypedOption<String>.currency("--currency", help: "Only corrections of this currency.")
 
+    static let name = "corrections"
     static let spec = CommandSpec(
-        name: "corrections",
+        name: name,
         abstract: "List the corrections the ECB made to rates already stored, newest first.",
         discussion: """
         An import that finds a stored rate published again with another value stores the new value and

@@ -5,8 +5,9 @@ import Foundation
 enum CurrenciesCommand: Command {
     static let format = CommonOptions.format([.text, .json, .csv])
 
+    static let name = "currencies"
     static let spec = CommandSpec(
-        name: "currencies",
+        name: name,
         abstract: "List the currencies in the store, with their first and last day and count of rates.",
         options: [format.spec, CommonOptions.store.spec],
         format: format)

@@ -8,8 +8,9 @@ enum ExportCommand: Command {
     static let from = CommonOptions.from("The first day (default: the first stored day).")
     static let layout = TypedOption<RateExporter.Layout>.choice("--layout", value: "layout", help: "long or wide (default: long).")
 
+    static let name = "export"
     static let spec = CommandSpec(
-        name: "export",
+        name: name,
         abstract: "Export the stored rates as CSV (or JSON lines).",
         discussion: """
         long: date,currency,rate, oldest first. wide: the ECB's own eurofxref-hist.csv layout (Date,USD,JPY,…,

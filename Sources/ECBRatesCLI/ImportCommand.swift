@@ -4,8 +4,9 @@ import Foundation
 
 /// `ecbrates import`: reads ECB files into the store.
 enum ImportCommand: Command {
+    static let name = "import"
     static let spec = CommandSpec(
-        name: "import",
+        name: name,
         abstract: "Import ECB rate files (files, URLs or standard input) into the store.",
         discussion: """
         With no <source>, --source chooses one of the ECB's files: auto (the default) imports the full

@@ -6,8 +6,9 @@ import Foundation
 enum LatestCommand: Command {
     static let format = CommonOptions.format([.text, .json, .csv])
 
+    static let name = "latest"
     static let spec = CommandSpec(
-        name: "latest",
+        name: name,
         abstract: "Show all rates of the newest stored day (or of --date), per euro or per --base.",
         discussion: "A currency asked for with --currencies that has no rate that day is named in a warning and left out.",
         options: [CommonOptions.currencies.spec, CommonOptions.date.spec, CommonOptions.base.spec, format.spec, CommonOptions.store.spec],

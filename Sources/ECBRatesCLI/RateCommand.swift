@@ -6,8 +6,9 @@ import Foundation
 enum RateCommand: Command {
     static let format = CommonOptions.format([.text, .json, .csv])
 
+    static let name = "rate"
     static let spec = CommandSpec(
-        name: "rate",
+        name: name,
         abstract: "Show the rate of one or more currencies (or all) on a day (default: the newest).",
         discussion: """
         Rates are units of the currency per euro (or per --base). A day without a rate (a weekend, a

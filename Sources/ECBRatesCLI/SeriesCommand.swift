@@ -14,8 +14,9 @@ enum SeriesCommand: Command {
     static let statistic = TypedOption<SeriesGrouper.Statistic>.choice(
         "--statistic", value: "figure", help: "With --group: mean (default), first, last, min or max.")
 
+    static let name = "series"
     static let spec = CommandSpec(
-        name: "series",
+        name: name,
         abstract: "Show the rates of one or more currencies day by day, or draw them.",
         discussion: """
         One row per day with a rate. --chart draws a line chart in the terminal; --format svg writes an SVG chart;

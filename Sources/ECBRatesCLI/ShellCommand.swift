@@ -6,8 +6,9 @@ import Synchronization
 /// `ecbrates shell`: commands read from standard input, answered from one store whose main
 /// context merges the imports the shell runs in the background.
 enum ShellCommand: Command {
+    static let name = "shell"
     static let spec = CommandSpec(
-        name: "shell",
+        name: name,
         abstract: "Read commands from standard input; imports run in the background while queries answer.",
         discussion: """
         Each line is a command as on the command line, without 'ecbrates' and --store: rate USD --date 2020-03-13,

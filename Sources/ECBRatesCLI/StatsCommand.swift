@@ -8,8 +8,9 @@ enum StatsCommand: Command {
     static let format = CommonOptions.format([.text, .json, .csv])
     static let from = CommonOptions.from("The first day (default: the first stored day).")
 
+    static let name = "stats"
     static let spec = CommandSpec(
-        name: "stats",
+        name: name,
         abstract: "Show the first, last, lowest, highest and mean rate of a currency, and its change.",
         arguments: [.init(name: "currency", help: "A currency code, like USD.")],
         options: [from.spec, CommonOptions.to.spec,

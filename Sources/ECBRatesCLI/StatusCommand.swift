@@ -7,8 +7,9 @@ enum StatusCommand: Command {
     static let maxAge = TypedOption<Int>.integer(
         "--max-age-days", minimum: 0, help: "Exit 1 when the store is more than this many days behind.")
 
+    static let name = "status"
     static let spec = CommandSpec(
-        name: "status",
+        name: name,
         abstract: "Show what the store holds, its last import, and whether it is up to date.",
         discussion: """
         Up to date means the store has the rates of every TARGET business day whose rates are out

@@ -4,8 +4,9 @@ import Foundation
 
 /// `ecbrates validate`: reads and checks files without a store.
 enum ValidateCommand: Command {
+    static let name = "validate"
     static let spec = CommandSpec(
-        name: "validate",
+        name: name,
         abstract: "Check ECB rate files without storing them.",
         discussion: "Prints a summary of each good file; a bad one stops with its error (exit 65).",
         arguments: [.init(name: "file", help: "A file, or - for standard input.", repeating: true)],

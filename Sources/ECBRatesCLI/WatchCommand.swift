@@ -9,8 +9,9 @@ import Synchronization
 enum WatchCommand: Command {
     static let format = CommonOptions.format([.text, .ndjson])
 
+    static let name = "watch"
     static let spec = CommandSpec(
-        name: "watch",
+        name: name,
         abstract: "Show the newest day's rates, then each new day and correction as any process imports them.",
         discussion: """
         It follows the store's persistent history: an import by a cron job, another shell or this machine's
