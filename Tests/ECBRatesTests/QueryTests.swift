@@ -46,6 +46,8 @@ import Testing
         (["rate", "USD", "--date", "1998-12-30", "--fallback", "nearest"],
          "USD 1.1789 on 1999-01-04 (asked 1998-12-30, before the ECB's first reference rates, of 1999-01-04)"),
         (["convert", "12.50", "USD", "EUR", "--date", "2024-03-30"], "12.50 USD = 11.56 EUR on 2024-03-28 (1 USD = 0.924984 EUR; asked 2024-03-30, a Saturday)"),
+        // Blanks around a listed code (spaces, a tab) are dropped; case does not matter.
+        (["rate", " usd ,\tjpy ", "--date", "2024-03-28"], "Rates per euro on 2024-03-28:\nUSD  1.0811\nJPY  163.45"),
     ] as [([String], String)])
     func answersMatchTheFile(arguments: [String], expected: String) async throws {
         let run = try await ask(arguments)

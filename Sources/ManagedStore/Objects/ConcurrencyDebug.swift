@@ -4,7 +4,7 @@ import Foundation
 /// touch of a context or a managed object off its context's queue trap, naming both, as Core
 /// Data's `-com.apple.CoreData.ConcurrencyDebug 1` does.
 enum ConcurrencyDebug {
-    static let isEnabled: Bool = ProcessInfo.processInfo.environment["MANAGEDSTORE_CONCURRENCY_DEBUG"] == "1"
+    static let isEnabled: Bool = ProcessEnvironment.value("MANAGEDSTORE_CONCURRENCY_DEBUG") == "1"
 
     /// Describes the current thread for a trap message.
     static var currentThreadDescription: String {

@@ -45,13 +45,12 @@ open class PersistentContainer: @unchecked Sendable {
     /// Where stores go by default: `$XDG_DATA_HOME`, else `~/.local/share` (`$HOME`, as the XDG
     /// base directory specification says, else the user database's home directory).
     open class func defaultDirectoryURL() -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+        if let data = ProcessEnvironment.value("XDG_DATA_HOME"), data.hasPrefix("/") {
             return URL(fileURLWithPath: data, isDirectory: true)
         }
         // $HOME first: asking the user database (getpwuid) loads NSS and tries nscd, at the
         // start of every program that makes a container, even one that names its store.
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+        let home = ProcessEnvironment.value("HOME").flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
         return (home ?? FileManager.default.homeDirectoryForCurrentUser)
             .appendingPathComponent(".local", isDirectory: true)
             .appendingPathComponent("share", isDirectory: true)
