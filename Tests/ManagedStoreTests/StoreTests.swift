@@ -127,10 +127,16 @@ final class WiderNote: ManagedObject {
         #expect(reported == ["Test.sqlite: \(dir.file("Test.sqlite").path) is not a ManagedStore store: it is not an SQLite database"])
     }
 
+    /// `$XDG_DATA_HOME`, else `$HOME/.local/share` (the XDG base directory specification), else
+    /// the user database's home directory (which Foundation's `homeDirectoryForCurrentUser`
+    /// reads, whatever `$HOME` says).
     @Test func theDefaultDirectoryFollowsXDGDataHome() {
         let url = PersistentContainer.defaultDirectoryURL()
-        if let data = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+        let environment = ProcessInfo.processInfo.environment
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             #expect(url.path == data)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            #expect(url.path == URL(fileURLWithPath: home, isDirectory: true).path + "/.local/share")
         } else {
             #expect(url.path == FileManager.default.homeDirectoryForCurrentUser.path + "/.local/share")
         }
