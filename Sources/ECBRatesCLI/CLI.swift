@@ -7,6 +7,26 @@ public enum CLI {
     /// The version `--version` prints.
     public static let version = "1.0.0"
 
+    /// Runs the command line `arguments` (without the program name) as the process, and exits
+    /// with its exit code; the executable calls only this.
+    ///
+    /// A command that does its work in one context (a query, an export, `--version`) runs on
+    /// the main thread, which drains the main queue in its run loop: no thread is started. An
+    /// import, `validate`, `watch` and the shell run as an async program does, on Dispatch's
+    /// threads.
+    public static func start(_ arguments: [String], environment: [String: String], console: Console) -> Never {
+        let command = arguments.first.flatMap { name in commands.first { $0.name == name } }
+        if command?.runsOnMainThread ?? true {
+            Task(executorPreference: MainThreadExecutor()) {
+                exit(await main(arguments, environment: environment, console: console))
+            }
+            // The main run loop never runs out of work: it serves the main queue.
+            while true { RunLoop.main.run() }
+        }
+        Task { exit(await main(arguments, environment: environment, console: console)) }
+        dispatchMain()
+    }
+
     /// Runs the command line `arguments` (without the program name) and returns its exit code.
     public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
                             console: Console = .standard()) async -> Int32 {
@@ -129,8 +149,16 @@ public enum CLI {
 protocol Command: SendableMetatype {
     /// The word that runs it (`rate`).
     static var name: String { get }
+    /// Whether it runs on the main thread alone (see ``CLI/start(_:environment:console:)``):
+    /// true for a command that works in one context; false for one that runs workers, reads
+    /// standard input or waits for signals.
+    static var runsOnMainThread: Bool { get }
     static var spec: CommandSpec { get }
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32
+}
+
+extension Command {
+    static var runsOnMainThread: Bool { true }
 }
 
 /// A subcommand in the list: its name, its spec and how to run it.
@@ -140,11 +168,13 @@ protocol Command: SendableMetatype {
 /// tables and the Swift runtime's first look at their types.
 struct CommandEntry: Sendable {
     let name: String
+    let runsOnMainThread: Bool
     private let makeSpec: @Sendable () -> CommandSpec
     let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
 
     init<C: Command>(_: C.Type) {
         name = C.name
+        runsOnMainThread = C.runsOnMainThread
         makeSpec = { C.spec }
         run = { try await C.run($0, context: $1) }
     }

@@ -22,4 +22,4 @@ if var entry = Optional(environ) {
 }
 
 // The executable is only this: everything else is in ECBRatesCLI, where tests can reach it.
-exit(await CLI.main(Array(CommandLine.arguments.dropFirst()), environment: environment, console: .standard(environment: environment)))
+CLI.start(Array(CommandLine.arguments.dropFirst()), environment: environment, console: .standard(environment: environment))
