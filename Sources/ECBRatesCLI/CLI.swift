@@ -12,11 +12,15 @@ public enum CLI {
     ///
     /// A command that does its work in one context (a query, an export, `--version`) runs on
     /// the main thread, which drains the main queue in its run loop: no thread is started. An
-    /// import, `validate`, `watch` and the shell run as an async program does, on Dispatch's
-    /// threads.
+    /// import, `validate`, `watch`, the shell and `convert --input` run as an async program
+    /// does, on Dispatch's threads.
     public static func start(_ arguments: [String], environment: [String: String], console: Console) -> Never {
-        let command = arguments.first.flatMap { name in commands.first { $0.name == name } }
-        if command?.runsOnMainThread ?? true {
+        var onMainThread = true
+        if let name = arguments.first, let command = commands.first(where: { $0.name == name }),
+           let parsed = try? ParsedArguments(Array(arguments.dropFirst()), spec: command.spec) {
+            onMainThread = command.runsOnMainThread(parsed)
+        }
+        if onMainThread {
             Task(executorPreference: MainThreadExecutor()) {
                 exit(await main(arguments, environment: environment, console: console))
             }
@@ -150,15 +154,15 @@ protocol Command: SendableMetatype {
     /// The word that runs it (`rate`).
     static var name: String { get }
     /// Whether it runs on the main thread alone (see ``CLI/start(_:environment:console:)``):
-    /// true for a command that works in one context; false for one that runs workers, reads
-    /// standard input or waits for signals.
-    static var runsOnMainThread: Bool { get }
+    /// true for a command that works in one context; false for one that runs workers beside
+    /// its own work, reads standard input or waits for signals.
+    static func runsOnMainThread(_ arguments: ParsedArguments) -> Bool
     static var spec: CommandSpec { get }
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> Int32
 }
 
 extension Command {
-    static var runsOnMainThread: Bool { true }
+    static func runsOnMainThread(_ arguments: ParsedArguments) -> Bool { true }
 }
 
 /// A subcommand in the list: its name, its spec and how to run it.
@@ -168,13 +172,13 @@ extension Command {
 /// tables and the Swift runtime's first look at their types.
 struct CommandEntry: Sendable {
     let name: String
-    let runsOnMainThread: Bool
+    let runsOnMainThread: @Sendable (ParsedArguments) -> Bool
     private let makeSpec: @Sendable () -> CommandSpec
     let run: @Sendable (ParsedArguments, CommandContext) async throws -> Int32
 
     init<C: Command>(_: C.Type) {
         name = C.name
-        runsOnMainThread = C.runsOnMainThread
+        runsOnMainThread = { C.runsOnMainThread($0) }
         makeSpec = { C.spec }
         run = { try await C.run($0, context: $1) }
     }

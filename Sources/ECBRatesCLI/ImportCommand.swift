@@ -5,7 +5,7 @@ import Foundation
 /// `ecbrates import`: reads ECB files into the store.
 enum ImportCommand: Command {
     static let name = "import"
-    static let runsOnMainThread = false
+    static func runsOnMainThread(_ arguments: ParsedArguments) -> Bool { false }
     static let spec = CommandSpec(
         name: name,
         abstract: "Import ECB rate files (files, URLs or standard input) into the store.",

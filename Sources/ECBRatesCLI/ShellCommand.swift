@@ -7,7 +7,7 @@ import Synchronization
 /// context merges the imports the shell runs in the background.
 enum ShellCommand: Command {
     static let name = "shell"
-    static let runsOnMainThread = false
+    static func runsOnMainThread(_ arguments: ParsedArguments) -> Bool { false }
     static let spec = CommandSpec(
         name: name,
         abstract: "Read commands from standard input; imports run in the background while queries answer.",

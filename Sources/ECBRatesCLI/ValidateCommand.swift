@@ -5,7 +5,7 @@ import Foundation
 /// `ecbrates validate`: reads and checks files without a store.
 enum ValidateCommand: Command {
     static let name = "validate"
-    static let runsOnMainThread = false
+    static func runsOnMainThread(_ arguments: ParsedArguments) -> Bool { false }
     static let spec = CommandSpec(
         name: name,
         abstract: "Check ECB rate files without storing them.",

@@ -10,7 +10,7 @@ enum WatchCommand: Command {
     static let format = CommonOptions.format([.text, .ndjson])
 
     static let name = "watch"
-    static let runsOnMainThread = false
+    static func runsOnMainThread(_ arguments: ParsedArguments) -> Bool { false }
     static let spec = CommandSpec(
         name: name,
         abstract: "Show the newest day's rates, then each new day and correction as any process imports them.",
