@@ -7,14 +7,17 @@ public enum CLI {
     /// The version `--version` prints.
     public static let version = "1.0.0"
 
-    /// Runs the command line `arguments` (without the program name) as the process, and exits
-    /// with its exit code; the executable calls only this.
+    /// Runs the command line `arguments` (without the program name) as the process, with its
+    /// environment and standard output and error, and exits with its exit code; the executable
+    /// calls only this.
     ///
     /// A command that does its work in one context (a query, an export, `--version`) runs on
     /// the main thread, which drains the main queue in its run loop: no thread is started. An
     /// import, `validate`, `watch`, the shell and `convert --input` run as an async program
     /// does, on Dispatch's threads.
-    public static func start(_ arguments: [String], environment: [String: String], console: Console) -> Never {
+    public static func start(_ arguments: [String]) -> Never {
+        let environment = EnvironmentVariables.all()
+        let console = Console.standard(environment: environment)
         var onMainThread = true
         if let name = arguments.first, let command = commands.first(where: { $0.name == name }),
            let parsed = try? ParsedArguments(Array(arguments.dropFirst()), spec: command.spec) {
@@ -153,7 +156,7 @@ public enum CLI {
 protocol Command: SendableMetatype {
     /// The word that runs it (`rate`).
     static var name: String { get }
-    /// Whether it runs on the main thread alone (see ``CLI/start(_:environment:console:)``):
+    /// Whether it runs on the main thread alone (see ``CLI/start(_:)``):
     /// true for a command that works in one context; false for one that runs workers beside
     /// its own work, reads standard input or waits for signals.
     static func runsOnMainThread(_ arguments: ParsedArguments) -> Bool

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// Runs a task's jobs on the main dispatch queue, which the main thread's run loop drains: a
-/// command run with this preference (``CLI/start(_:environment:console:)``) does all its work,
+/// command run with this preference (``CLI/start(_:)``) does all its work,
 /// the view context's included, on the main thread.
 ///
 /// Without it a query started four threads: the async main hopped to the global executor
