@@ -51,6 +51,12 @@ public struct BatchConverter: Sendable {
         self.now = now
     }
 
+    /// A converter answering on `store`'s main context.
+    public init(store: RatesStore, fallback: RateFallback = .previous, precision: Int? = nil, skipBadRows: Bool = false,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.init(context: store.viewContext, fallback: fallback, precision: precision, skipBadRows: skipBadRows, now: now)
+    }
+
     /// The columns the input needs.
     static let required = ["date", "amount", "from", "to"]
 
@@ -230,26 +236,4 @@ public struct BatchConversionError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(file):\(line)\(column.map { ":\($0)" } ?? ""): \(message)" }
-}
-
-/// CSV lines (RFC 4180 quoting where needed).
-public enum CSVText {
-    /// The fields as one line, quoted where they hold a comma, a quote or a line break.
-    public static func line(_ fields: [String]) -> String {
-        var out = ""
-        for (index, field) in fields.enumerated() {
-            if index > 0 { out += "," }
-            append(field, to: &out)
-        }
-        return out + "\n"
-    }
-
-    /// Appends `field` to `out`, quoted if it holds a comma, a quote or a line break.
-    public static func append(_ field: String, to out: inout String) {
-        if field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
-            out += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        } else {
-            out += field
-        }
-    }
 }

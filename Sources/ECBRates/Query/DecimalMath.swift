@@ -160,61 +160,6 @@ public enum DecimalMath {
         return roundedDivision(top, bottom, shift: shift)
     }
 
-    /// `value` as text with exactly `places` decimals (`12.50`, `15700`, `-3.10`).
-    public static func text(_ value: Decimal, places: Int) -> String {
-        let text = DecimalText.format(value)
-        guard places > 0 else { return text }
-        guard let point = text.firstIndex(of: ".") else { return text + "." + String(repeating: "0", count: places) }
-        let fraction = text.distance(from: point, to: text.endIndex) - 1
-        return text + String(repeating: "0", count: max(0, places - fraction))
-    }
-
-    /// `integer` × 10^`exponent` as text: exactly `places` decimals when given, else the
-    /// canonical text (no trailing zeros in the fraction).
-    static func text(_ integer: Int128, exponent: Int, places: Int? = nil) -> String {
-        // Digits, least significant first (at most 39), then written out with the point placed.
-        var reversed: (UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &reversed) { digitBytes -> String in
-            var magnitude = integer.magnitude
-            var count = 0
-            repeat {
-                let (quotient, digit) = magnitude.quotientAndRemainder(dividingBy: 10)
-                digitBytes[count] = UInt8(ascii: "0") + UInt8(digit)
-                magnitude = quotient
-                count += 1
-            } while magnitude > 0
-            var exponent = exponent
-            var skip = 0
-            if places == nil {
-                // Canonical: no trailing zeros in the fraction.
-                while exponent < 0, count - skip > 1, digitBytes[skip] == UInt8(ascii: "0") { skip += 1; exponent += 1 }
-                if integer == 0 { return "0" }
-            }
-            let fraction = max(0, -exponent)
-            let digits = count - skip
-            let integerDigits = max(1, digits - fraction)
-            let length = (integer < 0 ? 1 : 0) + integerDigits + max(0, exponent) + (fraction > 0 ? 1 + fraction : 0)
-            return String(unsafeUninitializedCapacity: length) { out in
-                var at = 0
-                if integer < 0 { out[at] = UInt8(ascii: "-"); at += 1 }
-                if digits > fraction {
-                    for position in stride(from: count - 1, through: skip + fraction, by: -1) { out[at] = digitBytes[position]; at += 1 }
-                } else {
-                    out[at] = UInt8(ascii: "0"); at += 1
-                }
-                for _ in 0..<max(0, exponent) { out[at] = UInt8(ascii: "0"); at += 1 }
-                if fraction > 0 {
-                    out[at] = UInt8(ascii: "."); at += 1
-                    for position in stride(from: skip + fraction - 1, through: skip, by: -1) {
-                        out[at] = position < count ? digitBytes[position] : UInt8(ascii: "0")
-                        at += 1
-                    }
-                }
-                return at
-            }
-        }
-    }
-
     /// The quotient to `digits` significant digits (integer digits never dropped), like
     /// ``significant(_:digits:)`` of the exact quotient; nil when 128 bits do not suffice.
     static func significantQuotient(_ factors: Factors, over divisors: Divisors, digits: Int) -> Decimal? {

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 public struct SeriesGrouper {
     /// The length of a period.
-    public enum Period: String, Sendable, CaseIterable {
+    public enum Period: String, Sendable, CaseIterable, Codable {
         /// Monday to Sunday.
         case week
         /// A calendar month.
@@ -32,7 +32,7 @@ public struct SeriesGrouper {
     }
 
     /// The figure of a period.
-    public enum Statistic: String, Sendable, CaseIterable {
+    public enum Statistic: String, Sendable, CaseIterable, Codable {
         /// The mean of the period's rates (unrounded, 38 significant digits).
         case mean
         /// The period's first rate.

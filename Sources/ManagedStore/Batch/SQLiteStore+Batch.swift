@@ -28,7 +28,7 @@ extension SQLiteStore {
                 while try statement.step() {
                     ids.append(ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0)))
                 }
-            } catch let error as SQLiteError where error.code == SQLITE_CONSTRAINT {
+            } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode {
                 throw Self.constraintConflict(entity: entity, assignments: assignments) ?? error
             }
             if recordsHistory && !ids.isEmpty {

@@ -274,6 +274,6 @@ enum HistoryLog {
     }
 
     private static func historyCorrupt(_ message: String, sql: String) -> SQLiteError {
-        SQLiteError(code: 11, extendedCode: 11, message: "persistent history: \(message)", sql: sql)
+        SQLiteError(resultCode: 11 /* SQLITE_CORRUPT */, message: "persistent history: \(message)", sql: sql)
     }
 }

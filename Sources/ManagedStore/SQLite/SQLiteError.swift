@@ -3,16 +3,64 @@ import CSQLite
 /// An error reported by SQLite, with its result code, its message and the SQL that failed.
 ///
 /// Every SQLite call in ManagedStore goes through ``SQLiteError/check(_:_:sql:)``, so this is
-/// the only error type that carries SQLite's own words.
+/// the only error type that carries SQLite's own words. Its code is tested one way, by pattern
+/// matching a ``ResultCode`` (an extended code matches its primary one):
 ///
 /// ```swift
-/// catch let error as SQLiteError where error.code == SQLITE_FULL { … }
+/// switch error.resultCode {
+/// case .busy, .locked: …        // SQLITE_BUSY_SNAPSHOT matches .busy
+/// case .full: …
+/// default: …
+/// }
+/// catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode { … }
 /// ```
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
-    /// The primary result code (`SQLITE_FULL`, `SQLITE_BUSY`, …).
-    public let code: Int32
-    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_WRITE`, …).
-    public let extendedCode: Int32
+    /// A SQLite result code, primary (`SQLITE_BUSY`) or extended (`SQLITE_BUSY_SNAPSHOT`), that
+    /// pattern-matches: a primary code as a pattern matches every extended code of its kind.
+    public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code, as SQLite's C API gives it.
+        public let rawValue: Int32
+
+        /// The code `rawValue`.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+
+        /// The primary code (the low byte) of an extended code; a primary code itself.
+        public var primary: ResultCode { ResultCode(rawValue: rawValue & 0xff) }
+
+        /// SQLite's name for the code, such as `database or disk is full`.
+        public var description: String { String(cString: sqlite3_errstr(rawValue)) }
+
+        /// True when `pattern` is `code`, or `code`'s primary code (`case .busy:` matches
+        /// `SQLITE_BUSY_SNAPSHOT`).
+        public static func ~= (pattern: ResultCode, code: ResultCode) -> Bool {
+            pattern == code || pattern == code.primary
+        }
+
+        /// Another connection holds a lock that did not clear in time.
+        public static let busy = ResultCode(rawValue: SQLITE_BUSY)
+        /// A table in the same connection (or shared cache) is locked.
+        public static let locked = ResultCode(rawValue: SQLITE_LOCKED)
+        /// The disk (or the store's size limit) is full.
+        public static let full = ResultCode(rawValue: SQLITE_FULL)
+        /// The file, or its file system, is read-only.
+        public static let readOnly = ResultCode(rawValue: SQLITE_READONLY)
+        /// The file is not an SQLite database.
+        public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
+        /// The database file is damaged.
+        public static let corrupt = ResultCode(rawValue: SQLITE_CORRUPT)
+        /// The file cannot be opened.
+        public static let cannotOpen = ResultCode(rawValue: SQLITE_CANTOPEN)
+        /// The operating system reported an I/O error.
+        public static let ioError = ResultCode(rawValue: SQLITE_IOERR)
+        /// A constraint (uniqueness, NOT NULL, a check) failed.
+        public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
+        /// A uniqueness constraint failed.
+        public static let constraintUnique = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
+    }
+
+    /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_WRITE`, …), which
+    /// pattern-matches its primary code too.
+    public let resultCode: ResultCode
     /// SQLite's message for the failure.
     public let message: String
     /// The SQL being run, when there was one.
@@ -20,48 +68,14 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The database file, when the connection had one (not for in-memory stores).
     public let path: String?
 
-    /// SQLite's name for the result code, such as `database or disk is full`.
-    public var codeDescription: String { String(cString: sqlite3_errstr(extendedCode)) }
-
-    /// True when the disk (or the store's size limit) is full.
-    public var isDiskFull: Bool { code == SQLITE_FULL }
-    /// True when another connection holds a lock that did not clear in time.
-    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
-    /// True when the file is not an SQLite database.
-    public var isNotADatabase: Bool { code == SQLITE_NOTADB }
-
     public var description: String {
-        var text = "SQLite error \(extendedCode): \(message)"
+        var text = "SQLite error \(resultCode.rawValue): \(message)"
         if let sql { text += " (while running: \(sql))" }
         return text
     }
 
-    /// True when the store cannot be written: its file, or its file system, is read-only.
-    public var isReadOnly: Bool { code == SQLITE_READONLY }
-
-    /// What a failure means for the store, for code that explains it to people.
-    public enum Kind: Sendable {
-        case diskFull, readOnly, notADatabase, corrupt, cannotOpen, ioError, busy, constraint, other
-    }
-
-    /// The kind of failure, from the primary result code.
-    public var kind: Kind {
-        switch code {
-        case SQLITE_FULL: .diskFull
-        case SQLITE_READONLY: .readOnly
-        case SQLITE_NOTADB: .notADatabase
-        case SQLITE_CORRUPT: .corrupt
-        case SQLITE_CANTOPEN: .cannotOpen
-        case SQLITE_IOERR: .ioError
-        case SQLITE_BUSY, SQLITE_LOCKED: .busy
-        case SQLITE_CONSTRAINT: .constraint
-        default: .other
-        }
-    }
-
-    init(code: Int32, extendedCode: Int32, message: String, sql: String?, path: String? = nil) {
-        self.code = code
-        self.extendedCode = extendedCode
+    init(resultCode: Int32, message: String, sql: String?, path: String? = nil) {
+        self.resultCode = ResultCode(rawValue: resultCode)
         self.message = message
         self.sql = sql
         self.path = path
@@ -90,6 +104,6 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
             message = String(cString: sqlite3_errstr(resultCode))
         }
         let path = db.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        return SQLiteError(code: resultCode & 0xff, extendedCode: extended, message: message, sql: sql, path: path)
+        return SQLiteError(resultCode: extended, message: message, sql: sql, path: path)
     }
 }

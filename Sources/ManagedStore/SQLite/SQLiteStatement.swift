@@ -14,7 +14,7 @@ final class SQLiteStatement {
         let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         try SQLiteError.check(rc, db, sql: sql)
         guard let statement else {
-            throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE, message: "empty statement", sql: sql)
+            throw SQLiteError(resultCode: SQLITE_MISUSE, message: "empty statement", sql: sql)
         }
         self.handle = statement
         self.sql = sql

@@ -183,7 +183,7 @@ private struct SaveTransaction {
                     for index in start..<end { recordInserted(index, id: ids[index]) }
                     start = end
                     continue
-                } catch let error as SQLiteError where error.code == SQLITE_CONSTRAINT && !entity.uniquenessConstraints.isEmpty {
+                } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode && !entity.uniquenessConstraints.isEmpty {
                     // Replayed row by row below.
                 }
             }
@@ -192,7 +192,7 @@ private struct SaveTransaction {
                 do {
                     try insertRow(ids[index], values: inserts[index].values, version: 1, using: statement)
                     recordInserted(index, id: ids[index])
-                } catch let error as SQLiteError where error.code == SQLITE_CONSTRAINT && !entity.uniquenessConstraints.isEmpty {
+                } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode && !entity.uniquenessConstraints.isEmpty {
                     outcome.insertFates.append(try resolveConstraintConflict(index, error: error))
                 }
             }

@@ -296,7 +296,7 @@ final class SQLiteStore: Sendable {
         let connection = try openReader(path: path, uri: false, timeout: timeout)
         do {
             return (connection, try StoreSchema.inspect(connection, url: url), (path, false))
-        } catch let error as SQLiteError where error.kind == .cannotOpen || error.kind == .readOnly {
+        } catch let error as SQLiteError where SQLiteError.ResultCode.cannotOpen ~= error.resultCode || SQLiteError.ResultCode.readOnly ~= error.resultCode {
             let directory = url.deletingLastPathComponent().path
             let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
             guard access(directory, W_OK) != 0, wal == 0,
@@ -414,7 +414,7 @@ final class SQLiteStore: Sendable {
         try statement.bind(Int64(count), 1)
         try statement.bind(entity.name, 2)
         guard try statement.step() else {
-            throw SQLiteError(code: SQLITE_CORRUPT, extendedCode: SQLITE_CORRUPT,
+            throw SQLiteError(resultCode: SQLITE_CORRUPT,
                               message: "Z_PRIMARYKEY has no row for entity \(entity.name)", sql: statement.sql)
         }
         let maximum = statement.int64(0)

@@ -51,9 +51,9 @@ enum StoreSchema {
             let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
             defer { statement.reset() }
             while try statement.step() { tables.append(statement.text(0)) }
-        } catch let error as SQLiteError where error.isNotADatabase {
+        } catch let error as SQLiteError where SQLiteError.ResultCode.notADatabase ~= error.resultCode {
             throw ManagedStoreError.notAStore(url: url, reason: "it is not an SQLite database")
-        } catch let error as SQLiteError where error.code == 11 /* SQLITE_CORRUPT */ {
+        } catch let error as SQLiteError where SQLiteError.ResultCode.corrupt ~= error.resultCode {
             throw ManagedStoreError.notAStore(url: url, reason: "its SQLite data is damaged (\(error.message))")
         }
         if tables.isEmpty { return nil }
@@ -115,7 +115,7 @@ enum StoreSchema {
             let name = SQLiteConnection.quote("\(entity.name)_unique_\(index)")
             do {
                 try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))")
-            } catch let error as SQLiteError where error.kind == .constraint && url != nil {
+            } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode && url != nil {
                 throw ManagedStoreError.cannotInferMapping(url: url!, entity: entity.name, property: constraint.joined(separator: ", "),
                     reason: "the stored rows break the uniqueness constraint on (\(constraint.joined(separator: ", ")))")
             }

@@ -1,0 +1,17 @@
+import Foundation
+
+/// An amount converted at a rate.
+public struct ConversionAnswer: Sendable, Equatable, Codable {
+    /// The amount asked for, in the source currency.
+    public let amount: Decimal
+    /// The amount in `rate.currency`, computed from the published rates without rounding, then
+    /// rounded once (half away from zero) to its minor units or the precision asked for.
+    public let result: Decimal
+    /// The rate used: units of the target currency per unit of the source.
+    public let rate: RateAnswer
+    /// Decimal places of `result`.
+    public let places: Int
+    /// The amount as the asker wrote it (`-12.50`: its trailing zeros kept), for the answer's
+    /// text; its exact value when not set.
+    public var amountText: String?
+}

@@ -1,0 +1,14 @@
+/// A failure as an answer: its message and the status it ends with (an exit code on the
+/// command line), for programs that asked for JSON.
+public struct ErrorAnswer: Sendable, Equatable, Codable {
+    /// The message, as people read it.
+    public let message: String
+    /// The exit status (or HTTP status) it ends with.
+    public let status: Int32
+
+    /// The answer for a failure with `message` and `status`.
+    public init(message: String, status: Int32) {
+        self.message = message
+        self.status = status
+    }
+}

@@ -1,0 +1,51 @@
+import EurofxrefFeed
+import Foundation
+
+extension SeriesTable: RenderableAnswer {
+    /// True when the values are derived (cross rates, or the means of a grouped series), shown
+    /// to 6 significant digits for people and 20 for programs; else the published rates, exactly.
+    public var isDerived: Bool { Self.isDerived(base: base, grouping: grouping) }
+
+    /// Whether a series against `base`, grouped so, holds derived values.
+    static func isDerived(base: String, grouping: Grouping?) -> Bool { base != "EUR" || grouping?.statistic == .mean }
+
+    /// The date column's name: `date`, `week` or `month`.
+    public var dateColumn: String { grouping?.period.rawValue ?? "date" }
+
+    func cell(_ value: Decimal, machine: Bool) -> String { NumberText.figure(value, derived: isDerived, machine: machine) }
+
+    public var text: String {
+        TextTable.render([[dateColumn] + currencies] + rows.map { row in
+            ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: false) } ?? "-" }
+        }, rightAligned: Set(1...currencies.count))
+    }
+
+    public var json: JSONText {
+        .object([
+            ("base", .string(base)), ("currencies", .array(currencies.map { .string($0) })),
+            ("group", grouping.map { .string($0.period.rawValue) } ?? .null),
+            ("statistic", grouping.map { .string($0.statistic.rawValue) } ?? .null),
+            ("complete", .bool(missing.isEmpty)), ("missing", .array(missing.map { .string($0.description) })),
+            ("rows", .array(ndjson)),
+        ])
+    }
+
+    public var csvRows: [[String]] {
+        [[dateColumn] + currencies] + rows.map { row in ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: true) } ?? "" } }
+    }
+
+    /// One row per line: `{"date":"2024-03-28","USD":1.0811}`.
+    public var ndjson: [JSONText] { rows.map { Self.json($0, currencies: currencies, derived: isDerived) } }
+
+    /// One row as JSON, for a series streamed row by row (it is never held whole): the same
+    /// object as a row of ``ndjson``.
+    public static func ndjsonLine(_ row: Row, currencies: [String], base: String, grouping: Grouping?) -> String {
+        json(row, currencies: currencies, derived: isDerived(base: base, grouping: grouping)).text + "\n"
+    }
+
+    static func json(_ row: Row, currencies: [String], derived: Bool) -> JSONText {
+        .object([("date", .string(row.day.description))] + zip(currencies, row.rates).map { code, rate in
+            (code, rate.map { .raw(NumberText.figure($0, derived: derived, machine: true)) } ?? .null)
+        })
+    }
+}

@@ -1,0 +1,137 @@
+import EurofxrefFeed
+import Foundation
+import ManagedStore
+
+/// Rates and conversions on a day: the day used, and why, for each leg.
+extension RateQueries {
+    /// The rate of `currency` against `base` on `day` (default: the newest stored day); on a day
+    /// without one, the `fallback` decides, for each leg (currency and base) on its own.
+    public func rate(_ currency: String, on day: CalendarDay? = nil, base: String = "EUR",
+                     fallback: RateFallback = .previous) throws -> RateAnswer {
+        // A day on which both have a rate is answered by those rates alone: it lies within the
+        // bounds, both codes are known, and a currency quoted that day has not ended.
+        let upper = Self.upperCased(currency), upperBase = Self.upperCased(base)
+        // With a cache, the day's rates are looked up once for both codes.
+        let dayRates = try day.flatMap { day in try cache?.rates(on: day) }
+        func published(_ code: String, _ day: CalendarDay) throws -> Decimal? {
+            if code == "EUR" { return 1 }
+            if let dayRates { return dayRates[packed: DayRates.pack(code)] }
+            return try rateIfAny(code, on: day)
+        }
+        if let day, upper != "EUR" || upperBase != "EUR",
+           let currencyRate = try published(upper, day), let baseRate = try published(upperBase, day) {
+            let leg = { (code: String, rate: Decimal) in code == "EUR" ? RateLeg.euro(on: day) : RateLeg.published(code, rate, on: day) }
+            return RateAnswer(currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
+        }
+        let (first, last) = try bounds()
+        let code = try knownCurrency(currency, likelyOn: last)
+        let baseCode = try knownCurrency(base, likelyOn: last)
+        let asked = day ?? last
+        if asked < first && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
+            throw QueryError.beforeFirstDay(asked: asked, first: first, last: last)
+        }
+        if asked > last { try checkFresh(asked: asked, newest: last) }
+        let currencyLeg = try resolve(code, on: asked, fallback: fallback, newest: last)
+        let baseLeg = try resolve(baseCode, on: asked, fallback: fallback, newest: last)
+        let lead = code == "EUR" ? baseCode : code
+        return RateAnswer(currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked,
+                              reason: Self.reason(for: asked, currency: lead, newest: last))
+    }
+
+    /// The rates of `currencies` (default: every currency the ECB quoted in the publication
+    /// that answers for `day`) against `base` on `day` (default: the newest stored day), each
+    /// answered as ``rate(_:on:base:fallback:)`` answers it, in the order asked for (or by code).
+    public func rates(_ currencies: [String]? = nil, on day: CalendarDay? = nil, base: String = "EUR",
+                      fallback: RateFallback = .previous) throws -> [RateAnswer] {
+        let baseCode = try knownCurrency(base)
+        // Every currency of the publication, the euro too when quoted against another.
+        let codes = try currencies ?? (quotedCurrencies(on: day ?? bounds().last, fallback: fallback) + ["EUR"]).filter { $0 != baseCode }.sorted()
+        return try codes.map { try rate($0, on: day, base: baseCode, fallback: fallback) }
+    }
+
+    /// The currencies in the ECB's publication that answers for `day` under `fallback`: that
+    /// day's, or the one the fallback takes (for an interpolation, those in both), by code.
+    public func quotedCurrencies(on day: CalendarDay, fallback: RateFallback) throws -> [String] {
+        let (first, last) = try bounds()
+        if day < first && !Self.reachesForward(from: day, to: first, fallback: fallback) {
+            throw QueryError.beforeFirstDay(asked: day, first: first, last: last)
+        }
+        if day > last { try checkFresh(asked: day, newest: last) }
+        if try isPublicationDay(day) { return try currencies(publishedOn: day) }
+        try checkNoHole(from: day, to: day, asked: day, newest: last)
+        let before = try publication(of: "EUR", nextTo: day, after: false)?.day
+        let after = try publication(of: "EUR", nextTo: day, after: true)?.day
+        var days: [CalendarDay]
+        switch fallback {
+        case .none:
+            throw QueryError.noRateOnDay(currency: "ECB", day: day, reason: Self.reason(for: day, currency: "any", newest: last))
+        case .previous: days = before.map { [$0] } ?? []
+        case .next:
+            if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
+            days = after.map { [$0] } ?? []
+        case .nearest:
+            days = [before, after].compactMap { $0 }.sorted { abs($0.days(since: day)) < abs($1.days(since: day)) }.prefix(1).map { $0 }
+        case .interpolate:
+            if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
+            days = before.map { before in after.map { [before, $0] } ?? [] } ?? []
+        }
+        guard let firstDay = days.first else { throw QueryError.noRatesInRange(currencies: [], from: day, to: day) }
+        var codes = Set(try currencies(publishedOn: firstDay))
+        for other in days.dropFirst() { codes.formIntersection(try currencies(publishedOn: other)) }
+        return codes.sorted()
+    }
+
+    /// The currencies with a rate on `day`, by code.
+    func currencies(publishedOn day: CalendarDay) throws -> [String] {
+        if let cache { return try cache.rates(on: day).codes }
+        let date = day
+        return try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date }), groupedBy: \.currencySymbol, .count)
+            .map(\.0).sorted()
+    }
+
+    /// Whether `fallback` may answer for `day`, before the first stored day, with that day's
+    /// rates: `next` and `nearest` look up to ``RateFallback/window`` days ahead.
+    static func reachesForward(from day: CalendarDay, to first: CalendarDay, fallback: RateFallback) -> Bool {
+        (fallback == .next || fallback == .nearest) && first.days(since: day) <= RateFallback.window
+    }
+
+    /// `code` in upper case (as it is, when it already is: the usual case, without a copy).
+    static func upperCased(_ code: String) -> String {
+        code.utf8.allSatisfy({ $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") }) ? code : code.uppercased()
+    }
+
+    /// `amount` of `from` in `to` on `day`: computed from the published rates (or the
+    /// interpolated ones) with no rounding on the way, then rounded once, half away from zero,
+    /// to `to`'s minor units (or `precision` places).
+    public func convert(_ amount: Decimal, from: String, to: String, on day: CalendarDay? = nil,
+                        fallback: RateFallback = .previous, precision: Int? = nil) throws -> ConversionAnswer {
+        guard DecimalMath.significantDigits(amount) <= DecimalMath.amountDigits else {
+            throw QueryError.inexact("\(DecimalText.format(amount)) \(from.uppercased()) in \(to.uppercased())")
+        }
+        let answer = try rate(to, on: day, base: from, fallback: fallback)
+        let places = precision ?? MinorUnits.places(for: answer.currency)
+        return ConversionAnswer(amount: amount, result: try answer.converting(amount, places: places), rate: answer, places: places)
+    }
+
+    /// Why `day` has no rate of its own for `currency`.
+    static func reason(for day: CalendarDay, currency: String, newest: CalendarDay) -> String {
+        if let closure = TargetCalendar.closure(on: day) { return closure }
+        if day < TargetCalendar.firstPublicationDay { return "before the ECB's first reference rates, of \(TargetCalendar.firstPublicationDay)" }
+        if day > newest { return "its rates are not out yet" }
+        return "no \(currency) rate was published that day"
+    }
+
+    /// Throws unless the store is fresh enough to answer for `asked`, a day after its newest.
+    func checkFresh(asked: CalendarDay, newest: CalendarDay) throws {
+        let now = now()
+        if asked > TargetCalendar.today(at: now) { throw QueryError.futureDay(asked: asked, newest: newest) }
+        let due = TargetCalendar.businessDays(after: newest, through: asked).filter { TargetCalendar.publicationTime(of: $0) <= now }
+        if let missing = due.first { throw QueryError.staleStore(asked: asked, newest: newest, missing: missing) }
+    }
+
+    /// The leg of `code` for `day`: its rate that day, or the fallback's. A fallback only looks
+    /// at the ECB's publications next to the day (the last before it, the first after it), and
+    /// the currency must be in the one it uses: a currency the ECB left out of a publication
+    /// (ended, suspended, not yet quoted) is never answered with an older or newer rate. Nor is
+    /// a day the ``CurrencyLifecycle`` table puts past a currency's end.
+}

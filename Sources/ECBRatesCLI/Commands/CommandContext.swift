@@ -1,0 +1,47 @@
+import ECBRates
+import Foundation
+
+/// What a command runs with: the environment and the console (and, in the shell, its store).
+struct CommandContext: Sendable {
+    let environment: [String: String]
+    var console: Console
+    /// The store the shell keeps open, so that its queries share one main context.
+    var sharedStore: RatesStore?
+
+    init(environment: [String: String], console: Console, sharedStore: RatesStore? = nil) {
+        self.environment = environment
+        self.console = console
+        self.sharedStore = sharedStore
+    }
+
+    /// The time it is: `ECBRATES_NOW` (ISO 8601, for tests and reproducible runs), else now.
+    var now: Date {
+        if let text = environment["ECBRATES_NOW"], let date = try? Date(text, strategy: .iso8601) { return date }
+        return Date()
+    }
+
+    /// The store the command names (`--store`), or the default one.
+    func storeURL(_ path: String?) -> URL {
+        if let path { return URL(fileURLWithPath: path) }
+        return RatesStore.defaultURL(environment: environment)
+    }
+
+    func usageError(_ error: UsageError) {
+        printUsageError(error.message, command: error.command)
+    }
+
+    func printUsageError(_ message: String, command: String?) {
+        let error = UsageError(message, command: command)
+        var text = "\(console.errorLabel()) \(error.message)\n"
+        if let name = error.command, let command = CLI.commands.first(where: { $0.name == name }) {
+            text += "Usage: \(command.makeSpec().usage)\n  See 'ecbrates \(name) --help' for more information.\n"
+        } else {
+            text += "Usage: \(CLI.usage)\n  See 'ecbrates --help' for more information.\n"
+        }
+        console.err(text)
+    }
+
+    func failure(_ error: any Error) {
+        console.err("\(console.errorLabel()) \(FailureText.describe(error))\n")
+    }
+}

@@ -1,0 +1,150 @@
+import ECBRates
+import EurofxrefFeed
+import Foundation
+
+/// `ecbrates import`: reads ECB files into the store.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "import",
+        abstract: "Import ECB rate files (files, URLs or standard input) into the store.",
+        discussion: """
+        With no <source>, --source chooses one of the ECB's files: auto (the default) imports the full
+        history into an empty store, and the 90-day file into one that has rates if that file reaches
+        back to the store's newest day (else the full history, so that no day goes missing).
+        Re-importing changes nothing; a rate the ECB has corrected is updated and reported. A URL is
+        fetched only if it changed since the last import ($ECBRATES_ECB_URL replaces the ECB's folder).
+
+        A bad file stops the import with its error (exit 65) after storing exactly the whole days that
+        end before the error's position; the report names them. SIGINT or SIGTERM stops it politely:
+        the chunks in flight commit whole, the report says what was stored, and it exits 130 or 143
+        (a second signal kills it at once).
+        """)
+
+    /// The ECB's files `--source` names.
+    enum ECBFile: String, Sendable, CaseIterable {
+        case daily, ninetyDays = "90d", hist, auto
+    }
+
+    @RepeatingArgument(.word("source", help: "A file, an http(s) URL, or - for standard input.", completion: .file), optional: true)
+    var sourceArguments: [String]
+    @Option(.choice("--source", value: "source", help: "daily, 90d, hist or auto, when no <source> is given (default: auto)."))
+    var source: ECBFile?
+    @Option(.integer("--workers", help: "Workers storing chunks at once (default: the number of cores).")) var workers: Int?
+    @Option(.integer("--chunk-days", help: "Days stored per transaction (default: \(ImportOptions.defaultChunkDays)).")) var chunkDays: Int?
+    @Option(.choice("--method", value: "method",
+                    help: "object (managed objects saved per chunk) or batch (a batch insert per chunk) (default: \(ImportOptions().method.rawValue))."))
+    var method: ImportMethod?
+    @Option(.day("--from", help: "Only days on or after this one (YYYY-MM-DD).")) var from: CalendarDay?
+    @Option(.day("--to", help: "Only days on or before this one (YYYY-MM-DD).")) var to: CalendarDay?
+    @Option(CommonOptions.currencies) var currencies: [String]?
+    @Flag(FlagSpec("--dry-run", help: "Report what would change; store nothing.")) var dryRun: Bool
+    @Option(.seconds("--wait", help: "Wait this long for another import to finish (default: 0).")) var wait: Double?
+    @Option(.seconds("--connect-timeout", positive: true,
+                     help: "Give up connecting to a server after this long (default: \(Int(FeedFetcher.defaultConnectTimeout)))."))
+    var connectTimeout: Double?
+    @Option(.seconds("--idle-timeout", positive: true,
+                     help: "Give up on a server silent this long, then retry, 4 attempts in all (default: \(Int(FeedFetcher.defaultIdleTimeout)))."))
+    var idleTimeout: Double?
+    @Option(CommonOptions.format([.text, .json]), default: .text) var format: OutputFormat
+    @Flag(CommonOptions.quiet) var quiet: Bool
+    @Option(CommonOptions.store) var store: String?
+
+    var outputFormat: OutputFormat? { format }
+    var runsOnMainThread: Bool { false }
+
+    func run(_ context: CommandContext) async throws -> Int32 {
+        let name = Self.configuration.name
+        var options = ImportOptions()
+        if let workers { options.workers = workers }
+        if let chunkDays { options.chunkDays = chunkDays }
+        if let method { options.method = method }
+        options.from = from
+        options.to = to
+        try QuerySupport.checkRange(from: from, to: to, command: name)
+        options.currencies = currencies.map(Set.init)
+        options.dryRun = dryRun
+        options.today = TargetCalendar.today(at: context.now)
+        let wait = wait ?? 0
+        let fetcher = FeedFetcher(connectTimeout: connectTimeout ?? FeedFetcher.defaultConnectTimeout,
+                                  idleTimeout: idleTimeout ?? FeedFetcher.defaultIdleTimeout)
+        var sources = sourceArguments.map(FeedSource.init)
+        if let choice = source {
+            guard sources.isEmpty else {
+                throw UsageError("give either <source> arguments or '--source <source>', not both", command: name)
+            }
+            if choice != .auto { sources = [FeedSource(choice.rawValue)] }
+        }
+        if sources.filter({ $0 == .standardInput }).count > 1 {
+            throw UsageError("standard input (-) can be read only once", command: name)
+        }
+
+        // Files are checked before the store is touched, so that a typo costs nothing.
+        for case .file(let path) in sources where !FileManager.default.fileExists(atPath: path) {
+            throw FeedSourceError.missing(path: path)
+        }
+        let interruption = ImportInterruption()
+        // The shell keeps its own signals; a command line's import stops politely on them.
+        let signals = context.sharedStore == nil ? SignalTrap(interruption: interruption) : nil
+        defer { signals?.restore() }
+        let store: RatesStore
+        var heldLock: ImportLock?
+        if let shared = context.sharedStore {
+            store = shared
+        } else {
+            let storeURL = context.storeURL(self.store)
+            let exists = FileManager.default.fileExists(atPath: storeURL.path)
+            let inMemory = options.dryRun && !exists
+            // Creating a store is part of the import lock, so that imports started at once on a
+            // missing store end with one store (a dry run takes no lock and stores nothing). A
+            // store that exists is opened (and checked) first, so that a file that is not a
+            // store, or a read-only one, is refused without a lock file made beside it.
+            let lock = options.dryRun ? nil : ImportLock(storeURL: storeURL)
+            if let lock, !exists {
+                try await lock.acquire(waitingUpTo: wait, interruption: interruption)
+                heldLock = lock
+            }
+            // Nothing reads this process's view context: the import's saves need no merging into it
+            // (the shell's import, on the shared store, is merged, for the shell's queries).
+            store = try RatesStore(url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL, mergingIntoViewContext: false)
+            if let lock, heldLock == nil {
+                try await lock.acquire(waitingUpTo: wait, interruption: interruption)
+                heldLock = lock
+            }
+        }
+        defer { heldLock?.release() }
+        var progress: ProgressLine?
+        var report: (@Sendable (FeedSource, ImportProgress) -> Void)?
+        if context.console.errorIsTerminal && format == .text {
+            let line = ProgressLine(console: context.console)
+            progress = line
+            report = { source, status in line.update(source: source.description, status) }
+        }
+        var ecbBaseURL = FeedSource.ECBFile.ecbBaseURL
+        if let mirror = context.environment["ECBRATES_ECB_URL"], !mirror.isEmpty {
+            guard let url = URL(string: mirror.hasSuffix("/") ? mirror : mirror + "/"), url.scheme == "http" || url.scheme == "https" else {
+                throw UsageError("$ECBRATES_ECB_URL (\(mirror)) is not an http(s) URL", command: name)
+            }
+            ecbBaseURL = url
+        }
+        let job = ImportJob(store: store, sources: sources, options: options, lockWait: wait, heldLock: heldLock,
+                            fetcher: fetcher, ecbBaseURL: ecbBaseURL, interruption: interruption, progress: report)
+        do {
+            let reports = try await job.run()
+            progress?.finish()
+            Self.render(reports, format: format, console: context.console)
+            return ExitCode.success
+        } catch let error as ImportJobError {
+            progress?.finish()
+            Self.render(error.reports, format: format, console: context.console, stopped: error.partial, error: error.underlying)
+            throw error
+        }
+    }
+
+    /// Prints the reports; `stopped` is what the source that failed (or was interrupted) stored
+    /// before `error`.
+    static func render(_ reports: [ImportReport], format: OutputFormat, console: Console, stopped: ImportReport? = nil, error: (any Error)? = nil) {
+        let answer = ImportAnswer(reports: reports, stopped: stopped, error: stopped == nil ? nil : error.map(FailureText.describe) ?? "",
+                                  interruptedBy: (error as? ImportStopped)?.signalName)
+        console.out(answer.rendered(as: format))
+    }
+}

@@ -1,0 +1,58 @@
+import ECBRates
+import EurofxrefFeed
+import Foundation
+
+/// What the query commands share: opening the store, asking it on its main context, warnings.
+enum QuerySupport {
+    /// The store a query command reads: the shell's, else the one `--store` names (or the
+    /// default), opened read-only; a missing one is an error that says what to do.
+    static func openStore(_ path: String?, context: CommandContext) throws -> RatesStore {
+        if let shared = context.sharedStore { return shared }
+        return try RatesStore.forQueries(at: context.storeURL(path))
+    }
+
+    /// The store a query with `--as-of` answers from: the store as it was at that moment
+    /// (see ``RatesStore/asOf(_:)``), and the answer written in `format` says so; without
+    /// `--as-of`, the store itself.
+    ///
+    /// With `oneGeneration`, for a command that reads in many queries (a series, an export), the
+    /// main context is pinned to the store's current query generation: the whole answer comes
+    /// from one state of the store, whatever an import in another process commits meanwhile.
+    static func openStore(_ path: String?, asOf moment: Date?, context: CommandContext, answering format: OutputFormat,
+                          oneGeneration: Bool = false) throws -> RatesStore {
+        let store = try openStore(path, context: context)
+        guard let moment else {
+            if oneGeneration && context.sharedStore == nil { try store.pinCurrentQueryGeneration() }
+            return store
+        }
+        let snapshot = try store.asOf(moment)
+        AsOfStamp.stamp(context.console, moment: moment, format: format)
+        return snapshot
+    }
+
+    /// Runs `body` with queries on the store's main context, on the main queue.
+    static func ask<T: Sendable>(_ store: RatesStore, context: CommandContext,
+                                 _ body: @escaping @Sendable (RateQueries) throws -> T) async throws -> T {
+        try await store.read(now: context.now, body)
+    }
+
+    /// Warns on standard error when an answer given with `--partial` lacks days.
+    static func warnIncomplete(_ missing: [CalendarDay], context: CommandContext) {
+        guard let first = missing.first, let last = missing.last else { return }
+        let days = missing.count == 1 ? "\(first)" : "\(missing.count) business days (\(first)..\(last))"
+        context.console.err("warning: the answer is incomplete: the store lacks the rates of \(days), which the ECB has published\n")
+    }
+
+    /// Warns on standard error when the store lacks business days whose rates are out.
+    static func warnIfStale(_ store: RatesStore, context: CommandContext) async {
+        guard let (last, missing) = try? await ask(store, context: context, { try $0.missingBusinessDays() }),
+              let first = missing.first else { return }
+        let count = missing.count
+        context.console.err("warning: the store's newest day is \(last), but the rates of \(count) business day\(count == 1 ? "" : "s") since (from \(first)) are out; run 'ecbrates import'\n")
+    }
+
+    /// Throws when `from` is after `to`.
+    static func checkRange(from: CalendarDay?, to: CalendarDay?, command: String) throws {
+        if let from, let to, from > to { throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: command) }
+    }
+}

@@ -1,0 +1,35 @@
+import ECBRates
+
+/// A subcommand: a struct whose properties declare its inputs once (``Option``, ``Flag``,
+/// ``Argument`` and their kin), made and filled by the parser, then run.
+///
+/// ```swift
+/// struct RateCommand: ParsableCommand {
+///     static let configuration = CommandConfiguration(name: "rate", abstract: "…")
+///     @OptionalArgument(.currencies("currencies", help: "…")) var currencies: [String]?
+///     @Option(CommonOptions.date) var date: CalendarDay?
+///     func run(_ context: CommandContext) async throws -> Int32 { … }
+/// }
+/// ```
+protocol ParsableCommand: Sendable {
+    /// Its name and help.
+    static var configuration: CommandConfiguration { get }
+    /// A command with every input at its default (the parser then sets what was given).
+    init()
+    /// Whether it runs on the main thread alone (see ``CLI/start(_:)``): true for a command
+    /// that works in one context; false for one that runs workers beside its own work, reads
+    /// standard input or waits for signals.
+    var runsOnMainThread: Bool { get }
+    /// The format its answers are in, when it has one: under a JSON format, errors are JSON too.
+    var outputFormat: OutputFormat? { get }
+    /// True when it was asked to print nothing on success (`--quiet`).
+    var quiet: Bool { get }
+    /// Does the work, printing through `context`, and returns the exit code.
+    func run(_ context: CommandContext) async throws -> Int32
+}
+
+extension ParsableCommand {
+    var runsOnMainThread: Bool { true }
+    var outputFormat: OutputFormat? { nil }
+    var quiet: Bool { false }
+}

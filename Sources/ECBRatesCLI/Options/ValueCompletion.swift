@@ -1,0 +1,11 @@
+import Synchronization
+
+/// What completes a value in a shell.
+enum ValueCompletion: Sendable, Equatable {
+    /// Nothing in particular.
+    case none
+    /// Currency codes held by the store.
+    case currencies
+    /// A file name.
+    case file
+}
