@@ -36,19 +36,26 @@ public enum CLI {
     }
 
     /// Runs the command line `arguments` (without the program name) and returns its exit code.
-    public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
-                            console: Console = .standard()) async -> Int32 {
+    public static func main(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        console: Console = .standard()
+    ) async -> Int32 {
         await main(Result { try Invocation(arguments) }, environment: environment, console: console, sharedStore: nil)
     }
 
     /// Runs a command line against a store the caller keeps open (the shell's).
-    static func main(_ arguments: [String], environment: [String: String], console: Console, sharedStore: RatesStore?) async -> Int32 {
-        await main(Result { try Invocation(arguments) }, environment: environment, console: console, sharedStore: sharedStore)
+    static func main(
+        _ arguments: [String], environment: [String: String], console: Console, sharedStore: RatesStore?
+    ) async -> Int32 {
+        await main(
+            Result { try Invocation(arguments) }, environment: environment, console: console, sharedStore: sharedStore)
     }
 
     /// Runs a parsed command line.
-    static func main(_ invocation: Result<Invocation, any Error>, environment: [String: String], console: Console,
-                     sharedStore: RatesStore?) async -> Int32 {
+    static func main(
+        _ invocation: Result<Invocation, any Error>, environment: [String: String], console: Console,
+        sharedStore: RatesStore?
+    ) async -> Int32 {
         let context = CommandContext(environment: environment, console: console, sharedStore: sharedStore)
         var errorsAsJSON = false
         do {
@@ -103,8 +110,10 @@ public enum CLI {
             do {
                 return try await parsed.command.run(context)
             } catch let error as QueryError where error.isUsageError {
-                throw CommandFailure(error: UsageError(error.description.prefix(1).uppercased() + error.description.dropFirst(),
-                                                       command: parsed.spec.name), errorsAsJSON: errorsAsJSON)
+                throw CommandFailure(
+                    error: UsageError(
+                        error.description.prefix(1).uppercased() + error.description.dropFirst(),
+                        command: parsed.spec.name), errorsAsJSON: errorsAsJSON)
             } catch {
                 throw CommandFailure(error: error, errorsAsJSON: errorsAsJSON)
             }

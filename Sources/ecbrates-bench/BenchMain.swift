@@ -9,7 +9,10 @@ struct BenchMain {
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
         guard !arguments.isEmpty else {
-            FileHandle.standardError.write(Data("usage: ecbrates-bench insert [--count N] [--batch N] [--unique] [--history] --store PATH | import FILE --store PATH [--history on|off] [--method object|batch] | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | defaults\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "usage: ecbrates-bench insert [--count N] [--batch N] [--unique] [--history] --store PATH | import FILE --store PATH [--history on|off] [--method object|batch] | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | defaults\n"
+                        .utf8))
             exit(64)
         }
         let command = arguments.removeFirst()
@@ -21,10 +24,13 @@ struct BenchMain {
             let figures: [String: Double]
             switch command {
             case "parse":
-                guard let path = arguments.first(where: { !$0.hasPrefix("--") }) else { throw BenchmarkError("parse needs a file") }
+                guard let path = arguments.first(where: { !$0.hasPrefix("--") }) else {
+                    throw BenchmarkError("parse needs a file")
+                }
                 figures = try ParseBenchmark.run(path: path)
             case "insert":
-                let store = URL(fileURLWithPath: option("--store") ?? NSTemporaryDirectory() + "ecbrates-bench-insert.sqlite")
+                let store = URL(
+                    fileURLWithPath: option("--store") ?? NSTemporaryDirectory() + "ecbrates-bench-insert.sqlite")
                 figures = try await InsertBenchmark.run(
                     count: Int(option("--count") ?? "") ?? 221_000, batch: Int(option("--batch") ?? "") ?? 1_000,
                     unique: arguments.contains("--unique"), history: arguments.contains("--history"), storeURL: store)
@@ -32,29 +38,40 @@ struct BenchMain {
                 guard let file = arguments.first, let store = option("--store") else {
                     throw BenchmarkError("import needs FILE --store PATH [--history on|off] [--method object|batch]")
                 }
-                figures = try await ImportBenchmark.run(file: file, storeURL: URL(fileURLWithPath: store),
-                                                        history: option("--history") != "off",
-                                                        method: ImportMethod(rawValue: option("--method") ?? "") ?? ImportOptions().method)
+                figures = try await ImportBenchmark.run(
+                    file: file, storeURL: URL(fileURLWithPath: store),
+                    history: option("--history") != "off",
+                    method: ImportMethod(rawValue: option("--method") ?? "") ?? ImportOptions().method)
             case "stack":
-                guard let file = arguments.first(where: { !$0.hasPrefix("--") && $0 != option("--store") && $0 != option("--stack")
-                                                         && $0 != option("--workers") && $0 != option("--chunk-days") }),
-                      let store = option("--store"), let stack = ContextStack(rawValue: option("--stack") ?? "") else {
+                guard
+                    let file = arguments.first(where: {
+                        !$0.hasPrefix("--") && $0 != option("--store") && $0 != option("--stack")
+                            && $0 != option("--workers") && $0 != option("--chunk-days")
+                    }),
+                    let store = option("--store"), let stack = ContextStack(rawValue: option("--stack") ?? "")
+                else {
                     throw BenchmarkError("stack needs FILE --store PATH --stack siblings|child|nested")
                 }
-                figures = try await StackBenchmark.run(file: file, storeURL: URL(fileURLWithPath: store), stack: stack,
-                                                       workers: option("--workers").flatMap { Int($0) },
-                                                       chunkDays: option("--chunk-days").flatMap { Int($0) })
+                figures = try await StackBenchmark.run(
+                    file: file, storeURL: URL(fileURLWithPath: store), stack: stack,
+                    workers: option("--workers").flatMap { Int($0) },
+                    chunkDays: option("--chunk-days").flatMap { Int($0) })
             case "defaults":
                 let options = ImportOptions()
                 figures = ["workers": Double(options.workers), "chunk_days": Double(options.chunkDays)]
             case "convert":
-                guard let store = option("--store"), let input = option("--input") else { throw BenchmarkError("convert needs --store PATH --input FILE") }
-                figures = try await ConvertBenchmark.run(storeURL: URL(fileURLWithPath: store), input: input,
-                                                         now: Date(timeIntervalSince1970: 1_790_848_800))
+                guard let store = option("--store"), let input = option("--input") else {
+                    throw BenchmarkError("convert needs --store PATH --input FILE")
+                }
+                figures = try await ConvertBenchmark.run(
+                    storeURL: URL(fileURLWithPath: store), input: input,
+                    now: Date(timeIntervalSince1970: 1_790_848_800))
             case "query":
                 guard let store = option("--store") else { throw BenchmarkError("query needs --store PATH") }
                 let lookups = Int(option("--lookups") ?? "") ?? 5_000
-                figures = try await MainActor.run { try QueryBenchmark.run(storeURL: URL(fileURLWithPath: store), lookups: lookups) }
+                figures = try await MainActor.run {
+                    try QueryBenchmark.run(storeURL: URL(fileURLWithPath: store), lookups: lookups)
+                }
             default:
                 FileHandle.standardError.write(Data("ecbrates-bench: unknown benchmark '\(command)'\n".utf8))
                 exit(64)

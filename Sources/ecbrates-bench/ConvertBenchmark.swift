@@ -15,8 +15,11 @@ enum ConvertBenchmark {
         let summary = try await BatchConverter(context: store.viewContext, skipBadRows: true, now: { now })
             .convert(CSVRecordReader(descriptor: descriptor, name: input), name: input) { bytes.add($0.utf8.count) }
         let seconds = (ContinuousClock.now - start).seconds
-        return ["rows": Double(summary.converted), "skipped": Double(summary.skippedCount), "seconds": seconds,
-                "rows_per_second": Double(summary.converted + summary.skippedCount) / seconds, "output_bytes": Double(bytes.total)]
+        return [
+            "rows": Double(summary.converted), "skipped": Double(summary.skippedCount), "seconds": seconds,
+            "rows_per_second": Double(summary.converted + summary.skippedCount) / seconds,
+            "output_bytes": Double(bytes.total),
+        ]
     }
 }
 

@@ -11,8 +11,9 @@ final class Heartbeat {
 
     init(interval: Duration = .milliseconds(1)) {
         timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now(), repeating: .milliseconds(Int(interval.components.attoseconds / 1_000_000_000_000_000)),
-                       leeway: .nanoseconds(0))
+        timer.schedule(
+            deadline: .now(), repeating: .milliseconds(Int(interval.components.attoseconds / 1_000_000_000_000_000)),
+            leeway: .nanoseconds(0))
         timer.setEventHandler { [ticks] in
             let now = ContinuousClock.now
             ticks.state.withLock { state in

@@ -14,7 +14,9 @@ enum ImportBenchmark {
         let start = ContinuousClock.now
         let report = try await RateImporter(store: store, options: options).importRates(from: stream, source: file)
         let elapsed = ContinuousClock.now - start
-        return ["seconds": Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                "rates": Double(report.inserted)]
+        return [
+            "seconds": Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            "rates": Double(report.inserted),
+        ]
     }
 }

@@ -13,17 +13,21 @@ final class Sample: ManagedObject {
 /// the last merge has run.
 enum InsertBenchmark {
     static func model(unique: Bool) -> ManagedObjectModel {
-        ManagedObjectModel(entities: [EntityDescription(
-            name: "Sample", managedObjectClass: Sample.self,
-            attributes: [
-                AttributeDescription(name: "day", type: .date),
-                AttributeDescription(name: "code", type: .string),
-                AttributeDescription(name: "value", type: .decimal),
-            ],
-            uniquenessConstraints: unique ? [["day", "code"]] : [])])
+        ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Sample", managedObjectClass: Sample.self,
+                attributes: [
+                    AttributeDescription(name: "day", type: .date),
+                    AttributeDescription(name: "code", type: .string),
+                    AttributeDescription(name: "value", type: .decimal),
+                ],
+                uniquenessConstraints: unique ? [["day", "code"]] : [])
+        ])
     }
 
-    static func run(count: Int, batch: Int, unique: Bool, history: Bool = false, storeURL: URL) async throws -> [String: Double] {
+    static func run(
+        count: Int, batch: Int, unique: Bool, history: Bool = false, storeURL: URL
+    ) async throws -> [String: Double] {
         try? FileManager.default.removeItem(at: storeURL)
         let container = PersistentContainer(name: "bench", managedObjectModel: model(unique: unique))
         var description = PersistentStoreDescription(url: storeURL)
@@ -64,12 +68,14 @@ enum InsertBenchmark {
             }
             return (creating.seconds, saving.seconds)
         }
-        await view.perform {}   // every merge queued on the main queue has run
+        await view.perform {}  // every merge queued on the main queue has run
         let seconds = (ContinuousClock.now - start).seconds
         let stored = try await worker.perform { try worker.count(for: FetchRequest<Sample>()) }
         guard stored == count else { throw BenchmarkError("stored \(stored) of \(count) samples") }
-        return ["objects": Double(count), "seconds": seconds, "objects_per_second": Double(count) / seconds,
-                "creating_seconds": phases.0, "saving_seconds": phases.1]
+        return [
+            "objects": Double(count), "seconds": seconds, "objects_per_second": Double(count) / seconds,
+            "creating_seconds": phases.0, "saving_seconds": phases.1,
+        ]
     }
 }
 

@@ -14,8 +14,10 @@ enum ParseBenchmark {
         }
         let seconds = (ContinuousClock.now - start).seconds
         guard records == summary.rates else { throw BenchmarkError("handed on \(records) of \(summary.rates) rates") }
-        return ["seconds": seconds, "megabytes_per_second": bytes / 1_048_576 / seconds, "rates": Double(summary.rates),
-                "days": Double(summary.days), "peak_rss_megabytes": peakResidentMegabytes()]
+        return [
+            "seconds": seconds, "megabytes_per_second": bytes / 1_048_576 / seconds, "rates": Double(summary.rates),
+            "days": Double(summary.days), "peak_rss_megabytes": peakResidentMegabytes(),
+        ]
     }
 
     /// The process's peak resident set size so far, in MiB.

@@ -22,7 +22,7 @@ enum QueryBenchmark {
             // Every day of the range in a fixed, scattered order: weekdays and weekends, so that
             // some lookups fall back to an earlier day.
             let days = (0..<lookups).map { first.adding(days: ($0 * 7919) % (span + 1)) }
-            for day in days.prefix(200) { _ = try queries.rate("USD", on: day) }   // warm-up
+            for day in days.prefix(200) { _ = try queries.rate("USD", on: day) }  // warm-up
             var samples: [Double] = []
             samples.reserveCapacity(days.count)
             for day in days {
@@ -38,11 +38,14 @@ enum QueryBenchmark {
             let checkStart = ContinuousClock.now
             _ = try queries.missingDays(from: first, to: last)
             let checkSeconds = (ContinuousClock.now - checkStart).seconds
-            return ["lookups": Double(samples.count),
-                    "lookup_median_microseconds": samples[samples.count / 2] * 1e6,
-                    "lookup_p90_microseconds": samples[samples.count * 9 / 10] * 1e6,
-                    "series_rows": Double(series.rows.count), "series_seconds": seriesSeconds, "range_check_seconds": checkSeconds,
-                    "cold_series_seconds": coldSeconds, "cold_series_rows": Double(coldSeries.rows.count)]
+            return [
+                "lookups": Double(samples.count),
+                "lookup_median_microseconds": samples[samples.count / 2] * 1e6,
+                "lookup_p90_microseconds": samples[samples.count * 9 / 10] * 1e6,
+                "series_rows": Double(series.rows.count), "series_seconds": seriesSeconds,
+                "range_check_seconds": checkSeconds,
+                "cold_series_seconds": coldSeconds, "cold_series_rows": Double(coldSeries.rows.count),
+            ]
         }
     }
 }

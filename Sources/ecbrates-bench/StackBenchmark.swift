@@ -23,7 +23,9 @@ enum ContextStack: String, CaseIterable {
 /// heartbeat's worst delay.
 enum StackBenchmark {
     @MainActor
-    static func run(file: String, storeURL: URL, stack: ContextStack, workers: Int?, chunkDays: Int?) async throws -> [String: Double] {
+    static func run(
+        file: String, storeURL: URL, stack: ContextStack, workers: Int?, chunkDays: Int?
+    ) async throws -> [String: Double] {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: storeURL.path + suffix) }
         let store = try RatesStore(url: storeURL)
         let defaults = ImportOptions()
@@ -42,9 +44,11 @@ enum StackBenchmark {
         let seconds = (ContinuousClock.now - start).seconds
         let delay = heartbeat.stop()
         let busy = run.mainQueueBusy.withLock { $0 }.seconds
-        return ["seconds": seconds, "main_busy_seconds": busy, "main_busy_percent": busy / seconds * 100,
-                "heartbeat_max_delay_ms": delay.max * 1000, "heartbeats": Double(delay.ticks),
-                "idle_heartbeat_max_delay_ms": idleDelay.max * 1000, "rates": Double(inserted)]
+        return [
+            "seconds": seconds, "main_busy_seconds": busy, "main_busy_percent": busy / seconds * 100,
+            "heartbeat_max_delay_ms": delay.max * 1000, "heartbeats": Double(delay.ticks),
+            "idle_heartbeat_max_delay_ms": idleDelay.max * 1000, "rates": Double(inserted),
+        ]
     }
 }
 
@@ -94,10 +98,13 @@ private final class StackRun: @unchecked Sendable {
         }
         if stack == .siblings {
             let workerSet = Set(workers.map { ObjectIdentifier($0) })
-            observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification, object: nil, queue: nil) {
+            observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveNotification, object: nil, queue: nil
+            ) {
                 [unowned self] note in
                 guard let saver = note.object as? ManagedObjectContext, workerSet.contains(ObjectIdentifier(saver)),
-                      let changes = ContextSaveChanges(note) else { return }
+                    let changes = ContextSaveChanges(note)
+                else { return }
                 view.perform {
                     let start = ContinuousClock.now
                     view.mergeChanges(fromContextDidSave: changes)

@@ -12,6 +12,7 @@ public struct LatestRates: Sendable, Equatable {
 
     /// Equal when the day, the rates and the missing currencies are, in order.
     public static func == (lhs: LatestRates, rhs: LatestRates) -> Bool {
-        lhs.day == rhs.day && lhs.rates.elementsEqual(rhs.rates, by: ==) && lhs.missing.elementsEqual(rhs.missing, by: ==)
+        lhs.day == rhs.day && lhs.rates.elementsEqual(rhs.rates, by: ==)
+            && lhs.missing.elementsEqual(rhs.missing, by: ==)
     }
 }

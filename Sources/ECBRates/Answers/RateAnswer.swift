@@ -67,8 +67,10 @@ public struct RateAnswer: Sendable, Equatable, Codable {
     /// `amount` of `base` in `currency`, rounded once, half away from zero, to `places`: in
     /// 128-bit integers when they suffice, else through ``converting(_:)``.
     public func converting(_ amount: Decimal, places: Int) throws -> Decimal {
-        if let exact = DecimalMath.roundedQuotient((amount, currencyLeg.numerator, baseLeg.denominator),
-                                                   over: (currencyLeg.denominator, baseLeg.numerator), places: places) {
+        if let exact = DecimalMath.roundedQuotient(
+            (amount, currencyLeg.numerator, baseLeg.denominator),
+            over: (currencyLeg.denominator, baseLeg.numerator), places: places)
+        {
             return exact
         }
         return DecimalMath.round(try converting(amount), places: places)
@@ -76,8 +78,10 @@ public struct RateAnswer: Sendable, Equatable, Codable {
 
     /// ``converting(_:places:)`` as text with exactly `places` decimals (`12.50`, `-3.10`).
     func convertedText(_ amount: Decimal, places: Int) throws -> String {
-        if let units = DecimalMath.roundedQuotientScaled((amount, currencyLeg.numerator, baseLeg.denominator),
-                                                         over: (currencyLeg.denominator, baseLeg.numerator), places: places) {
+        if let units = DecimalMath.roundedQuotientScaled(
+            (amount, currencyLeg.numerator, baseLeg.denominator),
+            over: (currencyLeg.denominator, baseLeg.numerator), places: places)
+        {
             return NumberText.text(units, exponent: -places, places: places)
         }
         return NumberText.text(try converting(amount, places: places), places: places)
@@ -85,8 +89,10 @@ public struct RateAnswer: Sendable, Equatable, Codable {
 
     /// ``rate(significantDigits:)`` as canonical text.
     func rateText(significantDigits digits: Int) -> String {
-        if let (integer, exponent) = DecimalMath.significantQuotientScaled((1, currencyLeg.numerator, baseLeg.denominator),
-                                                                          over: (currencyLeg.denominator, baseLeg.numerator), digits: digits) {
+        if let (integer, exponent) = DecimalMath.significantQuotientScaled(
+            (1, currencyLeg.numerator, baseLeg.denominator),
+            over: (currencyLeg.denominator, baseLeg.numerator), digits: digits)
+        {
             return NumberText.text(integer, exponent: exponent)
         }
         return DecimalText.format(rate(significantDigits: digits))
@@ -94,7 +100,8 @@ public struct RateAnswer: Sendable, Equatable, Codable {
 
     /// The rate to `digits` significant digits (exact when it has fewer), computed from the legs.
     public func rate(significantDigits digits: Int) -> Decimal {
-        DecimalMath.significantQuotient((1, currencyLeg.numerator, baseLeg.denominator), over: (currencyLeg.denominator, baseLeg.numerator),
-                                        digits: digits) ?? DecimalMath.significant(rate, digits: digits)
+        DecimalMath.significantQuotient(
+            (1, currencyLeg.numerator, baseLeg.denominator), over: (currencyLeg.denominator, baseLeg.numerator),
+            digits: digits) ?? DecimalMath.significant(rate, digits: digits)
     }
 }

@@ -29,25 +29,37 @@ public struct RateLeg: Sendable, Equatable, Codable {
 
     /// The euro's leg on `day`: 1.
     static func euro(on day: CalendarDay) -> RateLeg {
-        RateLeg(currency: "EUR", day: day, source: Published(day: day, perEuro: 1), otherSource: nil, numerator: 1, denominator: 1)
+        RateLeg(
+            currency: "EUR", day: day, source: Published(day: day, perEuro: 1), otherSource: nil, numerator: 1,
+            denominator: 1)
     }
 
     /// A published rate.
     static func published(_ currency: String, _ perEuro: Decimal, on day: CalendarDay) -> RateLeg {
-        RateLeg(currency: currency, day: day, source: Published(day: day, perEuro: perEuro), otherSource: nil, numerator: perEuro,
-                denominator: 1)
+        RateLeg(
+            currency: currency, day: day, source: Published(day: day, perEuro: perEuro), otherSource: nil,
+            numerator: perEuro,
+            denominator: 1)
     }
 
     /// The straight line between two published rates, read at `day`: kept as one fraction
     /// (before × (span − offset) + after × offset) / span, so nothing is rounded yet.
-    static func interpolated(_ currency: String, on day: CalendarDay, before: Published, after: Published) throws -> RateLeg {
+    static func interpolated(
+        _ currency: String, on day: CalendarDay, before: Published, after: Published
+    ) throws -> RateLeg {
         let span = after.day.days(since: before.day), offset = day.days(since: before.day)
-        let numerator = try DecimalMath.multiply(before.perEuro, Decimal(span - offset)) + DecimalMath.multiply(after.perEuro, Decimal(offset))
-        return RateLeg(currency: currency, day: day, source: before, otherSource: after, numerator: numerator, denominator: Decimal(span))
+        let numerator =
+            try DecimalMath.multiply(before.perEuro, Decimal(span - offset))
+            + DecimalMath.multiply(after.perEuro, Decimal(offset))
+        return RateLeg(
+            currency: currency, day: day, source: before, otherSource: after, numerator: numerator,
+            denominator: Decimal(span))
     }
 
     /// Units of the currency per euro (to 38 significant digits when interpolated).
-    public var perEuro: Decimal { denominator == 1 ? numerator : ((try? DecimalMath.divide(numerator, denominator)) ?? numerator / denominator) }
+    public var perEuro: Decimal {
+        denominator == 1 ? numerator : ((try? DecimalMath.divide(numerator, denominator)) ?? numerator / denominator)
+    }
 
     /// For an interpolated rate, the published days on either side.
     public var interpolatedBetween: [CalendarDay]? { otherSource.map { [source.day, $0.day] } }

@@ -42,8 +42,11 @@ public struct BatchConverter: Sendable {
     public var rowsPerTurn = 8_192
 
     /// A converter answering on `context`.
-    public init(context: ManagedObjectContext, fallback: RateFallback = .previous, precision: Int? = nil, skipBadRows: Bool = false,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        context: ManagedObjectContext, fallback: RateFallback = .previous, precision: Int? = nil,
+        skipBadRows: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.context = context
         self.fallback = fallback
         self.precision = precision
@@ -52,9 +55,12 @@ public struct BatchConverter: Sendable {
     }
 
     /// A converter answering on `store`'s main context.
-    public init(store: RatesStore, fallback: RateFallback = .previous, precision: Int? = nil, skipBadRows: Bool = false,
-                now: @escaping @Sendable () -> Date = { Date() }) {
-        self.init(context: store.viewContext, fallback: fallback, precision: precision, skipBadRows: skipBadRows, now: now)
+    public init(
+        store: RatesStore, fallback: RateFallback = .previous, precision: Int? = nil, skipBadRows: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.init(
+            context: store.viewContext, fallback: fallback, precision: precision, skipBadRows: skipBadRows, now: now)
     }
 
     /// The columns the input needs.
@@ -62,23 +68,29 @@ public struct BatchConverter: Sendable {
 
     /// Converts every row `reader` gives, handing the output text (header first) to `write` a
     /// block at a time.
-    public func convert(_ reader: CSVRecordReader, name: String, write: @escaping @Sendable (String) throws -> Void) async throws -> Summary {
+    public func convert(
+        _ reader: CSVRecordReader, name: String, write: @escaping @Sendable (String) throws -> Void
+    ) async throws -> Summary {
         guard let header = try reader.next() else {
-            throw BatchConversionError(file: name, line: 1, column: nil, message: "is empty; expected a header with date, amount, from and to")
+            throw BatchConversionError(
+                file: name, line: 1, column: nil, message: "is empty; expected a header with date, amount, from and to")
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for added in ["rate", "rate_day", "result"] where names.contains(added) {
-            throw BatchConversionError(file: name, line: header.line, column: nil,
-                                       message: "the header already has a \(added) column, which the output adds; rename it")
+            throw BatchConversionError(
+                file: name, line: header.line, column: nil,
+                message: "the header already has a \(added) column, which the output adds; rename it")
         }
         var columns: [Int] = []
         for wanted in Self.required where names.filter({ $0 == wanted }).count > 1 {
-            throw BatchConversionError(file: name, line: header.line, column: nil, message: "the header names the \(wanted) column twice")
+            throw BatchConversionError(
+                file: name, line: header.line, column: nil, message: "the header names the \(wanted) column twice")
         }
         for wanted in Self.required {
             guard let index = names.firstIndex(of: wanted) else {
-                throw BatchConversionError(file: name, line: header.line, column: nil,
-                                           message: "the header lacks a \(wanted) column; expected date, amount, from and to (in any order)")
+                throw BatchConversionError(
+                    file: name, line: header.line, column: nil,
+                    message: "the header lacks a \(wanted) column; expected date, amount, from and to (in any order)")
             }
             columns.append(index)
         }
@@ -166,19 +178,28 @@ public struct BatchConverter: Sendable {
         func bad(_ message: String) -> ParsedRow {
             .bad(BatchConversionError(file: name, line: record.line, column: nil, message: message))
         }
-        guard record.fields.count == width else { return bad("the row has \(record.fields.count) fields; the header has \(width)") }
+        guard record.fields.count == width else {
+            return bad("the row has \(record.fields.count) fields; the header has \(width)")
+        }
         let dayText = Self.trimmed(record.fields[columns[0]])
-        guard let day = CalendarDay(dayText) else { return bad("date \"\(dayText)\" is not a day; expected YYYY-MM-DD") }
+        guard let day = CalendarDay(dayText) else {
+            return bad("date \"\(dayText)\" is not a day; expected YYYY-MM-DD")
+        }
         let amountText = Self.trimmed(record.fields[columns[1]])
         guard case .value(let amount) = DecimalMath.amount(amountText) else {
-            return bad("amount \"\(amountText)\" is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)")
+            return bad(
+                "amount \"\(amountText)\" is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)"
+            )
         }
-        return .row(line: record.line, day: day, dayText: dayText, amount: amount,
-                    from: Self.trimmed(record.fields[columns[2]]), to: Self.trimmed(record.fields[columns[3]]))
+        return .row(
+            line: record.line, day: day, dayText: dayText, amount: amount,
+            from: Self.trimmed(record.fields[columns[2]]), to: Self.trimmed(record.fields[columns[3]]))
     }
 
-    private static func convert(_ rows: [ParsedRow], queries: RateQueries, name: String,
-                                settings: (RateFallback, Int?, Bool)) throws -> [Outcome] {
+    private static func convert(
+        _ rows: [ParsedRow], queries: RateQueries, name: String,
+        settings: (RateFallback, Int?, Bool)
+    ) throws -> [Outcome] {
         let (fallback, precision, skipBadRows) = settings
         var outcomes: [Outcome] = []
         outcomes.reserveCapacity(rows.count)
@@ -191,12 +212,18 @@ public struct BatchConverter: Sendable {
                 // As `convert` answers: the rate, then one rounding of amount × rate.
                 do {
                     let rate = try queries.rate(to, on: day, base: from, fallback: fallback)
-                    let resultText = try rate.convertedText(amount, places: precision ?? MinorUnits.places(for: rate.currency))
-                    let rateText = rate.base == "EUR" && rate.currencyLeg.isPublished
+                    let resultText = try rate.convertedText(
+                        amount, places: precision ?? MinorUnits.places(for: rate.currency))
+                    let rateText =
+                        rate.base == "EUR" && rate.currencyLeg.isPublished
                         ? DecimalText.format(rate.currencyLeg.perEuro) : rate.rateText(significantDigits: 20)
-                    outcomes.append(.converted(rate: rateText, day: rate.day == day ? dayText : rate.day.description, result: resultText))
+                    outcomes.append(
+                        .converted(
+                            rate: rateText, day: rate.day == day ? dayText : rate.day.description, result: resultText))
                 } catch let error as QueryError {
-                    guard skipBadRows else { throw BatchConversionError(file: name, line: line, column: nil, message: error.description) }
+                    guard skipBadRows else {
+                        throw BatchConversionError(file: name, line: line, column: nil, message: error.description)
+                    }
                     outcomes.append(.skipped(line: line, message: error.description))
                 }
             }

@@ -52,7 +52,9 @@ public final class CSVRecordReader {
                 read = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
             } while read < 0 && errno == EINTR
             if read < 0 {
-                throw SyntaxError(file: name, line: line, column: column, message: "cannot be read: \(String(cString: strerror(errno)))")
+                throw SyntaxError(
+                    file: name, line: line, column: column,
+                    message: "cannot be read: \(String(cString: strerror(errno)))")
             }
             if read == 0 {
                 atEnd = true
@@ -74,7 +76,9 @@ public final class CSVRecordReader {
             atStart = false
             if index == count, !atEnd, let first = try byte() {
                 index -= 1
-                if first == 0xEF, count - index >= 3, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF { index += 3 }
+                if first == 0xEF, count - index >= 3, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF {
+                    index += 3
+                }
             }
         }
         var fields: [String] = []
@@ -83,7 +87,11 @@ public final class CSVRecordReader {
         var quoted = false, inQuotes = false, afterQuote = false, sawAny = false
         while true {
             guard let byte = try byte() else {
-                if inQuotes { throw SyntaxError(file: name, line: start, column: 1, message: "a quoted field is not closed before the end of the file") }
+                if inQuotes {
+                    throw SyntaxError(
+                        file: name, line: start, column: 1,
+                        message: "a quoted field is not closed before the end of the file")
+                }
                 if !sawAny { return nil }
                 fields.append(String(decoding: field, as: UTF8.self))
                 return Record(fields: fields, line: start)
@@ -102,7 +110,7 @@ public final class CSVRecordReader {
             }
             switch byte {
             case UInt8(ascii: "\""):
-                if afterQuote {            // "" inside quotes: one quote
+                if afterQuote {  // "" inside quotes: one quote
                     field.append(byte)
                     inQuotes = true
                     afterQuote = false
@@ -110,7 +118,9 @@ public final class CSVRecordReader {
                     quoted = true
                     inQuotes = true
                 } else {
-                    throw SyntaxError(file: name, line: line, column: column - 1, message: "a quote inside an unquoted field; quote the whole field")
+                    throw SyntaxError(
+                        file: name, line: line, column: column - 1,
+                        message: "a quote inside an unquoted field; quote the whole field")
                 }
             case UInt8(ascii: ","):
                 fields.append(String(decoding: field, as: UTF8.self))
@@ -122,7 +132,7 @@ public final class CSVRecordReader {
                 column = 1
                 if field.last == UInt8(ascii: "\r") && !afterQuote { field.removeLast() }
                 if fields.isEmpty && field.isEmpty && !quoted {
-                    sawAny = false          // a blank line
+                    sawAny = false  // a blank line
                     start = line
                     continue
                 }
@@ -132,7 +142,9 @@ public final class CSVRecordReader {
                 continue
             default:
                 if afterQuote {
-                    throw SyntaxError(file: name, line: line, column: column - 1, message: "text after a closing quote; expected , or the end of the line")
+                    throw SyntaxError(
+                        file: name, line: line, column: column - 1,
+                        message: "text after a closing quote; expected , or the end of the line")
                 }
                 field.append(byte)
             }

@@ -65,9 +65,11 @@ public struct RateExporter: Sendable {
     ///
     /// The whole export reads one state of the store (a query generation held for it), however
     /// many imports commit while it runs.
-    public func export(layout: Layout, encoding: Encoding = .csv, from: CalendarDay? = nil, to: CalendarDay? = nil,
-                       currencies: [String]? = nil, base: String = "EUR", partial: Bool = false,
-                       write: @escaping @Sendable (String) throws -> Void) async throws -> Summary {
+    public func export(
+        layout: Layout, encoding: Encoding = .csv, from: CalendarDay? = nil, to: CalendarDay? = nil,
+        currencies: [String]? = nil, base: String = "EUR", partial: Bool = false,
+        write: @escaping @Sendable (String) throws -> Void
+    ) async throws -> Summary {
         let now = self.now
         let context = store.container.newBackgroundContext()
         context.name = "export"
@@ -78,7 +80,8 @@ public struct RateExporter: Sendable {
             if onFile { try context.setQueryGenerationFrom(.current) }
             let queries = RateQueries(context: context, now: now)
             let baseCode = try queries.knownCurrency(base)
-            var codes = try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != baseCode } }
+            var codes =
+                try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != baseCode } }
                 ?? (queries.currencies().map(\.code) + (baseCode == "EUR" ? [] : ["EUR"])).filter { $0 != baseCode }
             if currencies == nil && layout == .wide {
                 let position = Dictionary(uniqueKeysWithValues: Self.ecbColumnOrder.enumerated().map { ($1, $0) })
@@ -114,10 +117,15 @@ public struct RateExporter: Sendable {
             for (windowStart, windowEnd) in windows {
                 let lower = windowStart, upper = windowEnd
                 // Values, not managed objects: an export reads every row once.
-                let rates: [(day: CalendarDay, code: String, rate: Decimal)] = try context.fetchValues(FetchRequest<Eurofxrefhist>(
-                    predicate: #Predicate { $0.date >= lower && $0.date <= upper },
-                    sortBy: [SortDescriptor(\.date, order: layout == .wide ? .reverse : .forward), SortDescriptor(\.currencySymbol)]),
-                    \.date, \.currencySymbol, \.exchangeRate).map { day, code, rate in (day, code, rate) }
+                let rates: [(day: CalendarDay, code: String, rate: Decimal)] = try context.fetchValues(
+                    FetchRequest<Eurofxrefhist>(
+                        predicate: #Predicate { $0.date >= lower && $0.date <= upper },
+                        sortBy: [
+                            SortDescriptor(\.date, order: layout == .wide ? .reverse : .forward),
+                            SortDescriptor(\.currencySymbol),
+                        ]),
+                    \.date, \.currencySymbol, \.exchangeRate
+                ).map { day, code, rate in (day, code, rate) }
                 var out = ""
                 out.reserveCapacity(rates.count * 24)
                 var index = 0
@@ -140,16 +148,23 @@ public struct RateExporter: Sendable {
                         }
                     case (.long, .ndjson):
                         for code in present.sorted() {
-                            out += "{\"date\":\"\(day)\",\"currency\":\"\(code)\",\"rate\":\(try text(byCode[code]!, base: baseRate))}\n"
+                            out +=
+                                "{\"date\":\"\(day)\",\"currency\":\"\(code)\",\"rate\":\(try text(byCode[code]!, base: baseRate))}\n"
                             lines += 1
                         }
                     case (.wide, .csv):
-                        out += "\(day)," + (try codes.map { code in (try byCode[code].map { try text($0, base: baseRate) } ?? "N/A") + "," }).joined() + "\n"
+                        out +=
+                            "\(day),"
+                            + (try codes.map { code in
+                                (try byCode[code].map { try text($0, base: baseRate) } ?? "N/A") + ","
+                            }).joined() + "\n"
                         lines += 1
                     case (.wide, .ndjson):
-                        out += "{\"date\":\"\(day)\"" + (try codes.map { code in
-                            ",\"\(code)\":" + (try byCode[code].map { try text($0, base: baseRate) } ?? "null")
-                        }).joined() + "}\n"
+                        out +=
+                            "{\"date\":\"\(day)\""
+                            + (try codes.map { code in
+                                ",\"\(code)\":" + (try byCode[code].map { try text($0, base: baseRate) } ?? "null")
+                            }).joined() + "}\n"
                         lines += 1
                     }
                 }

@@ -54,7 +54,8 @@ public enum FailureKind: Sendable, Equatable {
         case ManagedStoreError.storeNotFound: self = .noInput
         case ManagedStoreError.storeChangedWhileReading: self = .tryAgainLater
         case ManagedStoreError.persistentHistoryTokenExpired, ManagedStoreError.foreignHistoryToken,
-             ManagedStoreError.historyTokenAfterHistory: self = .dataError
+            ManagedStoreError.historyTokenAfterHistory:
+            self = .dataError
         case is ManagedStoreError: self = .ioError
         case let error as QueryError: self = error.isUsageError ? .usage : .dataError
         case is NoStoreError: self = .noInput

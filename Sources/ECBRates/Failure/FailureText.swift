@@ -30,7 +30,8 @@ public enum FailureText {
     static func describe(_ error: CocoaError) -> String {
         let file = error.filePath ?? error.url?.path
         let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
-        let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
+        let reason =
+            underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : nil }
             ?? (error.isFileError ? "a file error (\(error.code.rawValue))" : "error \(error.code.rawValue)")
         return file.map { "cannot use \($0): \(reason)" } ?? reason
     }
@@ -41,9 +42,11 @@ public enum FailureText {
         case .notAStore(let url, let reason):
             return "\(url.path) is not an ecbrates store: \(reason); it was left untouched"
         case .incompatibleModel(let url, _):
-            return "\(url.path) is an SQLite store of another program or of another kind of ecbrates store; it was left untouched (\(error))"
+            return
+                "\(url.path) is an SQLite store of another program or of another kind of ecbrates store; it was left untouched (\(error))"
         case .unsupportedStoreFormat(let url, let version, let supported):
-            return "\(url.path) was made by a newer version of ecbrates (store format \(version); this version reads format \(supported)); it was left untouched"
+            return
+                "\(url.path) was made by a newer version of ecbrates (store format \(version); this version reads format \(supported)); it was left untouched"
         case .storeNotFound(let url):
             return "no store at \(url.path) yet; run 'ecbrates import' first"
         case .readOnlyStore(let url):
@@ -60,7 +63,8 @@ public enum FailureText {
         let store = error.path.map { "the store \($0)" } ?? "the store"
         switch error.resultCode {
         case .full:
-            return "the disk is full: cannot write \(store). What was saved before stays saved; free some space and run the command again"
+            return
+                "the disk is full: cannot write \(store). What was saved before stays saved; free some space and run the command again"
         case .readOnly:
             return "\(store) is read-only (\(error.message)): it can be queried, not written"
         case .notADatabase:

@@ -8,7 +8,8 @@ enum FeedStateLog {
         let context = store.container.newBackgroundContext()
         let key = url.absoluteString
         return try context.performAndWait { () throws -> HTTPValidators? in
-            guard let state = try context.fetch(FetchRequest<FeedState>(predicate: #Predicate { $0.url == key })).first else { return nil }
+            guard let state = try context.fetch(FetchRequest<FeedState>(predicate: #Predicate { $0.url == key })).first
+            else { return nil }
             return HTTPValidators(etag: state.etag, lastModified: state.lastModified)
         }
     }
@@ -18,7 +19,9 @@ enum FeedStateLog {
         context.mergePolicy = .mergeByPropertyObjectTrump
         let key = url.absoluteString
         try context.performAndWait { () throws -> Void in
-            let state = try context.fetch(FetchRequest<FeedState>(predicate: #Predicate { $0.url == key })).first ?? FeedState(context: context)
+            let state =
+                try context.fetch(FetchRequest<FeedState>(predicate: #Predicate { $0.url == key })).first
+                ?? FeedState(context: context)
             state.url = key
             state.etag = validators.etag
             state.lastModified = validators.lastModified

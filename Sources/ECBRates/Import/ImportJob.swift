@@ -35,10 +35,12 @@ public struct ImportJob: Sendable {
     public let progress: (@Sendable (FeedSource, ImportProgress) -> Void)?
 
     /// A job importing `sources` into `store`.
-    public init(store: RatesStore, sources: [FeedSource], options: ImportOptions = ImportOptions(), lockWait: Double = 0,
-                heldLock: ImportLock? = nil, fetcher: FeedFetcher = FeedFetcher(),
-                ecbBaseURL: URL = FeedSource.ECBFile.ecbBaseURL, interruption: ImportInterruption? = nil,
-                progress: (@Sendable (FeedSource, ImportProgress) -> Void)? = nil) {
+    public init(
+        store: RatesStore, sources: [FeedSource], options: ImportOptions = ImportOptions(), lockWait: Double = 0,
+        heldLock: ImportLock? = nil, fetcher: FeedFetcher = FeedFetcher(),
+        ecbBaseURL: URL = FeedSource.ECBFile.ecbBaseURL, interruption: ImportInterruption? = nil,
+        progress: (@Sendable (FeedSource, ImportProgress) -> Void)? = nil
+    ) {
         self.store = store
         self.sources = sources
         self.options = options
@@ -59,8 +61,11 @@ public struct ImportJob: Sendable {
         }
         defer { if heldLock == nil { lock.release() } }
         let automatic = sources.isEmpty
-        let sources = automatic ? [try Self.newestDay(in: store) == nil ? FeedSource.ecb(.history) : .ecb(.ninetyDays)] : self.sources
-        let runID = options.dryRun ? nil : try ImportRunLog.begin(in: store, source: sources.map(name).joined(separator: " "))
+        let sources =
+            automatic
+            ? [try Self.newestDay(in: store) == nil ? FeedSource.ecb(.history) : .ecb(.ninetyDays)] : self.sources
+        let runID =
+            options.dryRun ? nil : try ImportRunLog.begin(in: store, source: sources.map(name).joined(separator: " "))
 
         var reports: [ImportReport] = []
         var current: FeedSource?
@@ -81,7 +86,9 @@ public struct ImportJob: Sendable {
             }
             let outcome: ImportRun.Outcome = underlying is ImportStopped ? .interrupted : .failed
             if let runID {
-                try? ImportRunLog.finish(runID, in: store, outcome: outcome, reports: reports + (partial.map { [$0] } ?? []), error: underlying)
+                try? ImportRunLog.finish(
+                    runID, in: store, outcome: outcome, reports: reports + (partial.map { [$0] } ?? []),
+                    error: underlying)
             }
             throw ImportJobError(underlying: underlying, reports: reports, partial: partial)
         }
@@ -116,22 +123,28 @@ public struct ImportJob: Sendable {
         return TargetCalendar.businessDays(after: newest, through: oldest.adding(days: -1)).isEmpty
     }
 
-    private func importSource(_ source: FeedSource, automatic: Bool, run runID: ManagedObjectID?) async throws -> ImportReport {
+    private func importSource(
+        _ source: FeedSource, automatic: Bool, run runID: ManagedObjectID?
+    ) async throws -> ImportReport {
         var perSource: (@Sendable (ImportProgress) -> Void)?
         if let progress {
             perSource = { progress(source, $0) }
         }
-        let importer = RateImporter(store: store, options: options, run: runID, interruption: interruption, progress: perSource)
+        let importer = RateImporter(
+            store: store, options: options, run: runID, interruption: interruption, progress: perSource)
         let remote: URL
         switch source {
         case .ecb(let file): remote = file.url(base: ecbBaseURL)
         case .url(let url): remote = url
-        case .file, .standardInput: return try await importer.importRates(from: source.openLocal(), source: source.description)
+        case .file, .standardInput:
+            return try await importer.importRates(from: source.openLocal(), source: source.description)
         }
         let name = remote.absoluteString
         let validators = try FeedStateLog.validators(for: remote, in: store)
         let interruption = self.interruption
-        switch try await fetcher.fetch(remote, validators: validators, shouldStop: { interruption?.isRequested == true }) {
+        switch try await fetcher.fetch(
+            remote, validators: validators, shouldStop: { interruption?.isRequested == true })
+        {
         case .notModified:
             var report = ImportReport(source: name)
             report.notModified = true
@@ -143,21 +156,28 @@ public struct ImportJob: Sendable {
             if automatic, source == .ecb(.ninetyDays) {
                 // The 90-day file is used only when it joins the store's days without a hole.
                 let newest = try Self.newestDay(in: store)
-                let oldest = try EurofxrefReader(source: name, dayRefusal: TargetCalendar.readerCheck(today: options.today)).validate(try open(file)).firstDay
+                let oldest = try EurofxrefReader(
+                    source: name, dayRefusal: TargetCalendar.readerCheck(today: options.today)
+                ).validate(try open(file)).firstDay
                 if !Self.reachesBack(oldest, to: newest) {
                     var report = try await importSource(.ecb(.history), automatic: false, run: runID)
-                    report.note = "the 90-day file begins on \(oldest.map { "\($0)" } ?? "?"), and the store's newest day is \(newest.map { "\($0)" } ?? "?"): the full history was imported instead, so that no day is missing"
+                    report.note =
+                        "the 90-day file begins on \(oldest.map { "\($0)" } ?? "?"), and the store's newest day is \(newest.map { "\($0)" } ?? "?"): the full history was imported instead, so that no day is missing"
                     return report
                 }
             }
             let report = try await importer.importRates(from: try open(file), source: name)
-            if !options.dryRun && !file.validators.isEmpty { try FeedStateLog.record(file.validators, for: remote, in: store) }
+            if !options.dryRun && !file.validators.isEmpty {
+                try FeedStateLog.record(file.validators, for: remote, in: store)
+            }
             return report
         }
     }
 
     private func open(_ file: FetchedFile) throws -> InputStream {
-        guard let stream = InputStream(url: file.file) else { throw FeedSourceError.unreadable(path: file.file.path, reason: "the download vanished") }
+        guard let stream = InputStream(url: file.file) else {
+            throw FeedSourceError.unreadable(path: file.file.path, reason: "the download vanished")
+        }
         return stream
     }
 }

@@ -25,9 +25,11 @@ public struct ImportOptions: Sendable {
     public var method: ImportMethod = .batch
 
     /// The defaults: one worker per core, and the chunk size `scripts/bench` found best.
-    public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, chunkDays: Int = ImportOptions.defaultChunkDays,
-                from: CalendarDay? = nil, to: CalendarDay? = nil, currencies: Set<String>? = nil,
-                dryRun: Bool = false) {
+    public init(
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount, chunkDays: Int = ImportOptions.defaultChunkDays,
+        from: CalendarDay? = nil, to: CalendarDay? = nil, currencies: Set<String>? = nil,
+        dryRun: Bool = false
+    ) {
         precondition(workers > 0 && chunkDays > 0, "ImportOptions: workers and chunkDays must be positive")
         self.workers = workers
         self.chunkDays = chunkDays

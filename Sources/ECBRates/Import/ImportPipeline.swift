@@ -27,8 +27,11 @@ final class ImportPipeline: @unchecked Sendable {
 
     var workers: [ManagedObjectContext] = []
 
-    init(store: RatesStore, options: ImportOptions, source: String, run: ManagedObjectID?, interruption: ImportInterruption?,
-         progress: (@Sendable (ImportProgress) -> Void)?) {
+    init(
+        store: RatesStore, options: ImportOptions, source: String, run: ManagedObjectID?,
+        interruption: ImportInterruption?,
+        progress: (@Sendable (ImportProgress) -> Void)?
+    ) {
         self.store = store
         self.options = options
         self.source = source
@@ -125,7 +128,8 @@ final class ImportPipeline: @unchecked Sendable {
     private struct Stopped: Error {}
 
     func read(_ stream: InputStream) -> (any Error)? {
-        let reader = EurofxrefReader(source: source, chunkDays: options.chunkDays, dayRefusal: TargetCalendar.readerCheck(today: options.today))
+        let reader = EurofxrefReader(
+            source: source, chunkDays: options.chunkDays, dayRefusal: TargetCalendar.readerCheck(today: options.today))
         let filtering = options.from != nil || options.to != nil || options.currencies != nil
         do {
             _ = try reader.read(stream) { chunk in
@@ -178,8 +182,9 @@ final class ImportPipeline: @unchecked Sendable {
         // What is stored for these days, as values: a re-import, which changes nothing, makes no
         // managed objects at all (a re-import of the history: 0.31 -> 0.22 s, `scripts/bench`).
         let dates = item.days
-        let stored = try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }),
-                                             \.date, \.currencySymbol, \.exchangeRate)
+        let stored = try context.fetchValues(
+            FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }),
+            \.date, \.currencySymbol, \.exchangeRate)
         var index: [RateKey: Decimal] = [:]
         index.reserveCapacity(stored.count)
         for (date, currency, rate) in stored {
@@ -237,7 +242,8 @@ final class ImportPipeline: @unchecked Sendable {
                 if tally.report.firstDay.map({ day < $0 }) ?? true { tally.report.firstDay = day }
                 if tally.report.lastDay.map({ day > $0 }) ?? true { tally.report.lastDay = day }
             }
-            return ImportProgress(days: tally.report.days, rates: tally.report.rates, seconds: (ContinuousClock.now - started).seconds)
+            return ImportProgress(
+                days: tally.report.days, rates: tally.report.rates, seconds: (ContinuousClock.now - started).seconds)
         }
         progress?(progressNow)
     }
@@ -251,8 +257,10 @@ final class ImportPipeline: @unchecked Sendable {
             guard next < records.count else { return true }
             let record = records[next]
             next += 1
-            row = ["date": record.day.attributeValue, "currencySymbol": .string(record.currency),
-                   "exchangeRate": .decimal(record.rate), "importRun": run]
+            row = [
+                "date": record.day.attributeValue, "currencySymbol": .string(record.currency),
+                "exchangeRate": .decimal(record.rate), "importRun": run,
+            ]
             return false
         })
         let view = store.viewContext
@@ -267,7 +275,9 @@ final class ImportPipeline: @unchecked Sendable {
 
     /// Sets the corrected rates on the stored objects and records each correction against the
     /// run; returns the corrections made.
-    private func correct(_ changed: [(record: RateRecord, old: Decimal)], run: ImportRun?, in context: ManagedObjectContext) throws -> [Correction] {
+    private func correct(
+        _ changed: [(record: RateRecord, old: Decimal)], run: ImportRun?, in context: ManagedObjectContext
+    ) throws -> [Correction] {
         guard !changed.isEmpty else { return [] }
         let days = Array(Set(changed.map(\.record.day)))
         var objects: [RateKey: Eurofxrefhist] = [:]
@@ -276,7 +286,9 @@ final class ImportPipeline: @unchecked Sendable {
         }
         var corrections: [Correction] = []
         for (record, old) in changed {
-            guard let rate = objects[RateKey(day: record.day.daysSince1970, currency: record.currency)] else { continue }
+            guard let rate = objects[RateKey(day: record.day.daysSince1970, currency: record.currency)] else {
+                continue
+            }
             rate.exchangeRate = record.rate
             if let run {
                 let correction = RateCorrection(context: context)

@@ -11,7 +11,9 @@ enum ImportRunLog {
         return try context.performAndWait { () throws -> ManagedObjectID in
             let running = ImportRun.Outcome.running.rawValue
             if markingInterrupted {
-                for run in try context.fetch(FetchRequest<ImportRun>(predicate: #Predicate { $0.outcomeText == running })) {
+                for run in try context.fetch(
+                    FetchRequest<ImportRun>(predicate: #Predicate { $0.outcomeText == running }))
+                {
                     run.outcome = .interrupted
                     run.errorMessage = ImportRun.interruptedMessage(processID: run.processID)
                 }
@@ -28,7 +30,10 @@ enum ImportRunLog {
     }
 
     /// Records how a run ended.
-    static func finish(_ id: ManagedObjectID, in store: RatesStore, outcome: ImportRun.Outcome, reports: [ImportReport], error: (any Error)?) throws {
+    static func finish(
+        _ id: ManagedObjectID, in store: RatesStore, outcome: ImportRun.Outcome, reports: [ImportReport],
+        error: (any Error)?
+    ) throws {
         let context = store.container.newBackgroundContext()
         try context.performAndWait { () throws -> Void in
             guard let run = try? context.existingObject(with: id) as? ImportRun else { return }

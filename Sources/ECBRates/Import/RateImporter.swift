@@ -41,8 +41,10 @@ public final class RateImporter: Sendable {
     /// The rates it stores and the corrections it makes are recorded against the ``ImportRun``
     /// `run` (which ``ImportJob`` begins and ends); without one, each call of
     /// ``importRates(from:source:)`` records a run of its own.
-    public init(store: RatesStore, options: ImportOptions = ImportOptions(), run: ManagedObjectID? = nil,
-                interruption: ImportInterruption? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil) {
+    public init(
+        store: RatesStore, options: ImportOptions = ImportOptions(), run: ManagedObjectID? = nil,
+        interruption: ImportInterruption? = nil, progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) {
         self.store = store
         self.options = options
         self.run = run
@@ -56,14 +58,17 @@ public final class RateImporter: Sendable {
     /// once at the end rather than kept in order rate by rate, which would double the import's
     /// time (measured by `scripts/bench`).
     public func importRates(from stream: InputStream, source: String) async throws -> ImportReport {
-        guard !options.dryRun, self.run == nil else { return try await importRates(from: stream, source: source, run: self.run) }
+        guard !options.dryRun, self.run == nil else {
+            return try await importRates(from: stream, source: source, run: self.run)
+        }
         let own = try ImportRunLog.begin(in: store, source: source, markingInterrupted: false)
         do {
             let report = try await importRates(from: stream, source: source, run: own)
             try ImportRunLog.finish(own, in: store, outcome: .succeeded, reports: [report], error: nil)
             return report
         } catch let error as ImportInterrupted {
-            try? ImportRunLog.finish(own, in: store, outcome: .failed, reports: [error.partial], error: error.underlying)
+            try? ImportRunLog.finish(
+                own, in: store, outcome: .failed, reports: [error.partial], error: error.underlying)
             throw error
         } catch {
             try? ImportRunLog.finish(own, in: store, outcome: .failed, reports: [], error: error)
@@ -71,12 +76,16 @@ public final class RateImporter: Sendable {
         }
     }
 
-    private func importRates(from stream: InputStream, source: String, run runID: ManagedObjectID?) async throws -> ImportReport {
-        let run = ImportPipeline(store: store, options: options, source: source, run: runID, interruption: interruption, progress: progress)
+    private func importRates(
+        from stream: InputStream, source: String, run runID: ManagedObjectID?
+    ) async throws -> ImportReport {
+        let run = ImportPipeline(
+            store: store, options: options, source: source, run: runID, interruption: interruption, progress: progress)
         guard !options.dryRun, try isStoreEmpty() else { return try await run.run(stream) }
         // The report's time includes the index built at the end (a fifth of a first import's).
         do {
-            var report = try await store.container.persistentStoreCoordinator.deferringIndexes(of: RatesModel.rate.name) {
+            var report = try await store.container.persistentStoreCoordinator.deferringIndexes(of: RatesModel.rate.name)
+            {
                 try await run.run(stream)
             }
             report.seconds = (ContinuousClock.now - run.started).seconds

@@ -23,6 +23,7 @@ public enum AsOfMoment {
         // is nudged to its nearest millisecond's inside first (a microsecond is far below a
         // millisecond, and far above a double's precision here).
         let milliseconds = (moment.timeIntervalSince1970 * 1000).rounded()
-        return Date(timeIntervalSince1970: milliseconds / 1000 + 0.000_001).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        return Date(timeIntervalSince1970: milliseconds / 1000 + 0.000_001).formatted(
+            Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -14,7 +14,9 @@ public enum CSVText {
 
     /// Appends `field` to `out`, quoted if it holds a comma, a quote or a line break.
     public static func append(_ field: String, to out: inout String) {
-        if field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) {
+        if field.utf8.contains(where: {
+            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r")
+        }) {
             out += "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
         } else {
             out += field

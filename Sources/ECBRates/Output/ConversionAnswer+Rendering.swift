@@ -4,24 +4,33 @@ extension ConversionAnswer: RenderableAnswer {
 
     /// `100 USD = 15700 JPY on 2026-09-30 (1 USD = 156.997 JPY)`, with the day used and why.
     public var text: String {
-        var line = "\(amountText ?? NumberText.exact(amount)) \(rate.base) = \(resultText) \(rate.currency) on \(rate.day)"
+        var line =
+            "\(amountText ?? NumberText.exact(amount)) \(rate.base) = \(resultText) \(rate.currency) on \(rate.day)"
         line += " (1 \(rate.base) = \(NumberText.rate(rate)) \(rate.currency)"
-        if let between = rate.interpolatedBetween, between.count == 2 { line += "; interpolated between \(between[0]) and \(between[1])" }
+        if let between = rate.interpolatedBetween, between.count == 2 {
+            line += "; interpolated between \(between[0]) and \(between[1])"
+        }
         if let asked = rate.asked { line += "; asked \(asked)" + (rate.reason.map { ", \($0)" } ?? "") }
         if let legs = rate.legsNote { line += "; " + legs }
         return line + ")\n"
     }
 
     public var json: JSONText {
-        .object([
-            ("amount", .decimal(amount)), ("from", .string(rate.base)), ("to", .string(rate.currency)),
-            ("result", .raw(resultText)), ("rate", .raw(NumberText.machineRate(rate))),
-        ] + rate.provenanceJSON + [("legs", rate.legsJSON)])
+        .object(
+            [
+                ("amount", .decimal(amount)), ("from", .string(rate.base)), ("to", .string(rate.currency)),
+                ("result", .raw(resultText)), ("rate", .raw(NumberText.machineRate(rate))),
+            ] + rate.provenanceJSON + [("legs", rate.legsJSON)])
     }
 
     public var csvRows: [[String]] {
-        [["amount", "from", "to", "result", "rate", "day", "asked", "reason"],
-         [NumberText.exact(amount), rate.base, rate.currency, resultText, NumberText.machineRate(rate), "\(rate.day)",
-          rate.asked.map { "\($0)" } ?? "", rate.reason ?? ""]]
+        [
+            ["amount", "from", "to", "result", "rate", "day", "asked", "reason"],
+            [
+                NumberText.exact(amount), rate.base, rate.currency, resultText, NumberText.machineRate(rate),
+                "\(rate.day)",
+                rate.asked.map { "\($0)" } ?? "", rate.reason ?? "",
+            ],
+        ]
     }
 }

@@ -9,9 +9,12 @@ extension ImportAnswer: RenderableAnswer {
         }
         if let stopped {
             let why = interruptedBy.map { "interrupted by \($0)" } ?? "stopped by the error below"
-            let stored = stopped.dryRun ? "; a real import would have stored \(stopped.storedDays) (dry run: nothing stored)"
-                                        : " after storing \(stopped.storedDays)"
-            out += "\(stopped.source): \(why)\(stored): \(stopped.inserted) new, \(stopped.corrected) corrected, \(stopped.unchanged) unchanged\n"
+            let stored =
+                stopped.dryRun
+                ? "; a real import would have stored \(stopped.storedDays) (dry run: nothing stored)"
+                : " after storing \(stopped.storedDays)"
+            out +=
+                "\(stopped.source): \(why)\(stored): \(stopped.inserted) new, \(stopped.corrected) corrected, \(stopped.unchanged) unchanged\n"
             out += Self.corrections(stopped)
         }
         return out
@@ -20,10 +23,19 @@ extension ImportAnswer: RenderableAnswer {
     /// `eurofxref-hist.xml: 7104 days 1999-01-04..2026-09-30, 221064 rates: 221064 new, 0 corrected, 0 unchanged in 0.48 s`
     static func line(_ report: ImportReport) -> String {
         if report.notModified { return "\(report.source): not modified since the last import; nothing to do" }
-        let span = report.firstDay.map { first in report.lastDay.map { $0 == first ? " \(first)" : " \(first)..\($0)" } ?? " \(first)" } ?? ""
-        var line = "\(report.source): \(report.days) day\(report.days == 1 ? "" : "s")\(span), \(report.rates) rate\(report.rates == 1 ? "" : "s"): "
-        line += "\(report.inserted) new, \(report.corrected) corrected, \(report.unchanged) unchanged in \(String(format: "%.2f", report.seconds)) s"
-        if report.dryRun { line += " (dry run: nothing stored)" } else if !report.changesStore { line += "; nothing changed" }
+        let span =
+            report.firstDay.map { first in
+                report.lastDay.map { $0 == first ? " \(first)" : " \(first)..\($0)" } ?? " \(first)"
+            } ?? ""
+        var line =
+            "\(report.source): \(report.days) day\(report.days == 1 ? "" : "s")\(span), \(report.rates) rate\(report.rates == 1 ? "" : "s"): "
+        line +=
+            "\(report.inserted) new, \(report.corrected) corrected, \(report.unchanged) unchanged in \(String(format: "%.2f", report.seconds)) s"
+        if report.dryRun {
+            line += " (dry run: nothing stored)"
+        } else if !report.changesStore {
+            line += "; nothing changed"
+        }
         return line
     }
 
@@ -45,10 +57,16 @@ extension ImportAnswer: RenderableAnswer {
             ("new", .number(Double(report.inserted))),
             ("corrected", .number(Double(report.corrected))),
             ("unchanged", .number(Double(report.unchanged))),
-            ("corrections", .array(sortedCorrections(report).map {
-                .object([("day", .string($0.day.description)), ("currency", .string($0.currency)),
-                         ("old", .decimal($0.old)), ("new", .decimal($0.new))])
-            })),
+            (
+                "corrections",
+                .array(
+                    sortedCorrections(report).map {
+                        .object([
+                            ("day", .string($0.day.description)), ("currency", .string($0.currency)),
+                            ("old", .decimal($0.old)), ("new", .decimal($0.new)),
+                        ])
+                    })
+            ),
             ("notModified", .bool(report.notModified)),
             ("note", report.note.map { .string($0) } ?? .null),
             ("dryRun", .bool(report.dryRun)),
@@ -67,9 +85,13 @@ extension ImportAnswer: RenderableAnswer {
     public var csvRows: [[String]] {
         [["source", "days", "first_day", "last_day", "rates", "new", "corrected", "unchanged", "stopped", "error"]]
             + (reports.map { ($0, false) } + (stopped.map { [($0, true)] } ?? [])).map { report, stopped in
-                [report.source, "\(report.days)", report.firstDay.map(\.description) ?? "", report.lastDay.map(\.description) ?? "",
-                 "\(report.rates)", "\(report.inserted)", "\(report.corrected)", "\(report.unchanged)", stopped ? "true" : "false",
-                 stopped ? error ?? "" : ""]
+                [
+                    report.source, "\(report.days)", report.firstDay.map(\.description) ?? "",
+                    report.lastDay.map(\.description) ?? "",
+                    "\(report.rates)", "\(report.inserted)", "\(report.corrected)", "\(report.unchanged)",
+                    stopped ? "true" : "false",
+                    stopped ? error ?? "" : "",
+                ]
             }
     }
 }

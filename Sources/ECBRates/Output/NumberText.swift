@@ -35,7 +35,8 @@ public enum NumberText {
 
     /// The rate of an answer for people: exact when the ECB published it, else 6 digits.
     public static func rate(_ answer: RateAnswer) -> String {
-        isPublished(answer) ? exact(answer.rate) : derived(answer.rate(significantDigits: peopleDigits), digits: peopleDigits)
+        isPublished(answer)
+            ? exact(answer.rate) : derived(answer.rate(significantDigits: peopleDigits), digits: peopleDigits)
     }
 
     /// The rate of an answer for programs: exact when the ECB published it, else 20 digits.
@@ -44,7 +45,9 @@ public enum NumberText {
     }
 
     /// A derived value for programs, as a JSON number.
-    public static func machine(_ value: Decimal) -> JSONText { .raw(derived(value, digits: machineDigits, padded: false)) }
+    public static func machine(_ value: Decimal) -> JSONText {
+        .raw(derived(value, digits: machineDigits, padded: false))
+    }
 
     /// True when the rate is the ECB's own figure: a published rate against the euro.
     public static func isPublished(_ answer: RateAnswer) -> Bool {
@@ -89,7 +92,9 @@ public enum NumberText {
                 var at = 0
                 if integer < 0 { out[at] = UInt8(ascii: "-"); at += 1 }
                 if digits > fraction {
-                    for position in stride(from: count - 1, through: skip + fraction, by: -1) { out[at] = digitBytes[position]; at += 1 }
+                    for position in stride(from: count - 1, through: skip + fraction, by: -1) {
+                        out[at] = digitBytes[position]; at += 1
+                    }
                 } else {
                     out[at] = UInt8(ascii: "0"); at += 1
                 }

@@ -23,22 +23,32 @@ extension RateAnswer: RenderableAnswer {
         let legs = self.legs
         guard legs.count == 2, legs[0].sources.map(\.day) != legs[1].sources.map(\.day) else { return nil }
         return legs.map { leg in
-            if let between = leg.interpolatedBetween { "\(leg.currency) interpolated between \(between[0]) and \(between[1])" }
-            else { "\(leg.currency) of \(leg.day)" }
+            if let between = leg.interpolatedBetween {
+                "\(leg.currency) interpolated between \(between[0]) and \(between[1])"
+            } else {
+                "\(leg.currency) of \(leg.day)"
+            }
         }.joined(separator: ", ")
     }
 
     /// Each leg for programs: the currency, its rate per euro, the day, and the published rates
     /// it comes from (exact), so that any answer can be recomputed.
     public var legsJSON: JSONText {
-        .array(legs.map { leg in
-            .object([
-                ("currency", .string(leg.currency)),
-                ("perEuro", leg.isPublished ? .decimal(leg.perEuro) : NumberText.machine(leg.perEuro)),
-                ("day", .string(leg.day.description)),
-                ("published", .array(leg.sources.map { .object([("day", .string($0.day.description)), ("perEuro", .decimal($0.perEuro))]) })),
-            ])
-        })
+        .array(
+            legs.map { leg in
+                .object([
+                    ("currency", .string(leg.currency)),
+                    ("perEuro", leg.isPublished ? .decimal(leg.perEuro) : NumberText.machine(leg.perEuro)),
+                    ("day", .string(leg.day.description)),
+                    (
+                        "published",
+                        .array(
+                            leg.sources.map {
+                                .object([("day", .string($0.day.description)), ("perEuro", .decimal($0.perEuro))])
+                            })
+                    ),
+                ])
+            })
     }
 
     /// The day asked for, the reason and the interpolation's days, as JSON keys.
@@ -51,8 +61,9 @@ extension RateAnswer: RenderableAnswer {
     }
 
     public var json: JSONText {
-        .object([("currency", .string(currency)), ("base", .string(base)), ("rate", .raw(NumberText.machineRate(self)))]
-            + provenanceJSON + [("legs", legsJSON)])
+        .object(
+            [("currency", .string(currency)), ("base", .string(base)), ("rate", .raw(NumberText.machineRate(self)))]
+                + provenanceJSON + [("legs", legsJSON)])
     }
 
     /// The CSV columns of a rate.

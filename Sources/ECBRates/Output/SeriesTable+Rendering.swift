@@ -12,12 +12,16 @@ extension SeriesTable: RenderableAnswer {
     /// The date column's name: `date`, `week` or `month`.
     public var dateColumn: String { grouping?.period.rawValue ?? "date" }
 
-    func cell(_ value: Decimal, machine: Bool) -> String { NumberText.figure(value, derived: isDerived, machine: machine) }
+    func cell(_ value: Decimal, machine: Bool) -> String {
+        NumberText.figure(value, derived: isDerived, machine: machine)
+    }
 
     public var text: String {
-        TextTable.render([[dateColumn] + currencies] + rows.map { row in
-            ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: false) } ?? "-" }
-        }, rightAligned: Set(1...currencies.count))
+        TextTable.render(
+            [[dateColumn] + currencies]
+                + rows.map { row in
+                    ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: false) } ?? "-" }
+                }, rightAligned: Set(1...currencies.count))
     }
 
     public var json: JSONText {
@@ -31,7 +35,8 @@ extension SeriesTable: RenderableAnswer {
     }
 
     public var csvRows: [[String]] {
-        [[dateColumn] + currencies] + rows.map { row in ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: true) } ?? "" } }
+        [[dateColumn] + currencies]
+            + rows.map { row in ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: true) } ?? "" } }
     }
 
     /// One row per line: `{"date":"2024-03-28","USD":1.0811}`.
@@ -44,8 +49,10 @@ extension SeriesTable: RenderableAnswer {
     }
 
     static func json(_ row: Row, currencies: [String], derived: Bool) -> JSONText {
-        .object([("date", .string(row.day.description))] + zip(currencies, row.rates).map { code, rate in
-            (code, rate.map { .raw(NumberText.figure($0, derived: derived, machine: true)) } ?? .null)
-        })
+        .object(
+            [("date", .string(row.day.description))]
+                + zip(currencies, row.rates).map { code, rate in
+                    (code, rate.map { .raw(NumberText.figure($0, derived: derived, machine: true)) } ?? .null)
+                })
     }
 }

@@ -9,7 +9,10 @@ extension StoreStatus: RenderableAnswer {
         let status = self
         var fields: [(String, String)] = [("store", store)]
         if let first = status.firstDay, let last = status.lastDay {
-            fields += [("days", "\(status.days) (\(first)..\(last))"), ("rates", "\(status.rates)"), ("currencies", "\(status.currencies)")]
+            fields += [
+                ("days", "\(status.days) (\(first)..\(last))"), ("rates", "\(status.rates)"),
+                ("currencies", "\(status.currencies)"),
+            ]
         } else {
             fields += [("days", "0 (empty: run 'ecbrates import')")]
         }
@@ -17,20 +20,31 @@ extension StoreStatus: RenderableAnswer {
         if status.isUpToDate {
             freshness = "up to date (rates of \(status.dueDay) are the newest due)"
         } else if let first = status.missingBusinessDays.first {
-            freshness = "out of date: \(status.missingBusinessDays.count) business day\(status.missingBusinessDays.count == 1 ? "" : "s") missing, from \(first) to \(status.dueDay) (\(status.ageDays) days behind)"
+            freshness =
+                "out of date: \(status.missingBusinessDays.count) business day\(status.missingBusinessDays.count == 1 ? "" : "s") missing, from \(first) to \(status.dueDay) (\(status.ageDays) days behind)"
         } else {
             freshness = "empty"
         }
         fields.append(("freshness", freshness))
         if !status.holes.isEmpty {
-            let listed = status.holes.prefix(10).map(\.description).joined(separator: ", ") + (status.holes.count > 10 ? ", …" : "")
-            fields.append(("holes", "\(status.holes.count) business day\(status.holes.count == 1 ? "" : "s") without rates inside the stored days: \(listed); run 'ecbrates import hist' to fill them"))
+            let listed =
+                status.holes.prefix(10).map(\.description).joined(separator: ", ")
+                + (status.holes.count > 10 ? ", …" : "")
+            fields.append(
+                (
+                    "holes",
+                    "\(status.holes.count) business day\(status.holes.count == 1 ? "" : "s") without rates inside the stored days: \(listed); run 'ecbrates import hist' to fill them"
+                ))
         }
         if let run = status.lastRun {
             var text = "\(run.outcome), started \(Self.stamp(run.startedAt))"
-            if let finished = run.finishedAt { text += String(format: ", took %.2f s", finished.timeIntervalSince(run.startedAt)) }
+            if let finished = run.finishedAt {
+                text += String(format: ", took %.2f s", finished.timeIntervalSince(run.startedAt))
+            }
             text += ": \(run.source)"
-            if run.outcome != "running" { text += " (\(run.rates) rates, \(run.inserted) new, \(run.corrected) corrected)" }
+            if run.outcome != "running" {
+                text += " (\(run.rates) rates, \(run.inserted) new, \(run.corrected) corrected)"
+            }
             if run.outcome == "running" { text += " (process \(run.processID))" }
             fields.append(("last import", text))
             if let error = run.error { fields.append(("last error", error)) }
@@ -45,7 +59,8 @@ extension StoreStatus: RenderableAnswer {
             let status = self
             var pairs: [(String, JSONText)] = [
                 ("store", .string(store)), ("firstDay", status.firstDay.map { .string($0.description) } ?? .null),
-                ("lastDay", status.lastDay.map { .string($0.description) } ?? .null), ("days", .number(Double(status.days))),
+                ("lastDay", status.lastDay.map { .string($0.description) } ?? .null),
+                ("days", .number(Double(status.days))),
                 ("rates", .number(Double(status.rates))), ("currencies", .number(Double(status.currencies))),
                 ("upToDate", .bool(status.isUpToDate)), ("dueDay", .string(status.dueDay.description)),
                 ("missingBusinessDays", .array(status.missingBusinessDays.map { .string($0.description) })),
@@ -53,13 +68,18 @@ extension StoreStatus: RenderableAnswer {
                 ("ageDays", .number(Double(status.ageDays))),
             ]
             if let run = status.lastRun {
-                pairs.append(("lastImport", .object([
-                    ("source", .string(run.source)), ("outcome", .string(run.outcome)),
-                    ("startedAt", .string(Self.stamp(run.startedAt))),
-                    ("finishedAt", run.finishedAt.map { .string(Self.stamp($0)) } ?? .null),
-                    ("rates", .number(Double(run.rates))), ("new", .number(Double(run.inserted))),
-                    ("corrected", .number(Double(run.corrected))), ("error", run.error.map { .string($0) } ?? .null),
-                ])))
+                pairs.append(
+                    (
+                        "lastImport",
+                        .object([
+                            ("source", .string(run.source)), ("outcome", .string(run.outcome)),
+                            ("startedAt", .string(Self.stamp(run.startedAt))),
+                            ("finishedAt", run.finishedAt.map { .string(Self.stamp($0)) } ?? .null),
+                            ("rates", .number(Double(run.rates))), ("new", .number(Double(run.inserted))),
+                            ("corrected", .number(Double(run.corrected))),
+                            ("error", run.error.map { .string($0) } ?? .null),
+                        ])
+                    ))
             } else {
                 pairs.append(("lastImport", .null))
             }
@@ -73,7 +93,8 @@ extension StoreStatus: RenderableAnswer {
             // One header and one row, a column per figure (lists of days separated by spaces).
             let run = status.lastRun
             let columns: [(String, String)] = [
-                ("store", store), ("first_day", status.firstDay.map(\.description) ?? ""), ("last_day", status.lastDay.map(\.description) ?? ""),
+                ("store", store), ("first_day", status.firstDay.map(\.description) ?? ""),
+                ("last_day", status.lastDay.map(\.description) ?? ""),
                 ("days", "\(status.days)"), ("rates", "\(status.rates)"), ("currencies", "\(status.currencies)"),
                 ("up_to_date", status.isUpToDate ? "true" : "false"), ("due_day", status.dueDay.description),
                 ("missing_business_days", status.missingBusinessDays.map(\.description).joined(separator: " ")),
@@ -81,7 +102,8 @@ extension StoreStatus: RenderableAnswer {
                 ("last_import_source", run?.source ?? ""), ("last_import_outcome", run?.outcome ?? ""),
                 ("last_import_started_at", run.map { Self.stamp($0.startedAt) } ?? ""),
                 ("last_import_finished_at", run?.finishedAt.map(Self.stamp) ?? ""),
-                ("last_import_rates", run.map { "\($0.rates)" } ?? ""), ("last_import_new", run.map { "\($0.inserted)" } ?? ""),
+                ("last_import_rates", run.map { "\($0.rates)" } ?? ""),
+                ("last_import_new", run.map { "\($0.inserted)" } ?? ""),
                 ("last_import_corrected", run.map { "\($0.corrected)" } ?? ""), ("last_import_error", run?.error ?? ""),
             ]
             return [columns.map(\.0), columns.map(\.1)]

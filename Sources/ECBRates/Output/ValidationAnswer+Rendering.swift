@@ -6,8 +6,12 @@ extension ValidationAnswer: RenderableAnswer {
 
     public var csvRows: [[String]] {
         [["source", "days", "rates", "currencies", "first_day", "last_day"]]
-            + files.map { [$0.source, "\($0.days)", "\($0.rates)", $0.currencies.joined(separator: " "),
-                           $0.firstDay.map(\.description) ?? "", $0.lastDay.map(\.description) ?? ""] }
+            + files.map {
+                [
+                    $0.source, "\($0.days)", "\($0.rates)", $0.currencies.joined(separator: " "),
+                    $0.firstDay.map(\.description) ?? "", $0.lastDay.map(\.description) ?? "",
+                ]
+            }
     }
 
     /// One file per line.
@@ -15,7 +19,8 @@ extension ValidationAnswer: RenderableAnswer {
         files.map { summary in
             .object([
                 ("source", .string(summary.source)), ("days", .number(Double(summary.days))),
-                ("rates", .number(Double(summary.rates))), ("currencies", .array(summary.currencies.map { .string($0) })),
+                ("rates", .number(Double(summary.rates))),
+                ("currencies", .array(summary.currencies.map { .string($0) })),
                 ("firstDay", summary.firstDay.map { .string($0.description) } ?? .null),
                 ("lastDay", summary.lastDay.map { .string($0.description) } ?? .null),
             ])

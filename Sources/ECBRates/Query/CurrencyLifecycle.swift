@@ -28,18 +28,23 @@ public struct CurrencyLifecycle: Sendable, Equatable {
         .replacedByEuro("LTL", "Lithuanian litas", "2015-01-01"),
         .replacedByEuro("HRK", "Croatian kuna", "2023-01-01"),
         .replacedByEuro("BGN", "Bulgarian lev", "2026-01-01"),
-        CurrencyLifecycle(currency: "TRL", from: CalendarDay("2005-01-01")!, through: nil,
-                          why: "the new Turkish lira (TRY) replaced the Turkish lira (TRL) on 2005-01-01"),
-        CurrencyLifecycle(currency: "ROL", from: CalendarDay("2005-07-01")!, through: nil,
-                          why: "the new Romanian leu (RON) replaced the Romanian leu (ROL) on 2005-07-01"),
-        CurrencyLifecycle(currency: "RUB", from: CalendarDay("2022-03-02")!, through: nil,
-                          why: "the ECB suspended its rouble rate from 2022-03-02"),
-        CurrencyLifecycle(currency: "ISK", from: CalendarDay("2008-12-10")!, through: CalendarDay("2018-01-31")!,
-                          why: "the ECB did not quote the Icelandic króna from 2008-12-10 to 2018-01-31"),
+        CurrencyLifecycle(
+            currency: "TRL", from: CalendarDay("2005-01-01")!, through: nil,
+            why: "the new Turkish lira (TRY) replaced the Turkish lira (TRL) on 2005-01-01"),
+        CurrencyLifecycle(
+            currency: "ROL", from: CalendarDay("2005-07-01")!, through: nil,
+            why: "the new Romanian leu (RON) replaced the Romanian leu (ROL) on 2005-07-01"),
+        CurrencyLifecycle(
+            currency: "RUB", from: CalendarDay("2022-03-02")!, through: nil,
+            why: "the ECB suspended its rouble rate from 2022-03-02"),
+        CurrencyLifecycle(
+            currency: "ISK", from: CalendarDay("2008-12-10")!, through: CalendarDay("2018-01-31")!,
+            why: "the ECB did not quote the Icelandic króna from 2008-12-10 to 2018-01-31"),
     ]
 
     private static func replacedByEuro(_ code: String, _ name: String, _ day: String) -> CurrencyLifecycle {
-        CurrencyLifecycle(currency: code, from: CalendarDay(day)!, through: nil, why: "the euro replaced the \(name) on \(day)")
+        CurrencyLifecycle(
+            currency: code, from: CalendarDay(day)!, through: nil, why: "the euro replaced the \(name) on \(day)")
     }
 
     /// The end or gap of `currency` that `day` falls in, if any.
@@ -49,7 +54,9 @@ public struct CurrencyLifecycle: Sendable, Equatable {
 
     /// Whether the currency was not quoted on any day from `start` to `end` (in either order):
     /// a fallback must not carry a rate across such a day.
-    public static func interruption(of currency: String, between start: CalendarDay, and end: CalendarDay) -> CurrencyLifecycle? {
+    public static func interruption(
+        of currency: String, between start: CalendarDay, and end: CalendarDay
+    ) -> CurrencyLifecycle? {
         let (low, high) = (min(start, end), max(start, end))
         return known.first { $0.currency == currency && $0.from <= high && ($0.through.map { low <= $0 } ?? true) }
     }

@@ -129,14 +129,17 @@ public enum DecimalMath {
                 exponent = 0
                 return
             }
-            guard let (significand, exponent) = DecimalText.wideParts(of: value), significand <= UInt128(Int128.max) else { return nil }
+            guard let (significand, exponent) = DecimalText.wideParts(of: value), significand <= UInt128(Int128.max)
+            else { return nil }
             integer = value.sign == .minus ? -Int128(significand) : Int128(significand)
             self.exponent = exponent
         }
     }
 
     /// Powers of ten that fit in 128 bits.
-    static let powersOfTen: [Int128] = (0...38).map { exponent in (0..<exponent).reduce(Int128(1)) { product, _ in product * 10 } }
+    static let powersOfTen: [Int128] = (0...38).map { exponent in
+        (0..<exponent).reduce(Int128(1)) { product, _ in product * 10 }
+    }
 
     /// The number of decimal digits of `value` (0 has 1).
     static func digitCount(_ value: Int128) -> Int {
@@ -163,11 +166,15 @@ public enum DecimalMath {
     /// The quotient to `digits` significant digits (integer digits never dropped), like
     /// ``significant(_:digits:)`` of the exact quotient; nil when 128 bits do not suffice.
     static func significantQuotient(_ factors: Factors, over divisors: Divisors, digits: Int) -> Decimal? {
-        significantQuotientScaled(factors, over: divisors, digits: digits).flatMap { decimal($0.integer, exponent: $0.exponent) }
+        significantQuotientScaled(factors, over: divisors, digits: digits).flatMap {
+            decimal($0.integer, exponent: $0.exponent)
+        }
     }
 
     /// ``significantQuotient(_:over:digits:)`` as an integer and a power of ten.
-    static func significantQuotientScaled(_ factors: Factors, over divisors: Divisors, digits: Int) -> (integer: Int128, exponent: Int)? {
+    static func significantQuotientScaled(
+        _ factors: Factors, over divisors: Divisors, digits: Int
+    ) -> (integer: Int128, exponent: Int)? {
         guard let (top, bottom, shift) = scaledFraction(factors, over: divisors, places: 0) else { return nil }
         guard top != 0 else { return (0, 0) }
         // The leading digit's power of ten, estimated from the digit counts, then checked.
@@ -176,7 +183,7 @@ public enum DecimalMath {
             let used = max(0, places)
             guard let quotient = roundedDivision(top, bottom, shift: shift + used) else { return nil }
             let count = digitCount(quotient)
-            if count > digits && used > 0 { places -= 1; continue }      // the estimate was a digit short
+            if count > digits && used > 0 { places -= 1; continue }  // the estimate was a digit short
             if count < digits && used == places { places += 1; continue }  // a digit over
             return (quotient, -used)
         }
@@ -185,7 +192,9 @@ public enum DecimalMath {
 
     /// The factors and divisors multiplied out: top / bottom × 10^shift is the quotient scaled
     /// by 10^places.
-    private static func scaledFraction(_ factors: Factors, over divisors: Divisors, places: Int) -> (Int128, Int128, Int)? {
+    private static func scaledFraction(
+        _ factors: Factors, over divisors: Divisors, places: Int
+    ) -> (Int128, Int128, Int)? {
         var top: Int128 = 1, bottom: Int128 = 1, exponent = places
         // Unrolled: a conversion makes this call once a row, and arrays would cost two allocations.
         func multiply(_ value: Decimal, into product: inout Int128, sign: Int) -> Bool {
@@ -196,8 +205,10 @@ public enum DecimalMath {
             exponent += sign * scaled.exponent
             return true
         }
-        guard multiply(factors.0, into: &top, sign: 1), multiply(factors.1, into: &top, sign: 1), multiply(factors.2, into: &top, sign: 1),
-              multiply(divisors.0, into: &bottom, sign: -1), multiply(divisors.1, into: &bottom, sign: -1), bottom != 0 else { return nil }
+        guard multiply(factors.0, into: &top, sign: 1), multiply(factors.1, into: &top, sign: 1),
+            multiply(factors.2, into: &top, sign: 1),
+            multiply(divisors.0, into: &bottom, sign: -1), multiply(divisors.1, into: &bottom, sign: -1), bottom != 0
+        else { return nil }
         return (top, bottom, exponent)
     }
 
@@ -233,7 +244,8 @@ public enum DecimalMath {
         // Above 64 bits: the digits above the 19th, shifted, plus the 19 below (one exact add).
         let (high, low) = integer.magnitude.quotientAndRemainder(dividingBy: UInt128(powersOfTen[19]))
         guard let top = UInt64(exactly: high) else { return nil }
-        var upper = Decimal(sign: .plus, exponent: 19, significand: Decimal(top)), lower = Decimal(UInt64(low)), sum = Decimal()
+        var upper = Decimal(sign: .plus, exponent: 19, significand: Decimal(top)), lower = Decimal(UInt64(low)),
+            sum = Decimal()
         guard NSDecimalAdd(&sum, &upper, &lower, .plain) == .noError else { return nil }
         return Decimal(sign: sign, exponent: exponent, significand: sum)
     }

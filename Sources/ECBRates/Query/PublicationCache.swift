@@ -39,7 +39,9 @@ final class PublicationCache {
 
     /// The leg of `code` on `day` under `fallback`: remembered, or found by `resolve` (its
     /// answer or its ``QueryError`` kept, up to 100,000 legs, then forgotten all at once).
-    func leg(_ code: String, on day: CalendarDay, fallback: RateFallback, resolve: () throws -> RateLeg) throws -> RateLeg {
+    func leg(
+        _ code: String, on day: CalendarDay, fallback: RateFallback, resolve: () throws -> RateLeg
+    ) throws -> RateLeg {
         let key = LegKey(code: code, day: day, fallback: fallback)
         if let known = legs[key] { return try known.get() }
         if legs.count >= 100_000 { legs.removeAll(keepingCapacity: true) }
@@ -68,9 +70,13 @@ final class PublicationCache {
         let low = day.adding(days: -Self.window), high = day.adding(days: Self.window)
         let start = low, end = high
         var found: [CalendarDay: DayRates] = [:]
-        for (day, code, value) in try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
-                                                          \.date, \.currencySymbol, \.exchangeRate) {
-            if let rates = found[day] { rates.add(code, value) } else {
+        for (day, code, value) in try context.fetchValues(
+            FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
+            \.date, \.currencySymbol, \.exchangeRate)
+        {
+            if let rates = found[day] {
+                rates.add(code, value)
+            } else {
                 let rates = DayRates()
                 rates.add(code, value)
                 found[day] = rates

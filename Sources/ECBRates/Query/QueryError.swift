@@ -15,7 +15,8 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case staleStore(asked: CalendarDay, newest: CalendarDay, missing: CalendarDay)
     /// No rate for the currency on (or, with a fallback, near) the day; when it was quoted last
     /// before and next after.
-    case notQuoted(currency: String, day: CalendarDay, lastBefore: CalendarDay?, nextAfter: CalendarDay?, why: String? = nil)
+    case notQuoted(
+        currency: String, day: CalendarDay, lastBefore: CalendarDay?, nextAfter: CalendarDay?, why: String? = nil)
     /// `next` or `interpolate` on a day after the newest stored one: no later rate is out yet.
     case notYetPublished(currency: String, day: CalendarDay, newest: CalendarDay)
     /// An amount too large to compute with exactly (more than 38 significant digits on the way).
@@ -42,14 +43,17 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return "the store has no rates yet; run 'ecbrates import' first"
         case .unknownCurrency(let code, let suggestions):
             var text = "unknown currency '\(code)'"
-            if !suggestions.isEmpty { text += ". Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?" }
+            if !suggestions.isEmpty {
+                text += ". Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
+            }
             return text
         case .beforeFirstDay(let asked, let first, let last):
             return "no rates before \(first): the store holds \(first)..\(last) (asked \(asked))"
         case .futureDay(let asked, let newest):
             return "\(asked) has not come yet; the newest rates are of \(newest)"
         case .staleStore(let asked, let newest, let missing):
-            return "the store is out of date: its newest day is \(newest), but the rates of \(missing) (a business day) should be out; "
+            return
+                "the store is out of date: its newest day is \(newest), but the rates of \(missing) (a business day) should be out; "
                 + "run 'ecbrates import' before asking for \(asked)"
         case .notQuoted(let currency, let day, let before, let after, let why):
             var text = "\(currency) has no rate on \(day)"
@@ -63,29 +67,39 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             }
             return text
         case .notYetPublished(let currency, let day, let newest):
-            return "no \(currency) rate after \(day) is out yet (the newest is of \(newest)), so there is nothing to take the next rate "
+            return
+                "no \(currency) rate after \(day) is out yet (the newest is of \(newest)), so there is nothing to take the next rate "
                 + "from or interpolate towards; --fallback previous takes the newest"
         case .inexact(let operation):
-            return "cannot compute \(operation) exactly: an amount may have at most \(DecimalMath.amountDigits) significant digits"
+            return
+                "cannot compute \(operation) exactly: an amount may have at most \(DecimalMath.amountDigits) significant digits"
         case .incompleteRange(let from, let to, let missing):
-            let days = missing.count == 1 ? "\(missing[0])" : "\(missing.count) business days (\(missing[0])..\(missing[missing.count - 1]))"
+            let days =
+                missing.count == 1
+                ? "\(missing[0])" : "\(missing.count) business days (\(missing[0])..\(missing[missing.count - 1]))"
             return "the store lacks the rates of \(days) between \(from) and \(to), which the ECB has published; "
                 + "run 'ecbrates import' (or 'ecbrates import hist' for days inside the store), or pass --partial to accept what is stored"
         case .noRateOnDay(let currency, let day, let reason):
-            return "no \(currency) rate on \(day) (\(reason)); --fallback previous, next, nearest or interpolate gives one from a day near it"
+            return
+                "no \(currency) rate on \(day) (\(reason)); --fallback previous, next, nearest or interpolate gives one from a day near it"
         case .noRatesInRange(let currencies, let from, let to):
-            if currencies.isEmpty { return from == to ? "no rates on or near \(from)" : "no rates from \(from) to \(to)" }
+            if currencies.isEmpty {
+                return from == to ? "no rates on or near \(from)" : "no rates from \(from) to \(to)"
+            }
             return "no rates for \(currencies.joined(separator: ", ")) from \(from) to \(to)"
         case .asOfDuringImport(let moment, let source, let started, let ended):
             let until = ended.map { "until \(Self.timestamp($0))" } ?? "and did not finish"
-            return "at \(Self.timestamp(moment)) an import (\(source)) was storing rates: it ran from \(Self.timestamp(started)) \(until), "
+            return
+                "at \(Self.timestamp(moment)) an import (\(source)) was storing rates: it ran from \(Self.timestamp(started)) \(until), "
                 + "and when each of its days arrived is not recorded; ask as of a moment before or after it"
         case .asOfBeforeRecord(let moment, let since):
-            return "the store cannot say what it held at \(Self.timestamp(moment)): it was written by an earlier release, which did not record "
+            return
+                "the store cannot say what it held at \(Self.timestamp(moment)): it was written by an earlier release, which did not record "
                 + "when rates arrived, so its record starts at \(Self.timestamp(since)) (the end of the last import before the upgrade)"
         case .hole(let day, let asked):
             let which = day == asked ? "" : " (needed to answer for \(asked))"
-            return "the store lacks the rates of \(day)\(which), a TARGET business day inside the days it holds: an import left a hole there, "
+            return
+                "the store lacks the rates of \(day)\(which), a TARGET business day inside the days it holds: an import left a hole there, "
                 + "the ECB did publish; fill it with 'ecbrates import hist' (the full history)"
         }
     }

@@ -8,11 +8,16 @@ extension RateQueries {
         if code == "EUR" { return .euro(on: day) }
         // With a cache, a leg found once is found again (the cache's store does not change).
         guard let cache else { return try resolveLeg(code, on: day, fallback: fallback, newest: newest) }
-        return try cache.leg(code, on: day, fallback: fallback) { try resolveLeg(code, on: day, fallback: fallback, newest: newest) }
+        return try cache.leg(code, on: day, fallback: fallback) {
+            try resolveLeg(code, on: day, fallback: fallback, newest: newest)
+        }
     }
 
-    func resolveLeg(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
-        if let interruption = CurrencyLifecycle.interruption(of: code, on: day) { throw try notQuoted(code, on: day, why: interruption.why) }
+    func resolveLeg(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg
+    {
+        if let interruption = CurrencyLifecycle.interruption(of: code, on: day) {
+            throw try notQuoted(code, on: day, why: interruption.why)
+        }
         if let rate = try rateIfAny(code, on: day) { return .published(code, rate, on: day) }
         if try isPublicationDay(day) { throw try notQuoted(code, on: day, why: nil) }
         try checkNoHole(from: day, to: day, asked: day, newest: newest)
@@ -28,12 +33,15 @@ extension RateQueries {
         let why = why ?? CurrencyLifecycle.interruption(of: code, on: day)?.why
         // Outside the currency's first and last days, those are the answer (from the cache's list
         // of currencies, when there is one); inside them, the store is asked.
-        if let cache, let summary = try cache.summaries(of: self)[code], day < summary.firstDay || day > summary.lastDay {
-            return .notQuoted(currency: code, day: day, lastBefore: day > summary.lastDay ? summary.lastDay : nil,
-                              nextAfter: day < summary.firstDay ? summary.firstDay : nil, why: why)
+        if let cache, let summary = try cache.summaries(of: self)[code], day < summary.firstDay || day > summary.lastDay
+        {
+            return .notQuoted(
+                currency: code, day: day, lastBefore: day > summary.lastDay ? summary.lastDay : nil,
+                nextAfter: day < summary.firstDay ? summary.firstDay : nil, why: why)
         }
-        return .notQuoted(currency: code, day: day, lastBefore: try nearest(code, to: day, after: false, within: nil)?.day,
-                          nextAfter: try nearest(code, to: day, after: true, within: nil)?.day, why: why)
+        return .notQuoted(
+            currency: code, day: day, lastBefore: try nearest(code, to: day, after: false, within: nil)?.day,
+            nextAfter: try nearest(code, to: day, after: true, within: nil)?.day, why: why)
     }
 
     /// Throws ``QueryError/hole(day:asked:)`` for the business day from `from` to `to`, inside
@@ -57,11 +65,15 @@ extension RateQueries {
     /// The days from `from` to `to` that hold any rate (from the unique index on date).
     func storedDays(from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
         if let cache, to.days(since: from) < 31 {
-            return Set(try (0...max(0, to.days(since: from))).map { from.adding(days: $0) }.filter { try !cache.rates(on: $0).isEmpty })
+            return Set(
+                try (0...max(0, to.days(since: from))).map { from.adding(days: $0) }.filter {
+                    try !cache.rates(on: $0).isEmpty
+                })
         }
         let (start, end) = (from, to)
-        let rows = try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
-                                         groupedBy: \.date, .count)
+        let rows = try context.aggregate(
+            FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
+            groupedBy: \.date, .count)
         return Set(rows.map(\.0))
     }
 
@@ -72,9 +84,11 @@ extension RateQueries {
         return TargetCalendar.businessDays(after: first, through: last).filter { !stored.contains($0) }
     }
 
-    func fallbackLeg(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
+    func fallbackLeg(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg
+    {
         if fallback == .none {
-            throw QueryError.noRateOnDay(currency: code, day: day, reason: Self.reason(for: day, currency: code, newest: newest))
+            throw QueryError.noRateOnDay(
+                currency: code, day: day, reason: Self.reason(for: day, currency: code, newest: newest))
         }
         // The ECB's publications on either side of the day, within the window, and the
         // currency's rate in each (nil: the ECB published that day without it).
@@ -82,7 +96,8 @@ extension RateQueries {
         let after = try publication(of: code, nextTo: day, after: true)
         func quoted(_ found: (day: CalendarDay, rate: Decimal?)?) -> RateLeg.Published? {
             guard let found, let rate = found.rate,
-                  CurrencyLifecycle.interruption(of: code, between: found.day, and: day) == nil else { return nil }
+                CurrencyLifecycle.interruption(of: code, between: found.day, and: day) == nil
+            else { return nil }
             return RateLeg.Published(day: found.day, perEuro: rate)
         }
         let previous = quoted(before), next = quoted(after)
@@ -93,7 +108,9 @@ extension RateQueries {
             if let previous { return .published(code, previous.perEuro, on: previous.day) }
         case .next:
             if let next { return .published(code, next.perEuro, on: next.day) }
-            if after == nil && day > newest { throw QueryError.notYetPublished(currency: code, day: day, newest: newest) }
+            if after == nil && day > newest {
+                throw QueryError.notYetPublished(currency: code, day: day, newest: newest)
+            }
         case .nearest:
             // The nearer publication that quotes the currency (the earlier on a tie).
             let candidates = [previous, next].compactMap { $0 }
@@ -104,14 +121,18 @@ extension RateQueries {
             if let previous, let next { return try .interpolated(code, on: day, before: previous, after: next) }
             // After the newest stored day there is nothing to interpolate towards: said, not
             // answered with the previous rate.
-            if after == nil && day > newest { throw QueryError.notYetPublished(currency: code, day: day, newest: newest) }
+            if after == nil && day > newest {
+                throw QueryError.notYetPublished(currency: code, day: day, newest: newest)
+            }
         }
         throw try notQuoted(code, on: day, why: nil)
     }
 
     /// The ECB's last publication before `day` (or first after), within the fallback window,
     /// with the rate of `code` in it if it has one.
-    func publication(of code: String, nextTo day: CalendarDay, after: Bool) throws -> (day: CalendarDay, rate: Decimal?)? {
+    func publication(
+        of code: String, nextTo day: CalendarDay, after: Bool
+    ) throws -> (day: CalendarDay, rate: Decimal?)? {
         let window = RateFallback.window
         if let cache {
             for offset in 1...window {
@@ -121,9 +142,11 @@ extension RateQueries {
             }
             return nil
         }
-        let (low, high) = after ? (day.adding(days: 1), day.adding(days: window)) : (day.adding(days: -window), day.adding(days: -1))
+        let (low, high) =
+            after ? (day.adding(days: 1), day.adding(days: window)) : (day.adding(days: -window), day.adding(days: -1))
         let request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high })
-        let nearest = after ? try context.aggregate(request, .minimum(\.date)) : try context.aggregate(request, .maximum(\.date))
+        let nearest =
+            after ? try context.aggregate(request, .minimum(\.date)) : try context.aggregate(request, .maximum(\.date))
         guard let found = nearest else { return nil }
         return (found, try rateIfAny(code, on: found))
     }
@@ -141,23 +164,28 @@ extension RateQueries {
     func rateIfAny(_ code: String, on day: CalendarDay) throws -> Decimal? {
         if let cache { return try cache.rates(on: day)[code] }
         let date = day
-        var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date && $0.currencySymbol == code })
+        var request = FetchRequest<Eurofxrefhist>(
+            predicate: #Predicate { $0.date == date && $0.currencySymbol == code })
         request.fetchLimit = 1
         return try context.fetch(request).first?.exchangeRate
     }
 
     /// The closest day before (or after) `day` with a rate for `code`, within `window` days.
-    func nearest(_ code: String, to day: CalendarDay, after: Bool, within window: Int?) throws -> (day: CalendarDay, rate: Decimal)? {
+    func nearest(
+        _ code: String, to day: CalendarDay, after: Bool, within window: Int?
+    ) throws -> (day: CalendarDay, rate: Decimal)? {
         let date = day
         var request: FetchRequest<Eurofxrefhist>
         if after {
             let limit = window.map { day.adding(days: $0) } ?? CalendarDay.latest
-            request = FetchRequest(predicate: #Predicate { $0.currencySymbol == code && $0.date > date && $0.date <= limit },
-                                   sortBy: [SortDescriptor(\.date)])
+            request = FetchRequest(
+                predicate: #Predicate { $0.currencySymbol == code && $0.date > date && $0.date <= limit },
+                sortBy: [SortDescriptor(\.date)])
         } else {
             let limit = window.map { day.adding(days: -$0) } ?? CalendarDay.earliest
-            request = FetchRequest(predicate: #Predicate { $0.currencySymbol == code && $0.date < date && $0.date >= limit },
-                                   sortBy: [SortDescriptor(\.date, order: .reverse)])
+            request = FetchRequest(
+                predicate: #Predicate { $0.currencySymbol == code && $0.date < date && $0.date >= limit },
+                sortBy: [SortDescriptor(\.date, order: .reverse)])
         }
         request.fetchLimit = 1
         return try context.fetch(request).first.map { ($0.day, $0.exchangeRate) }

@@ -6,8 +6,10 @@ import ManagedStore
 extension RateQueries {
     /// The rate of `currency` against `base` on `day` (default: the newest stored day); on a day
     /// without one, the `fallback` decides, for each leg (currency and base) on its own.
-    public func rate(_ currency: String, on day: CalendarDay? = nil, base: String = "EUR",
-                     fallback: RateFallback = .previous) throws -> RateAnswer {
+    public func rate(
+        _ currency: String, on day: CalendarDay? = nil, base: String = "EUR",
+        fallback: RateFallback = .previous
+    ) throws -> RateAnswer {
         // A day on which both have a rate is answered by those rates alone: it lies within the
         // bounds, both codes are known, and a currency quoted that day has not ended.
         let upper = Self.upperCased(currency), upperBase = Self.upperCased(base)
@@ -19,9 +21,13 @@ extension RateQueries {
             return try rateIfAny(code, on: day)
         }
         if let day, upper != "EUR" || upperBase != "EUR",
-           let currencyRate = try published(upper, day), let baseRate = try published(upperBase, day) {
-            let leg = { (code: String, rate: Decimal) in code == "EUR" ? RateLeg.euro(on: day) : RateLeg.published(code, rate, on: day) }
-            return RateAnswer(currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
+            let currencyRate = try published(upper, day), let baseRate = try published(upperBase, day)
+        {
+            let leg = { (code: String, rate: Decimal) in
+                code == "EUR" ? RateLeg.euro(on: day) : RateLeg.published(code, rate, on: day)
+            }
+            return RateAnswer(
+                currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
         }
         let (first, last) = try bounds()
         let code = try knownCurrency(currency, likelyOn: last)
@@ -34,18 +40,24 @@ extension RateQueries {
         let currencyLeg = try resolve(code, on: asked, fallback: fallback, newest: last)
         let baseLeg = try resolve(baseCode, on: asked, fallback: fallback, newest: last)
         let lead = code == "EUR" ? baseCode : code
-        return RateAnswer(currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked,
-                              reason: Self.reason(for: asked, currency: lead, newest: last))
+        return RateAnswer(
+            currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked,
+            reason: Self.reason(for: asked, currency: lead, newest: last))
     }
 
     /// The rates of `currencies` (default: every currency the ECB quoted in the publication
     /// that answers for `day`) against `base` on `day` (default: the newest stored day), each
     /// answered as ``rate(_:on:base:fallback:)`` answers it, in the order asked for (or by code).
-    public func rates(_ currencies: [String]? = nil, on day: CalendarDay? = nil, base: String = "EUR",
-                      fallback: RateFallback = .previous) throws -> [RateAnswer] {
+    public func rates(
+        _ currencies: [String]? = nil, on day: CalendarDay? = nil, base: String = "EUR",
+        fallback: RateFallback = .previous
+    ) throws -> [RateAnswer] {
         let baseCode = try knownCurrency(base)
         // Every currency of the publication, the euro too when quoted against another.
-        let codes = try currencies ?? (quotedCurrencies(on: day ?? bounds().last, fallback: fallback) + ["EUR"]).filter { $0 != baseCode }.sorted()
+        let codes =
+            try currencies
+            ?? (quotedCurrencies(on: day ?? bounds().last, fallback: fallback) + ["EUR"]).filter { $0 != baseCode }
+            .sorted()
         return try codes.map { try rate($0, on: day, base: baseCode, fallback: fallback) }
     }
 
@@ -64,13 +76,15 @@ extension RateQueries {
         var days: [CalendarDay]
         switch fallback {
         case .none:
-            throw QueryError.noRateOnDay(currency: "ECB", day: day, reason: Self.reason(for: day, currency: "any", newest: last))
+            throw QueryError.noRateOnDay(
+                currency: "ECB", day: day, reason: Self.reason(for: day, currency: "any", newest: last))
         case .previous: days = before.map { [$0] } ?? []
         case .next:
             if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
             days = after.map { [$0] } ?? []
         case .nearest:
-            days = [before, after].compactMap { $0 }.sorted { abs($0.days(since: day)) < abs($1.days(since: day)) }.prefix(1).map { $0 }
+            days = [before, after].compactMap { $0 }.sorted { abs($0.days(since: day)) < abs($1.days(since: day)) }
+                .prefix(1).map { $0 }
         case .interpolate:
             if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
             days = before.map { before in after.map { [before, $0] } ?? [] } ?? []
@@ -85,8 +99,10 @@ extension RateQueries {
     func currencies(publishedOn day: CalendarDay) throws -> [String] {
         if let cache { return try cache.rates(on: day).codes }
         let date = day
-        return try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date }), groupedBy: \.currencySymbol, .count)
-            .map(\.0).sorted()
+        return try context.aggregate(
+            FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date }), groupedBy: \.currencySymbol, .count
+        )
+        .map(\.0).sorted()
     }
 
     /// Whether `fallback` may answer for `day`, before the first stored day, with that day's
@@ -103,20 +119,25 @@ extension RateQueries {
     /// `amount` of `from` in `to` on `day`: computed from the published rates (or the
     /// interpolated ones) with no rounding on the way, then rounded once, half away from zero,
     /// to `to`'s minor units (or `precision` places).
-    public func convert(_ amount: Decimal, from: String, to: String, on day: CalendarDay? = nil,
-                        fallback: RateFallback = .previous, precision: Int? = nil) throws -> ConversionAnswer {
+    public func convert(
+        _ amount: Decimal, from: String, to: String, on day: CalendarDay? = nil,
+        fallback: RateFallback = .previous, precision: Int? = nil
+    ) throws -> ConversionAnswer {
         guard DecimalMath.significantDigits(amount) <= DecimalMath.amountDigits else {
             throw QueryError.inexact("\(DecimalText.format(amount)) \(from.uppercased()) in \(to.uppercased())")
         }
         let answer = try rate(to, on: day, base: from, fallback: fallback)
         let places = precision ?? MinorUnits.places(for: answer.currency)
-        return ConversionAnswer(amount: amount, result: try answer.converting(amount, places: places), rate: answer, places: places)
+        return ConversionAnswer(
+            amount: amount, result: try answer.converting(amount, places: places), rate: answer, places: places)
     }
 
     /// Why `day` has no rate of its own for `currency`.
     static func reason(for day: CalendarDay, currency: String, newest: CalendarDay) -> String {
         if let closure = TargetCalendar.closure(on: day) { return closure }
-        if day < TargetCalendar.firstPublicationDay { return "before the ECB's first reference rates, of \(TargetCalendar.firstPublicationDay)" }
+        if day < TargetCalendar.firstPublicationDay {
+            return "before the ECB's first reference rates, of \(TargetCalendar.firstPublicationDay)"
+        }
         if day > newest { return "its rates are not out yet" }
         return "no \(currency) rate was published that day"
     }
@@ -125,7 +146,9 @@ extension RateQueries {
     func checkFresh(asked: CalendarDay, newest: CalendarDay) throws {
         let now = now()
         if asked > TargetCalendar.today(at: now) { throw QueryError.futureDay(asked: asked, newest: newest) }
-        let due = TargetCalendar.businessDays(after: newest, through: asked).filter { TargetCalendar.publicationTime(of: $0) <= now }
+        let due = TargetCalendar.businessDays(after: newest, through: asked).filter {
+            TargetCalendar.publicationTime(of: $0) <= now
+        }
         if let missing = due.first { throw QueryError.staleStore(asked: asked, newest: newest, missing: missing) }
     }
 

@@ -24,15 +24,17 @@ extension RateQueries {
     /// The days from `from` to `to` with a rate of `code`.
     func days(withRateOf code: String, from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
         let start = from, end = to
-        let dates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
-            predicate: #Predicate { $0.currencySymbol == code && $0.date >= start && $0.date <= end }), \.date)
+        let dates = try context.fetchValues(
+            FetchRequest<Eurofxrefhist>(
+                predicate: #Predicate { $0.currencySymbol == code && $0.date >= start && $0.date <= end }), \.date)
         return Set(dates)
     }
 
     /// Which of `days` hold any rate.
     func storedDays(among days: [CalendarDay]) throws -> Set<CalendarDay> {
         let dates = days
-        let rows = try context.aggregate(FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }), groupedBy: \.date, .count)
+        let rows = try context.aggregate(
+            FetchRequest<Eurofxrefhist>(predicate: #Predicate { dates.contains($0.date) }), groupedBy: \.date, .count)
         return Set(rows.map(\.0))
     }
 
@@ -48,10 +50,13 @@ extension RateQueries {
     /// business days whose rates are out but not stored is an error, as a single day is, unless
     /// `partial` (then the table lists them in ``SeriesTable/missing``). Against a `base` other
     /// than the euro, each value is that day's cross rate (38 significant digits).
-    public func series(_ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR",
-                       partial: Bool = false) throws -> SeriesTable {
+    public func series(
+        _ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR",
+        partial: Bool = false
+    ) throws -> SeriesTable {
         var rows: [SeriesTable.Row] = []
-        let (codes, baseCode, missing) = try eachSeriesRow(currencies, from: from, to: to, base: base, partial: partial) { rows.append($0) }
+        let (codes, baseCode, missing) = try eachSeriesRow(currencies, from: from, to: to, base: base, partial: partial)
+        { rows.append($0) }
         return SeriesTable(currencies: codes, rows: rows, missing: missing, base: baseCode)
     }
 
@@ -62,8 +67,10 @@ extension RateQueries {
     /// a time: memory stays flat however long the range. Returns the columns, the base and the
     /// days missing from the range (see ``series(_:from:to:base:partial:)``).
     @discardableResult
-    public func eachSeriesRow(_ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR", partial: Bool = false,
-                              _ body: (SeriesTable.Row) throws -> Void) throws -> (codes: [String], base: String, missing: [CalendarDay]) {
+    public func eachSeriesRow(
+        _ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR", partial: Bool = false,
+        _ body: (SeriesTable.Row) throws -> Void
+    ) throws -> (codes: [String], base: String, missing: [CalendarDay]) {
         let codes = try currencies.map(knownCurrency)
         let baseCode = try knownCurrency(base)
         let missing = try checkComplete(from: from, to: to, partial: partial)
@@ -75,9 +82,10 @@ extension RateQueries {
             let windowEnd = min(windowStart.adding(days: Self.seriesWindowDays - 1), to)
             let start = windowStart, end = windowEnd
             // Values, not managed objects: each rate is read once.
-            let rates = try context.fetchValues(FetchRequest<Eurofxrefhist>(
-                predicate: #Predicate { stored.contains($0.currencySymbol) && $0.date >= start && $0.date <= end },
-                sortBy: [SortDescriptor(\.date)]), \.date, \.currencySymbol, \.exchangeRate)
+            let rates = try context.fetchValues(
+                FetchRequest<Eurofxrefhist>(
+                    predicate: #Predicate { stored.contains($0.currencySymbol) && $0.date >= start && $0.date <= end },
+                    sortBy: [SortDescriptor(\.date)]), \.date, \.currencySymbol, \.exchangeRate)
             var current: CalendarDay?
             var values: [Decimal?] = []
             var baseValue: Decimal?
@@ -114,8 +122,10 @@ extension RateQueries {
     }
 
     /// The first, last, lowest, highest and mean rate of `currency` from `from` to `to`.
-    public func stats(_ currency: String, from: CalendarDay, to: CalendarDay, base: String = "EUR",
-                      partial: Bool = false) throws -> RateStats {
+    public func stats(
+        _ currency: String, from: CalendarDay, to: CalendarDay, base: String = "EUR",
+        partial: Bool = false
+    ) throws -> RateStats {
         let table = try series([currency], from: from, to: to, base: base, partial: partial)
         let points = table.rows.compactMap { row in row.rates[0].map { DatedRate(day: row.day, rate: $0) } }
         guard let first = points.first, let last = points.last else {
@@ -129,8 +139,10 @@ extension RateQueries {
         }
         let mean = try DecimalMath.divide(sum, Decimal(points.count))
         let change = DecimalMath.round(try DecimalMath.divide((last.rate - first.rate) * 100, first.rate), places: 2)
-        return RateStats(currency: table.currencies[0], from: from, to: to, days: points.count, first: first, last: last,
-                         minimum: minimum, maximum: maximum, mean: mean, changePercent: change, missing: table.missing, base: table.base)
+        return RateStats(
+            currency: table.currencies[0], from: from, to: to, days: points.count, first: first, last: last,
+            minimum: minimum, maximum: maximum, mean: mean, changePercent: change, missing: table.missing,
+            base: table.base)
     }
 
     /// The rates of the newest day (of `currencies`, or all).

@@ -8,8 +8,10 @@ extension RateQueries {
         let codes = try currencies.map { try $0.map(knownCurrency) }
         let (_, last) = try bounds()
         let date = last
-        let stored = try context.fetch(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date },
-                                                                    sortBy: [SortDescriptor(\.currencySymbol)]))
+        let stored = try context.fetch(
+            FetchRequest<Eurofxrefhist>(
+                predicate: #Predicate { $0.date == date },
+                sortBy: [SortDescriptor(\.currencySymbol)]))
         var rates = stored.map { (currency: $0.currencySymbol, rate: $0.exchangeRate) }
         var missing: [(currency: String, lastDay: CalendarDay?)] = []
         if let codes {
@@ -33,7 +35,8 @@ extension RateQueries {
     /// What the store holds, and whether it has every business day whose rates should be out.
     public func status() throws -> StoreStatus {
         let (firstDate, lastDate, rates, days, currencies) = try context.aggregate(
-            FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date), .count, .countDistinct(\.date), .countDistinct(\.currencySymbol))
+            FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date), .count, .countDistinct(\.date),
+            .countDistinct(\.currencySymbol))
         let first = firstDate, last = lastDate
         let due = TargetCalendar.latestDueDay(at: now())
         let missing = last.map { TargetCalendar.businessDays(after: $0, through: due) } ?? []
@@ -53,9 +56,11 @@ extension RateQueries {
                 error: gone ? ImportRun.interruptedMessage(processID: run.processID) : run.errorMessage,
                 processID: Int(run.processID))
         }
-        return StoreStatus(firstDay: first, lastDay: last, rates: rates, days: days, currencies: currencies,
-                           dueDay: due, missingBusinessDays: missing, holes: holes, ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
-                           lastRun: lastRun)
+        return StoreStatus(
+            firstDay: first, lastDay: last, rates: rates, days: days, currencies: currencies,
+            dueDay: due, missingBusinessDays: missing, holes: holes,
+            ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
+            lastRun: lastRun)
     }
 
     /// The corrections the store recorded (since model version 2), newest first; only those of
@@ -68,8 +73,9 @@ extension RateQueries {
             let day = rate.date
             if let currency, rate.currencySymbol != currency { return nil }
             if let since, day < since { return nil }
-            return CorrectionRecord(day: day, currency: rate.currencySymbol, oldRate: correction.oldRate, newRate: correction.newRate,
-                                    correctedAt: run.finishedAt ?? run.startedAt, source: run.source)
+            return CorrectionRecord(
+                day: day, currency: rate.currencySymbol, oldRate: correction.oldRate, newRate: correction.newRate,
+                correctedAt: run.finishedAt ?? run.startedAt, source: run.source)
         }
         return records.sorted {
             if $0.correctedAt != $1.correctedAt { return $0.correctedAt > $1.correctedAt }

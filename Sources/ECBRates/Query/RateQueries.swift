@@ -58,11 +58,13 @@ public final class RateQueries {
 
     /// Each currency the store holds, with its first and last day and its number of rates.
     public func currencies() throws -> [CurrencySummary] {
-        try context.aggregate(FetchRequest<Eurofxrefhist>(), groupedBy: \.currencySymbol, .minimum(\.date), .maximum(\.date), .count)
-            .compactMap { code, first, last, count in
-                guard let first, let last else { return nil }
-                return CurrencySummary(code: code, firstDay: first, lastDay: last, rates: count)
-            }
+        try context.aggregate(
+            FetchRequest<Eurofxrefhist>(), groupedBy: \.currencySymbol, .minimum(\.date), .maximum(\.date), .count
+        )
+        .compactMap { code, first, last, count in
+            guard let first, let last else { return nil }
+            return CurrencySummary(code: code, firstDay: first, lastDay: last, rates: count)
+        }
     }
 
     /// The code, upper-cased, if the store holds it (EUR always); else

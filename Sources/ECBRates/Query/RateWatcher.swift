@@ -63,8 +63,10 @@ public final class RateWatcher: @unchecked Sendable {
     /// A watcher of `store` (opened with `observingOtherProcesses`), for `currencies` (nil: all),
     /// calling `emit` on the view context's queue with each event and the history token to
     /// resume after it, and `onError` when it cannot go on (it then reports nothing more).
-    public init(store: RatesStore, currencies: Set<String>? = nil, onError: @escaping @Sendable (any Error) -> Void,
-                emit: @escaping @Sendable (Event, PersistentHistoryToken) -> Void) {
+    public init(
+        store: RatesStore, currencies: Set<String>? = nil, onError: @escaping @Sendable (any Error) -> Void,
+        emit: @escaping @Sendable (Event, PersistentHistoryToken) -> Void
+    ) {
         self.store = store
         self.currencies = currencies
         self.onError = onError
@@ -96,10 +98,12 @@ public final class RateWatcher: @unchecked Sendable {
             if let newest { opening = try rates(on: [newest]).first }
         case .day(let day):
             let after = day
-            let days = try view.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date > after }), \.date)
+            let days = try view.fetchValues(
+                FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date > after }), \.date)
             for rates in try rates(on: Set(days).sorted()) { emit(.rates(rates), now) }
             let end = day.adding(days: 1).date
-            for correction in try queries.corrections().reversed() where correction.correctedAt >= end && watches(correction.currency) {
+            for correction in try queries.corrections().reversed()
+            where correction.correctedAt >= end && watches(correction.currency) {
                 emit(.correction(correction), now)
             }
         case .token(let token):
@@ -116,7 +120,8 @@ public final class RateWatcher: @unchecked Sendable {
             predicate: #Predicate { $0.importRun != nil && ($0.importRun?.finishedAt ?? never) > began },
             sortBy: [SortDescriptor(\.date), SortDescriptor(\.currencySymbol)])
         recent.fetchBatchSize = 200
-        let rates = FetchedResultsController(fetchRequest: recent, managedObjectContext: view, sectionNameKeyPath: \.date)
+        let rates = FetchedResultsController(
+            fetchRequest: recent, managedObjectContext: view, sectionNameKeyPath: \.date)
         rates.delegate = ratesDelegate
         try rates.performFetch()
         ratesController = rates
@@ -125,11 +130,14 @@ public final class RateWatcher: @unchecked Sendable {
         corrections.delegate = correctionsDelegate
         try corrections.performFetch()
         correctionsController = corrections
-        merger = try RemoteChangeMerger(store: store, after: now, onError: { [weak self] error in
-            self?.fail(error)
-        }, onMerge: { [weak self] transactions in
-            self?.report(transactions)
-        })
+        merger = try RemoteChangeMerger(
+            store: store, after: now,
+            onError: { [weak self] error in
+                self?.fail(error)
+            },
+            onMerge: { [weak self] transactions in
+                self?.report(transactions)
+            })
         if let opening { emit(.rates(opening), now) }
     }
 
@@ -159,8 +167,10 @@ public final class RateWatcher: @unchecked Sendable {
         let wanted = days
         var byDay: [CalendarDay: [(currency: String, rate: Decimal)]] = [:]
         for (day, currency, rate) in try store.viewContext.fetchValues(
-            FetchRequest<Eurofxrefhist>(predicate: #Predicate { wanted.contains($0.date) }, sortBy: [SortDescriptor(\.currencySymbol)]),
-            \.date, \.currencySymbol, \.exchangeRate) where watches(currency) {
+            FetchRequest<Eurofxrefhist>(
+                predicate: #Predicate { wanted.contains($0.date) }, sortBy: [SortDescriptor(\.currencySymbol)]),
+            \.date, \.currencySymbol, \.exchangeRate) where watches(currency)
+        {
             byDay[day, default: []].append((currency, rate))
         }
         return days.compactMap { day in byDay[day].map { LatestRates(day: day, rates: $0, missing: []) } }
@@ -170,7 +180,8 @@ public final class RateWatcher: @unchecked Sendable {
     /// they inserted, and the corrections.
     private func replay(after token: PersistentHistoryToken) throws {
         let view = store.viewContext
-        let transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+        let transactions =
+            try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
         for transaction in transactions {
             var rates: [(day: CalendarDay, currency: String, rate: Decimal)] = []
             var corrections: [ManagedObjectID] = []
@@ -178,7 +189,9 @@ public final class RateWatcher: @unchecked Sendable {
                 switch change.changedObjectID.entity.name {
                 case RatesModel.rate.name:
                     // A rate deleted since is not told.
-                    guard let rate = try? view.existingObject(with: change.changedObjectID) as? Eurofxrefhist else { continue }
+                    guard let rate = try? view.existingObject(with: change.changedObjectID) as? Eurofxrefhist else {
+                        continue
+                    }
                     rates.append((rate.date, rate.currencySymbol, rate.exchangeRate))
                 case RatesModel.correction.name:
                     corrections.append(change.changedObjectID)
@@ -221,16 +234,21 @@ public final class RateWatcher: @unchecked Sendable {
     }
 
     /// Emits `rates` (by day, in currency order) and `corrections`, with `token`.
-    private func tell(rates: [(day: CalendarDay, currency: String, rate: Decimal)], corrections: [ManagedObjectID],
-                      token: PersistentHistoryToken) throws {
+    private func tell(
+        rates: [(day: CalendarDay, currency: String, rate: Decimal)], corrections: [ManagedObjectID],
+        token: PersistentHistoryToken
+    ) throws {
         var byDay: [CalendarDay: [(currency: String, rate: Decimal)]] = [:]
         for row in rates where watches(row.currency) { byDay[row.day, default: []].append((row.currency, row.rate)) }
         for day in byDay.keys.sorted() {
-            emit(.rates(LatestRates(day: day, rates: byDay[day]!.sorted { $0.currency < $1.currency }, missing: [])), token)
+            emit(
+                .rates(LatestRates(day: day, rates: byDay[day]!.sorted { $0.currency < $1.currency }, missing: [])),
+                token)
         }
         for id in corrections {
             guard let correction = try store.viewContext.existingObject(with: id) as? RateCorrection,
-                  let record = Self.record(correction), watches(record.currency) else { continue }
+                let record = Self.record(correction), watches(record.currency)
+            else { continue }
             emit(.correction(record), token)
         }
     }
@@ -238,16 +256,19 @@ public final class RateWatcher: @unchecked Sendable {
     static func record(_ correction: RateCorrection) -> CorrectionRecord? {
         guard let rate = correction.rate else { return nil }
         let run = correction.run
-        return CorrectionRecord(day: rate.date, currency: rate.currencySymbol, oldRate: correction.oldRate, newRate: correction.newRate,
-                                correctedAt: run.map { $0.finishedAt ?? $0.startedAt } ?? Date(), source: run?.source ?? "")
+        return CorrectionRecord(
+            day: rate.date, currency: rate.currencySymbol, oldRate: correction.oldRate, newRate: correction.newRate,
+            correctedAt: run.map { $0.finishedAt ?? $0.startedAt } ?? Date(), source: run?.source ?? "")
     }
 
     /// Collects the objects a controller reports inserted, until taken.
     private final class Collector<Result: ManagedObject>: FetchedResultsControllerDelegate {
         private var inserted: [Result] = []
 
-        func controller(_ controller: FetchedResultsController<Result>, didChange object: Result,
-                        at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+        func controller(
+            _ controller: FetchedResultsController<Result>, didChange object: Result,
+            at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+        ) {
             if type == .insert { inserted.append(object) }
         }
 

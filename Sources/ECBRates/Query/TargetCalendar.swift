@@ -42,7 +42,9 @@ public enum TargetCalendar {
     /// can: before the first reference rates, in the future, or a TARGET closing day. The
     /// importer and `validate` refuse such a day as an error in the file.
     public static func refusal(for day: CalendarDay, today: CalendarDay) -> String? {
-        if day < firstPublicationDay { return "is before \(firstPublicationDay), the day of the ECB's first reference rates" }
+        if day < firstPublicationDay {
+            return "is before \(firstPublicationDay), the day of the ECB's first reference rates"
+        }
         if day > today { return "is in the future (today is \(today))" }
         if let closure = closure(on: day) { return "is \(closure): the ECB publishes no rates then" }
         return nil

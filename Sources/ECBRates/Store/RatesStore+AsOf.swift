@@ -27,7 +27,8 @@ extension RatesStore {
                 let end = run.finishedAt ?? (index + 1 < runs.count ? runs[index + 1].startedAt : Date())
                 let changed = run.inserted + run.corrected > 0 || run.outcome == .running || run.outcome == .interrupted
                 if changed && run.startedAt <= moment && moment < end {
-                    throw QueryError.asOfDuringImport(moment: moment, source: run.source, started: run.startedAt, ended: run.finishedAt)
+                    throw QueryError.asOfDuringImport(
+                        moment: moment, source: run.source, started: run.startedAt, ended: run.finishedAt)
                 }
                 if !run.recordsChanges {
                     unrecordedEnd = max(unrecordedEnd ?? end, end)
@@ -37,17 +38,24 @@ extension RatesStore {
             }
             // Rates an earlier release stored carry no run: they count from the end of its last
             // import, or, with no run on record at all, from the first recording run's start.
-            if let since = unrecordedEnd ?? runs.first(where: \.recordsChanges)?.startedAt ?? (runs.isEmpty ? Date() : nil), moment < since {
+            if let since = unrecordedEnd ?? runs.first(where: \.recordsChanges)?.startedAt
+                ?? (runs.isEmpty ? Date() : nil), moment < since
+            {
                 var unrecorded = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.importRun == nil })
                 unrecorded.fetchLimit = 1
-                if try context.count(for: unrecorded) > 0 { throw QueryError.asOfBeforeRecord(moment: moment, since: since) }
+                if try context.count(for: unrecorded) > 0 {
+                    throw QueryError.asOfBeforeRecord(moment: moment, since: since)
+                }
             }
             // What later runs corrected is undone: the oldest later correction's old value is the
             // value the rate had at the moment.
             struct Key: Hashable { let day: CalendarDay; let currency: String }
             var undo: [Key: Decimal] = [:]
-            let later = try context.fetch(FetchRequest<RateCorrection>()).compactMap { correction -> (when: Date, key: Key, old: Decimal)? in
-                guard let run = correction.run, !visibleRuns.contains(run.objectID), let rate = correction.rate else { return nil }
+            let later = try context.fetch(FetchRequest<RateCorrection>()).compactMap {
+                correction -> (when: Date, key: Key, old: Decimal)? in
+                guard let run = correction.run, !visibleRuns.contains(run.objectID), let rate = correction.rate else {
+                    return nil
+                }
                 return (run.startedAt, Key(day: rate.date, currency: rate.currencySymbol), correction.oldRate)
             }.sorted { $0.when < $1.when }
             for correction in later where undo[correction.key] == nil { undo[correction.key] = correction.old }
@@ -59,8 +67,9 @@ extension RatesStore {
             while windowStart <= last {
                 let windowEnd = min(windowStart.adding(days: RateQueries.seriesWindowDays - 1), last)
                 let (low, high) = (windowStart, windowEnd)
-                let rows = try context.fetchValues(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high }),
-                                                   \.date, \.currencySymbol, \.exchangeRate, \.importRun?.objectID)
+                let rows = try context.fetchValues(
+                    FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high }),
+                    \.date, \.currencySymbol, \.exchangeRate, \.importRun?.objectID)
                 try writer.performAndWait {
                     for (date, currency, value, run) in rows {
                         if let run, !visibleRuns.contains(run) { continue }

@@ -30,7 +30,9 @@ extension RatesStore {
 
     /// Runs `body` with queries on the store's main context, on its queue; "now" is the store's
     /// ``asOf`` moment, else `now`.
-    public func read<T: Sendable>(now: Date = Date(), _ body: @escaping @Sendable (RateQueries) throws -> T) async throws -> T {
+    public func read<T: Sendable>(
+        now: Date = Date(), _ body: @escaping @Sendable (RateQueries) throws -> T
+    ) async throws -> T {
         let view = viewContext
         let moment = asOf ?? now
         return try await view.perform { () throws -> T in try body(RateQueries(context: view, now: { moment })) }
@@ -43,6 +45,8 @@ extension RatesStore {
 
     /// The token of transaction `number` of this store's history (`watch --since 1234`).
     public func historyToken(transactionNumber number: Int64) -> HistoryToken {
-        PersistentHistoryToken(transactionNumber: number, storeIdentifier: container.persistentStoreCoordinator.persistentStores[0].identifier)
+        PersistentHistoryToken(
+            transactionNumber: number,
+            storeIdentifier: container.persistentStoreCoordinator.persistentStores[0].identifier)
     }
 }

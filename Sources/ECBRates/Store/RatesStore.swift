@@ -34,15 +34,20 @@ public final class RatesStore: Sendable {
     /// ``historyRetentionDays`` days), so that other processes learn what changed: with
     /// `observingOtherProcesses`, the coordinator posts a remote change notification for every
     /// commit to the store (see ``RemoteChangeMerger``, which merges them into the view context).
-    public convenience init(url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true, observingOtherProcesses: Bool = false) throws {
-        try self.init(url: url, readOnly: readOnly, mergingIntoViewContext: mergingIntoViewContext,
-                      observingOtherProcesses: observingOtherProcesses, recordingHistory: true)
+    public convenience init(
+        url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true, observingOtherProcesses: Bool = false
+    ) throws {
+        try self.init(
+            url: url, readOnly: readOnly, mergingIntoViewContext: mergingIntoViewContext,
+            observingOtherProcesses: observingOtherProcesses, recordingHistory: true)
     }
 
     /// The store at `url`, with persistent history recorded or not: for `scripts/bench`, which
     /// measures what recording it costs (a store that has history refuses writes without it).
-    package init(url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true, observingOtherProcesses: Bool = false,
-                 recordingHistory: Bool) throws {
+    package init(
+        url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true, observingOtherProcesses: Bool = false,
+        recordingHistory: Bool
+    ) throws {
         self.url = url
         self.asOf = nil
         container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
@@ -101,7 +106,9 @@ public final class RatesStore: Sendable {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             base = URL(fileURLWithPath: data, isDirectory: true)
         } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.homeDirectoryForCurrentUser
+            let home =
+                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
             base = home.appendingPathComponent(".local/share", isDirectory: true)
         }
         return base.appendingPathComponent("ecbrates/rates.sqlite")

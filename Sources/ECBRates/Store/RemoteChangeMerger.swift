@@ -34,9 +34,11 @@ public final class RemoteChangeMerger: Sendable {
 
     /// Starts merging the commits made after `token` (nil: after now) into `store`'s view
     /// context. The store must have been opened with `observingOtherProcesses`.
-    public init(store: RatesStore, after token: PersistentHistoryToken? = nil,
-                onError: @escaping @Sendable (any Error) -> Void = { _ in },
-                onMerge: @escaping @Sendable ([PersistentHistoryTransaction]) -> Void) throws {
+    public init(
+        store: RatesStore, after token: PersistentHistoryToken? = nil,
+        onError: @escaping @Sendable (any Error) -> Void = { _ in },
+        onMerge: @escaping @Sendable ([PersistentHistoryTransaction]) -> Void
+    ) throws {
         self.store = store
         self.onMerge = onMerge
         self.onError = onError
@@ -66,7 +68,8 @@ public final class RemoteChangeMerger: Sendable {
         let after = lastToken.withLock { $0 }
         let transactions: [PersistentHistoryTransaction]
         do {
-            transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: after)).transactions ?? []
+            transactions =
+                try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: after)).transactions ?? []
         } catch let error as ManagedStoreError {
             if case .persistentHistoryTokenExpired = error {
                 view.reset()

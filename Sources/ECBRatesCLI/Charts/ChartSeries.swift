@@ -19,7 +19,9 @@ struct ChartSeries {
         isIndex = table.currencies.count > 1
         lines = table.currencies.indices.map { column in
             let values = table.rows.map { $0.rates[column].map { NSDecimalNumber(decimal: $0).doubleValue } }
-            guard table.currencies.count > 1, let base = values.compactMap({ $0 }).first, base != 0 else { return values }
+            guard table.currencies.count > 1, let base = values.compactMap({ $0 }).first, base != 0 else {
+                return values
+            }
             return values.map { $0.map { $0 / base * 100 } }
         }
     }
@@ -31,7 +33,9 @@ struct ChartSeries {
     }
 
     var title: String {
-        isIndex ? currencies.joined(separator: ", ") + " per \(base), as an index (first day = 100)" : "\(currencies[0]) per \(base)"
+        isIndex
+            ? currencies.joined(separator: ", ") + " per \(base), as an index (first day = 100)"
+            : "\(currencies[0]) per \(base)"
     }
 
     /// The mark that tells a line apart without colour: 1, 2, 3, … (for several currencies).

@@ -39,7 +39,9 @@ enum ChartTicks {
         if spanDays > 3 * 365 {
             let years = Array((first.year + 1)...max(first.year + 1, last.year))
             let every = max(1, Int((Double(years.count) / Double(maximum)).rounded(.up)))
-            candidates = years.filter { ($0 - years[0]) % every == 0 }.map { (CalendarDay(year: $0, month: 1, day: 1)!, "\($0)") }
+            candidates = years.filter { ($0 - years[0]) % every == 0 }.map {
+                (CalendarDay(year: $0, month: 1, day: 1)!, "\($0)")
+            }
         } else if spanDays > 60 {
             var months: [CalendarDay] = []
             var year = first.year, month = first.month + 1
@@ -54,7 +56,9 @@ enum ChartTicks {
             candidates = months.filter { ($0.month - 1) % every == 0 }.map { ($0, String($0.description.prefix(7))) }
         } else {
             let every = max(1, Int((Double(spanDays + 1) / Double(maximum)).rounded(.up)))
-            candidates = stride(from: 0, through: spanDays, by: every).map { first.adding(days: $0) }.map { ($0, String($0.description.suffix(5))) }
+            candidates = stride(from: 0, through: spanDays, by: every).map { first.adding(days: $0) }.map {
+                ($0, String($0.description.suffix(5)))
+            }
         }
         return candidates.compactMap { day, label in
             guard day >= first, day <= last, let index = days.firstIndex(where: { $0 >= day }) else { return nil }

@@ -16,25 +16,41 @@ enum SVGChart {
         let low = ticks.first!, high = ticks.last!
         let span = high == low ? 1 : high - low
         let count = max(series.days.count, 1)
-        func x(_ index: Int) -> Double { left + (count == 1 ? plotWidth / 2 : Double(index) / Double(count - 1) * plotWidth) }
+        func x(_ index: Int) -> Double {
+            left + (count == 1 ? plotWidth / 2 : Double(index) / Double(count - 1) * plotWidth)
+        }
         func y(_ value: Double) -> Double { top + (high - value) / span * plotHeight }
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
-        var svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))" font-family="sans-serif" font-size="12">"# + "\n"
+        var svg =
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))" font-family="sans-serif" font-size="12">"#
+            + "\n"
         svg += #"<rect width="100%" height="100%" fill="white"/>"# + "\n"
         svg += #"<text x="\#(number(left))" y="24" font-size="15">\#(escape(series.title))</text>"# + "\n"
         // Axes, with round value ticks and calendar date ticks.
-        svg += #"<line x1="\#(number(left))" y1="\#(number(top))" x2="\#(number(left))" y2="\#(number(top + plotHeight))" stroke="black"/>"# + "\n"
-        svg += #"<line x1="\#(number(left))" y1="\#(number(top + plotHeight))" x2="\#(number(left + plotWidth))" y2="\#(number(top + plotHeight))" stroke="black"/>"# + "\n"
+        svg +=
+            #"<line x1="\#(number(left))" y1="\#(number(top))" x2="\#(number(left))" y2="\#(number(top + plotHeight))" stroke="black"/>"#
+            + "\n"
+        svg +=
+            #"<line x1="\#(number(left))" y1="\#(number(top + plotHeight))" x2="\#(number(left + plotWidth))" y2="\#(number(top + plotHeight))" stroke="black"/>"#
+            + "\n"
         for value in ticks {
             let ty = y(value)
-            svg += #"<line x1="\#(number(left - 5))" y1="\#(number(ty))" x2="\#(number(left + plotWidth))" y2="\#(number(ty))" stroke="rgb(221,221,221)"/>"# + "\n"
-            svg += #"<text x="\#(number(left - 8))" y="\#(number(ty + 4))" text-anchor="end">\#(ChartTicks.label(value, decimals: decimals))</text>"# + "\n"
+            svg +=
+                #"<line x1="\#(number(left - 5))" y1="\#(number(ty))" x2="\#(number(left + plotWidth))" y2="\#(number(ty))" stroke="rgb(221,221,221)"/>"#
+                + "\n"
+            svg +=
+                #"<text x="\#(number(left - 8))" y="\#(number(ty + 4))" text-anchor="end">\#(ChartTicks.label(value, decimals: decimals))</text>"#
+                + "\n"
         }
         for (index, label) in ChartTicks.dates(series.days, maximum: 8) {
             let tx = x(index)
-            svg += #"<line x1="\#(number(tx))" y1="\#(number(top + plotHeight))" x2="\#(number(tx))" y2="\#(number(top + plotHeight + 5))" stroke="black"/>"# + "\n"
-            svg += #"<text x="\#(number(tx))" y="\#(number(top + plotHeight + 20))" text-anchor="middle">\#(label)</text>"# + "\n"
+            svg +=
+                #"<line x1="\#(number(tx))" y1="\#(number(top + plotHeight))" x2="\#(number(tx))" y2="\#(number(top + plotHeight + 5))" stroke="black"/>"#
+                + "\n"
+            svg +=
+                #"<text x="\#(number(tx))" y="\#(number(top + plotHeight + 20))" text-anchor="middle">\#(label)</text>"#
+                + "\n"
         }
         // One line per currency; a gap where it has no rate.
         for (lineIndex, line) in series.lines.enumerated() {
@@ -48,12 +64,16 @@ enum SVGChart {
                 path += (pen ? "L" : "M") + number(x(index)) + " " + number(y(value)) + " "
                 pen = true
             }
-            svg += #"<path d="\#(path.trimmingCharacters(in: .whitespaces))" fill="none" stroke="\#(palette[lineIndex % palette.count])" stroke-width="1.5"\#(dash(lineIndex))/>"# + "\n"
+            svg +=
+                #"<path d="\#(path.trimmingCharacters(in: .whitespaces))" fill="none" stroke="\#(palette[lineIndex % palette.count])" stroke-width="1.5"\#(dash(lineIndex))/>"#
+                + "\n"
         }
         // The legend.
         for (index, code) in series.currencies.enumerated() {
             let lx = left + Double(index) * 90, ly = height - 18
-            svg += #"<line x1="\#(number(lx))" y1="\#(number(ly - 4))" x2="\#(number(lx + 24))" y2="\#(number(ly - 4))" stroke="\#(palette[index % palette.count])" stroke-width="3"\#(dash(index))/>"# + "\n"
+            svg +=
+                #"<line x1="\#(number(lx))" y1="\#(number(ly - 4))" x2="\#(number(lx + 24))" y2="\#(number(ly - 4))" stroke="\#(palette[index % palette.count])" stroke-width="3"\#(dash(index))/>"#
+                + "\n"
             svg += #"<text x="\#(number(lx + 30))" y="\#(number(ly))">\#(escape(code))</text>"# + "\n"
         }
         svg += "</svg>\n"
@@ -67,6 +87,7 @@ enum SVGChart {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

@@ -30,7 +30,8 @@ enum TerminalChart {
                     continue
                 }
                 let x = count == 1 ? 0 : dayIndex * (dotsWide - 1) / (count - 1)
-                let y = high == low ? dotsHigh / 2 : Int(((high - value) / (high - low) * Double(dotsHigh - 1)).rounded())
+                let y =
+                    high == low ? dotsHigh / 2 : Int(((high - value) / (high - low) * Double(dotsHigh - 1)).rounded())
                 let from = previous ?? (x, y)
                 let steps = max(abs(x - from.x), abs(y - from.y), 1)
                 for step in 0...steps {
@@ -57,7 +58,8 @@ enum TerminalChart {
         var text = series.title + "\n"
         for row in 0..<height {
             let label = rowLabels[row] ?? ""
-            text += String(repeating: " ", count: labelWidth - label.count) + label + (rowLabels[row] == nil ? " │" : " ┤")
+            text +=
+                String(repeating: " ", count: labelWidth - label.count) + label + (rowLabels[row] == nil ? " │" : " ┤")
             for column in 0..<width {
                 let glyph: String
                 if let mark = marks[row][column] {
@@ -84,12 +86,16 @@ enum TerminalChart {
             free = column + label.count + 1
         }
         text += String(repeating: " ", count: labelWidth) + " └" + String(axis) + "\n"
-        text += String(repeating: " ", count: labelWidth + 2) + String(String(labels).reversed().drop { $0 == " " }.reversed()) + "\n"
+        text +=
+            String(repeating: " ", count: labelWidth + 2)
+            + String(String(labels).reversed().drop { $0 == " " }.reversed()) + "\n"
         if several {
-            text += "  " + series.currencies.enumerated().map { index, code in
-                let entry = "\(ChartSeries.marker(index)) \(code)"
-                return color ? colors[index % colors.count] + entry + "\u{1B}[0m" : entry
-            }.joined(separator: "   ") + "\n"
+            text +=
+                "  "
+                + series.currencies.enumerated().map { index, code in
+                    let entry = "\(ChartSeries.marker(index)) \(code)"
+                    return color ? colors[index % colors.count] + entry + "\u{1B}[0m" : entry
+                }.joined(separator: "   ") + "\n"
         }
         return text
     }

@@ -8,25 +8,34 @@ struct ConvertCommand: ParsableCommand {
         name: "convert",
         abstract: "Convert an amount between two currencies (EUR included), through the euro.",
         discussion: """
-        Computed in decimal from the published rates, with no rounding on the way; the result is rounded once,
-        half away from zero, to the target currency's minor units (2 for USD, 0 for JPY) unless --precision.
+            Computed in decimal from the published rates, with no rounding on the way; the result is rounded once,
+            half away from zero, to the target currency's minor units (2 for USD, 0 for JPY) unless --precision.
 
-        With --input, every row of a CSV file is converted on its own day: the header names date, amount, from
-        and to columns (in any order, among others); the output is the same rows plus rate, rate_day and result,
-        streamed in constant memory. A bad row stops the batch with its line number (exit 65), unless
-        --skip-bad-rows. --output writes the result whole or not at all.
-        """)
+            With --input, every row of a CSV file is converted on its own day: the header names date, amount, from
+            and to columns (in any order, among others); the output is the same rows plus rate, rate_day and result,
+            streamed in constant memory. A bad row stops the batch with its line number (exit 65), unless
+            --skip-bad-rows. --output writes the result whole or not at all.
+            """)
 
     @OptionalArgument(.amount("amount", help: "The amount, like 100, 12.50 or -3.10.")) var amount: Amount?
     @OptionalArgument(.currency("from", help: "The currency of the amount.")) var from: String?
     @OptionalArgument(.currency("to", help: "The currency to convert into.")) var to: String?
-    @Option(.day("--date", help: "The day of the rate (YYYY-MM-DD; default: the newest stored day).")) var date: CalendarDay?
-    @Option(.integer("--precision", minimum: 0, maximum: 20,
-                     help: "Decimal places of the result, up to 20 (default: the currency's minor units).")) var precision: Int?
+    @Option(.day("--date", help: "The day of the rate (YYYY-MM-DD; default: the newest stored day).")) var date:
+        CalendarDay?
+    @Option(
+        .integer(
+            "--precision", minimum: 0, maximum: 20,
+            help: "Decimal places of the result, up to 20 (default: the currency's minor units).")) var precision: Int?
     @Option(CommonOptions.fallback, default: .previous) var fallback: RateFallback
-    @Option(.text("--input", value: "file", help: "Convert every row of this CSV (date,amount,from,to columns; - for standard input) instead.",
-                  completion: .file)) var input: String?
-    @Flag(FlagSpec("--skip-bad-rows", help: "With --input: leave bad rows out, list them and count them, rather than stop.")) var skipBadRows: Bool
+    @Option(
+        .text(
+            "--input", value: "file",
+            help: "Convert every row of this CSV (date,amount,from,to columns; - for standard input) instead.",
+            completion: .file)) var input: String?
+    @Flag(
+        FlagSpec(
+            "--skip-bad-rows", help: "With --input: leave bad rows out, list them and count them, rather than stop."))
+    var skipBadRows: Bool
     @Option(CommonOptions.output) var output: String?
     @Option(CommonOptions.format([.text, .json, .csv])) var format: OutputFormat?
     @Option(CommonOptions.asOf) var asOf: Date?
@@ -61,27 +70,38 @@ struct ConvertCommand: ParsableCommand {
     /// `convert --input FILE`: every row of a CSV, converted on the main context.
     func batch(_ input: String, context: CommandContext) async throws -> Int32 {
         let name = Self.configuration.name
-        if let extra = amount?.text ?? from ?? to { throw UsageError("Unexpected argument '\(extra)' with '--input <file>'", command: name) }
-        if date != nil { throw UsageError("'--date <day>' cannot be used with '--input <file>': each row has its date", command: name) }
+        if let extra = amount?.text ?? from ?? to {
+            throw UsageError("Unexpected argument '\(extra)' with '--input <file>'", command: name)
+        }
+        if date != nil {
+            throw UsageError(
+                "'--date <day>' cannot be used with '--input <file>': each row has its date", command: name)
+        }
         if let format, format != .csv {
-            throw UsageError("'--input <file>' writes CSV; '--format \(format.rawValue)' is not available with it", command: name)
+            throw UsageError(
+                "'--input <file>' writes CSV; '--format \(format.rawValue)' is not available with it", command: name)
         }
         let descriptor: Int32
         if input == "-" {
             descriptor = STDIN_FILENO
         } else {
             descriptor = open(input, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw FeedSourceError.unreadable(path: input, reason: String(cString: strerror(errno))) }
+            guard descriptor >= 0 else {
+                throw FeedSourceError.unreadable(path: input, reason: String(cString: strerror(errno)))
+            }
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
         let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: .csv)
         let output = try OutputFile(path: output, console: context.console)
         let now = store.asOf ?? context.now
-        let converter = BatchConverter(store: store, fallback: fallback, precision: precision, skipBadRows: skipBadRows, now: { now })
+        let converter = BatchConverter(
+            store: store, fallback: fallback, precision: precision, skipBadRows: skipBadRows, now: { now })
         let summary: BatchConverter.Summary
         do {
             summary = try await output.write { output in
-                try await converter.convert(CSVRecordReader(descriptor: descriptor, name: input), name: input) { try output.write($0) }
+                try await converter.convert(CSVRecordReader(descriptor: descriptor, name: input), name: input) {
+                    try output.write($0)
+                }
             }
         } catch let error as CSVRecordReader.SyntaxError {
             throw BatchConversionError(file: error.file, line: error.line, column: error.column, message: error.message)
@@ -89,8 +109,10 @@ struct ConvertCommand: ParsableCommand {
         for skipped in summary.skipped { context.console.err("skipped \(input):\(skipped.line): \(skipped.message)\n") }
         if summary.skippedCount > 0 {
             let more = summary.skippedCount - summary.skipped.count
-            context.console.err("warning: \(summary.skippedCount) bad row\(summary.skippedCount == 1 ? "" : "s") left out"
-                + (more > 0 ? " (the first \(summary.skipped.count) listed above)" : "") + "; \(summary.converted) converted\n")
+            context.console.err(
+                "warning: \(summary.skippedCount) bad row\(summary.skippedCount == 1 ? "" : "s") left out"
+                    + (more > 0 ? " (the first \(summary.skipped.count) listed above)" : "")
+                    + "; \(summary.converted) converted\n")
         }
         if let path = output.path { context.console.note("wrote \(summary.converted) converted rows to \(path)\n") }
         return ExitCode.success

@@ -8,11 +8,11 @@ struct CorrectionsCommand: ParsableCommand {
         name: "corrections",
         abstract: "List the corrections the ECB made to rates already stored, newest first.",
         discussion: """
-        An import that finds a stored rate published again with another value stores the new value and
-        records the correction: the day, the currency, the old and new value, and the import that made
-        it. 'ecbrates rate --as-of <time>' answers with the values from before a correction. A store
-        written by a release before corrections were recorded lists those made since it was upgraded.
-        """)
+            An import that finds a stored rate published again with another value stores the new value and
+            records the correction: the day, the currency, the old and new value, and the import that made
+            it. 'ecbrates rate --as-of <time>' answers with the values from before a correction. A store
+            written by a release before corrections were recorded lists those made since it was upgraded.
+            """)
 
     @Option(.currency("--currency", help: "Only corrections of this currency.")) var currency: String?
     @Option(.day("--since", help: "Only corrections of rates of this day or later.")) var since: CalendarDay?
@@ -24,7 +24,9 @@ struct CorrectionsCommand: ParsableCommand {
     func run(_ context: CommandContext) async throws -> Int32 {
         let (currency, since) = (currency, since)
         let store = try QuerySupport.openStore(self.store, context: context)
-        let list = try await QuerySupport.ask(store, context: context) { try $0.corrections(currency: currency, since: since) }
+        let list = try await QuerySupport.ask(store, context: context) {
+            try $0.corrections(currency: currency, since: since)
+        }
         context.console.out(CorrectionList(list, currency: currency, since: since).rendered(as: format))
         return ExitCode.success
     }

@@ -4,7 +4,8 @@ import Foundation
 /// `ecbrates currencies`: every currency the store holds.
 struct CurrenciesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        name: "currencies", abstract: "List the currencies in the store, with their first and last day and count of rates.")
+        name: "currencies",
+        abstract: "List the currencies in the store, with their first and last day and count of rates.")
 
     @Option(CommonOptions.format([.text, .json, .csv]), default: .text) var format: OutputFormat
     @Option(CommonOptions.store) var store: String?

@@ -8,18 +8,19 @@ struct ExportCommand: ParsableCommand {
         name: "export",
         abstract: "Export the stored rates as CSV (or JSON lines).",
         discussion: """
-        long: date,currency,rate, oldest first. wide: the ECB's own eurofxref-hist.csv layout (Date,USD,JPY,…,
-        newest first, N/A where a currency has no rate), which tools that read the ECB's file (and 'ecbrates
-        import') read. --format ndjson writes one JSON object per line instead. Written a year at a time, in
-        constant memory. A range that reaches business days whose rates are out but not stored is an error,
-        unless --partial.
-        """)
+            long: date,currency,rate, oldest first. wide: the ECB's own eurofxref-hist.csv layout (Date,USD,JPY,…,
+            newest first, N/A where a currency has no rate), which tools that read the ECB's file (and 'ecbrates
+            import') read. --format ndjson writes one JSON object per line instead. Written a year at a time, in
+            constant memory. A range that reaches business days whose rates are out but not stored is an error,
+            unless --partial.
+            """)
 
     @Option(CommonOptions.from("The first day (default: the first stored day).")) var from: CalendarDay?
     @Option(CommonOptions.to) var to: CalendarDay?
     @Option(CommonOptions.currencies) var currencies: [String]?
     @Option(CommonOptions.base, default: "EUR") var base: String
-    @Option(.choice("--layout", value: "layout", help: "long or wide (default: long).")) var layout: RateExporter.Layout?
+    @Option(.choice("--layout", value: "layout", help: "long or wide (default: long).")) var layout:
+        RateExporter.Layout?
     @Option(CommonOptions.format([.csv, .ndjson]), default: .csv) var format: OutputFormat
     @Option(CommonOptions.output) var output: String?
     @Flag(CommonOptions.partial) var partial: Bool
@@ -37,7 +38,9 @@ struct ExportCommand: ParsableCommand {
         if layout == .wide && base != "EUR" {
             // The ECB's layout says nothing of a base: a file of cross rates in it would be read
             // back (by ecbrates or any tool that reads the ECB's CSV) as rates per euro.
-            throw UsageError("'--layout wide' is the ECB's layout, rates per euro; with '--base <currency>' use '--layout long'", command: name)
+            throw UsageError(
+                "'--layout wide' is the ECB's layout, rates per euro; with '--base <currency>' use '--layout long'",
+                command: name)
         }
         let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: .csv)
         let output = try OutputFile(path: output, console: context.console)
@@ -45,15 +48,18 @@ struct ExportCommand: ParsableCommand {
         let exporter = RateExporter(store: store, now: { now })
         let (from, to, currencies, base, partial) = (from, to, currencies, base, partial)
         let summary = try await output.write { output in
-            try await exporter.export(layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,
-                                      base: base, partial: partial) { text in
+            try await exporter.export(
+                layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,
+                base: base, partial: partial
+            ) { text in
                 try output.write(text)
             }
         }
         if to == nil { await QuerySupport.warnIfStale(store, context: context) }
         QuerySupport.warnIncomplete(summary.missing, context: context)
         if let path = output.path {
-            context.console.note("wrote \(summary.lines) line\(summary.lines == 1 ? "" : "s") (\(layout.rawValue) layout) to \(path)\n")
+            context.console.note(
+                "wrote \(summary.lines) line\(summary.lines == 1 ? "" : "s") (\(layout.rawValue) layout) to \(path)\n")
         }
         return ExitCode.success
     }

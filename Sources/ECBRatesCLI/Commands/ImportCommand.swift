@@ -8,42 +8,58 @@ struct ImportCommand: ParsableCommand {
         name: "import",
         abstract: "Import ECB rate files (files, URLs or standard input) into the store.",
         discussion: """
-        With no <source>, --source chooses one of the ECB's files: auto (the default) imports the full
-        history into an empty store, and the 90-day file into one that has rates if that file reaches
-        back to the store's newest day (else the full history, so that no day goes missing).
-        Re-importing changes nothing; a rate the ECB has corrected is updated and reported. A URL is
-        fetched only if it changed since the last import ($ECBRATES_ECB_URL replaces the ECB's folder).
+            With no <source>, --source chooses one of the ECB's files: auto (the default) imports the full
+            history into an empty store, and the 90-day file into one that has rates if that file reaches
+            back to the store's newest day (else the full history, so that no day goes missing).
+            Re-importing changes nothing; a rate the ECB has corrected is updated and reported. A URL is
+            fetched only if it changed since the last import ($ECBRATES_ECB_URL replaces the ECB's folder).
 
-        A bad file stops the import with its error (exit 65) after storing exactly the whole days that
-        end before the error's position; the report names them. SIGINT or SIGTERM stops it politely:
-        the chunks in flight commit whole, the report says what was stored, and it exits 130 or 143
-        (a second signal kills it at once).
-        """)
+            A bad file stops the import with its error (exit 65) after storing exactly the whole days that
+            end before the error's position; the report names them. SIGINT or SIGTERM stops it politely:
+            the chunks in flight commit whole, the report says what was stored, and it exits 130 or 143
+            (a second signal kills it at once).
+            """)
 
     /// The ECB's files `--source` names.
     enum ECBFile: String, Sendable, CaseIterable {
         case daily, ninetyDays = "90d", hist, auto
     }
 
-    @RepeatingArgument(.word("source", help: "A file, an http(s) URL, or - for standard input.", completion: .file), optional: true)
+    @RepeatingArgument(
+        .word("source", help: "A file, an http(s) URL, or - for standard input.", completion: .file), optional: true)
     var sourceArguments: [String]
-    @Option(.choice("--source", value: "source", help: "daily, 90d, hist or auto, when no <source> is given (default: auto)."))
+    @Option(
+        .choice(
+            "--source", value: "source", help: "daily, 90d, hist or auto, when no <source> is given (default: auto)."))
     var source: ECBFile?
-    @Option(.integer("--workers", help: "Workers storing chunks at once (default: the number of cores).")) var workers: Int?
-    @Option(.integer("--chunk-days", help: "Days stored per transaction (default: \(ImportOptions.defaultChunkDays)).")) var chunkDays: Int?
-    @Option(.choice("--method", value: "method",
-                    help: "object (managed objects saved per chunk) or batch (a batch insert per chunk) (default: \(ImportOptions().method.rawValue))."))
+    @Option(.integer("--workers", help: "Workers storing chunks at once (default: the number of cores).")) var workers:
+        Int?
+    @Option(.integer("--chunk-days", help: "Days stored per transaction (default: \(ImportOptions.defaultChunkDays))."))
+    var chunkDays: Int?
+    @Option(
+        .choice(
+            "--method", value: "method",
+            help:
+                "object (managed objects saved per chunk) or batch (a batch insert per chunk) (default: \(ImportOptions().method.rawValue))."
+        ))
     var method: ImportMethod?
     @Option(.day("--from", help: "Only days on or after this one (YYYY-MM-DD).")) var from: CalendarDay?
     @Option(.day("--to", help: "Only days on or before this one (YYYY-MM-DD).")) var to: CalendarDay?
     @Option(CommonOptions.currencies) var currencies: [String]?
     @Flag(FlagSpec("--dry-run", help: "Report what would change; store nothing.")) var dryRun: Bool
     @Option(.seconds("--wait", help: "Wait this long for another import to finish (default: 0).")) var wait: Double?
-    @Option(.seconds("--connect-timeout", positive: true,
-                     help: "Give up connecting to a server after this long (default: \(Int(FeedFetcher.defaultConnectTimeout)))."))
+    @Option(
+        .seconds(
+            "--connect-timeout", positive: true,
+            help: "Give up connecting to a server after this long (default: \(Int(FeedFetcher.defaultConnectTimeout)))."
+        ))
     var connectTimeout: Double?
-    @Option(.seconds("--idle-timeout", positive: true,
-                     help: "Give up on a server silent this long, then retry, 4 attempts in all (default: \(Int(FeedFetcher.defaultIdleTimeout)))."))
+    @Option(
+        .seconds(
+            "--idle-timeout", positive: true,
+            help:
+                "Give up on a server silent this long, then retry, 4 attempts in all (default: \(Int(FeedFetcher.defaultIdleTimeout)))."
+        ))
     var idleTimeout: Double?
     @Option(CommonOptions.format([.text, .json]), default: .text) var format: OutputFormat
     @Flag(CommonOptions.quiet) var quiet: Bool
@@ -65,8 +81,9 @@ struct ImportCommand: ParsableCommand {
         options.dryRun = dryRun
         options.today = TargetCalendar.today(at: context.now)
         let wait = wait ?? 0
-        let fetcher = FeedFetcher(connectTimeout: connectTimeout ?? FeedFetcher.defaultConnectTimeout,
-                                  idleTimeout: idleTimeout ?? FeedFetcher.defaultIdleTimeout)
+        let fetcher = FeedFetcher(
+            connectTimeout: connectTimeout ?? FeedFetcher.defaultConnectTimeout,
+            idleTimeout: idleTimeout ?? FeedFetcher.defaultIdleTimeout)
         var sources = sourceArguments.map(FeedSource.init)
         if let choice = source {
             guard sources.isEmpty else {
@@ -105,7 +122,8 @@ struct ImportCommand: ParsableCommand {
             }
             // Nothing reads this process's view context: the import's saves need no merging into it
             // (the shell's import, on the shared store, is merged, for the shell's queries).
-            store = try RatesStore(url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL, mergingIntoViewContext: false)
+            store = try RatesStore(
+                url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL, mergingIntoViewContext: false)
             if let lock, heldLock == nil {
                 try await lock.acquire(waitingUpTo: wait, interruption: interruption)
                 heldLock = lock
@@ -121,13 +139,16 @@ struct ImportCommand: ParsableCommand {
         }
         var ecbBaseURL = FeedSource.ECBFile.ecbBaseURL
         if let mirror = context.environment["ECBRATES_ECB_URL"], !mirror.isEmpty {
-            guard let url = URL(string: mirror.hasSuffix("/") ? mirror : mirror + "/"), url.scheme == "http" || url.scheme == "https" else {
+            guard let url = URL(string: mirror.hasSuffix("/") ? mirror : mirror + "/"),
+                url.scheme == "http" || url.scheme == "https"
+            else {
                 throw UsageError("$ECBRATES_ECB_URL (\(mirror)) is not an http(s) URL", command: name)
             }
             ecbBaseURL = url
         }
-        let job = ImportJob(store: store, sources: sources, options: options, lockWait: wait, heldLock: heldLock,
-                            fetcher: fetcher, ecbBaseURL: ecbBaseURL, interruption: interruption, progress: report)
+        let job = ImportJob(
+            store: store, sources: sources, options: options, lockWait: wait, heldLock: heldLock,
+            fetcher: fetcher, ecbBaseURL: ecbBaseURL, interruption: interruption, progress: report)
         do {
             let reports = try await job.run()
             progress?.finish()
@@ -135,16 +156,22 @@ struct ImportCommand: ParsableCommand {
             return ExitCode.success
         } catch let error as ImportJobError {
             progress?.finish()
-            Self.render(error.reports, format: format, console: context.console, stopped: error.partial, error: error.underlying)
+            Self.render(
+                error.reports, format: format, console: context.console, stopped: error.partial, error: error.underlying
+            )
             throw error
         }
     }
 
     /// Prints the reports; `stopped` is what the source that failed (or was interrupted) stored
     /// before `error`.
-    static func render(_ reports: [ImportReport], format: OutputFormat, console: Console, stopped: ImportReport? = nil, error: (any Error)? = nil) {
-        let answer = ImportAnswer(reports: reports, stopped: stopped, error: stopped == nil ? nil : error.map(FailureText.describe) ?? "",
-                                  interruptedBy: (error as? ImportStopped)?.signalName)
+    static func render(
+        _ reports: [ImportReport], format: OutputFormat, console: Console, stopped: ImportReport? = nil,
+        error: (any Error)? = nil
+    ) {
+        let answer = ImportAnswer(
+            reports: reports, stopped: stopped, error: stopped == nil ? nil : error.map(FailureText.describe) ?? "",
+            interruptedBy: (error as? ImportStopped)?.signalName)
         console.out(answer.rendered(as: format))
     }
 }

@@ -7,7 +7,8 @@ struct LatestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "latest",
         abstract: "Show all rates of the newest stored day (or of --date), per euro or per --base.",
-        discussion: "A currency asked for with --currencies that has no rate that day is named in a warning and left out.")
+        discussion:
+            "A currency asked for with --currencies that has no rate that day is named in a warning and left out.")
 
     @Option(CommonOptions.currencies) var currencies: [String]?
     @Option(CommonOptions.date) var date: CalendarDay?

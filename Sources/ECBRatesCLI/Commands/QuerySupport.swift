@@ -18,8 +18,10 @@ enum QuerySupport {
     /// With `oneGeneration`, for a command that reads in many queries (a series, an export), the
     /// main context is pinned to the store's current query generation: the whole answer comes
     /// from one state of the store, whatever an import in another process commits meanwhile.
-    static func openStore(_ path: String?, asOf moment: Date?, context: CommandContext, answering format: OutputFormat,
-                          oneGeneration: Bool = false) throws -> RatesStore {
+    static func openStore(
+        _ path: String?, asOf moment: Date?, context: CommandContext, answering format: OutputFormat,
+        oneGeneration: Bool = false
+    ) throws -> RatesStore {
         let store = try openStore(path, context: context)
         guard let moment else {
             if oneGeneration && context.sharedStore == nil { try store.pinCurrentQueryGeneration() }
@@ -31,8 +33,10 @@ enum QuerySupport {
     }
 
     /// Runs `body` with queries on the store's main context, on the main queue.
-    static func ask<T: Sendable>(_ store: RatesStore, context: CommandContext,
-                                 _ body: @escaping @Sendable (RateQueries) throws -> T) async throws -> T {
+    static func ask<T: Sendable>(
+        _ store: RatesStore, context: CommandContext,
+        _ body: @escaping @Sendable (RateQueries) throws -> T
+    ) async throws -> T {
         try await store.read(now: context.now, body)
     }
 
@@ -40,19 +44,25 @@ enum QuerySupport {
     static func warnIncomplete(_ missing: [CalendarDay], context: CommandContext) {
         guard let first = missing.first, let last = missing.last else { return }
         let days = missing.count == 1 ? "\(first)" : "\(missing.count) business days (\(first)..\(last))"
-        context.console.err("warning: the answer is incomplete: the store lacks the rates of \(days), which the ECB has published\n")
+        context.console.err(
+            "warning: the answer is incomplete: the store lacks the rates of \(days), which the ECB has published\n")
     }
 
     /// Warns on standard error when the store lacks business days whose rates are out.
     static func warnIfStale(_ store: RatesStore, context: CommandContext) async {
         guard let (last, missing) = try? await ask(store, context: context, { try $0.missingBusinessDays() }),
-              let first = missing.first else { return }
+            let first = missing.first
+        else { return }
         let count = missing.count
-        context.console.err("warning: the store's newest day is \(last), but the rates of \(count) business day\(count == 1 ? "" : "s") since (from \(first)) are out; run 'ecbrates import'\n")
+        context.console.err(
+            "warning: the store's newest day is \(last), but the rates of \(count) business day\(count == 1 ? "" : "s") since (from \(first)) are out; run 'ecbrates import'\n"
+        )
     }
 
     /// Throws when `from` is after `to`.
     static func checkRange(from: CalendarDay?, to: CalendarDay?, command: String) throws {
-        if let from, let to, from > to { throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: command) }
+        if let from, let to, from > to {
+            throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: command)
+        }
     }
 }

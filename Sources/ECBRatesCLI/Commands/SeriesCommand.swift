@@ -9,16 +9,19 @@ struct SeriesCommand: ParsableCommand {
         name: "series",
         abstract: "Show the rates of one or more currencies day by day, or draw them.",
         discussion: """
-        One row per day with a rate. --chart draws a line chart in the terminal; --format svg writes an SVG chart;
-        --format ndjson streams one JSON object per line in constant memory. A range that reaches business days
-        whose rates are out but not stored is an error, unless --partial.
-        """)
+            One row per day with a rate. --chart draws a line chart in the terminal; --format svg writes an SVG chart;
+            --format ndjson streams one JSON object per line in constant memory. A range that reaches business days
+            whose rates are out but not stored is an error, unless --partial.
+            """)
 
     @Argument(.currencies("currencies", help: "Currency codes, comma-separated (USD,JPY).")) var currencies: [String]
     @Option(CommonOptions.from("The first day (default: a year before --to).")) var from: CalendarDay?
     @Option(CommonOptions.to) var to: CalendarDay?
     @Option(CommonOptions.base, default: "EUR") var base: String
-    @Option(.choice("--group", value: "period", help: "One row per week (from Monday) or month: the mean of its rates, or --statistic."))
+    @Option(
+        .choice(
+            "--group", value: "period",
+            help: "One row per week (from Monday) or month: the mean of its rates, or --statistic."))
     var group: SeriesGrouper.Period?
     @Option(.choice("--statistic", value: "figure", help: "With --group: mean (default), first, last, min or max."))
     var statistic: SeriesGrouper.Statistic?
@@ -33,32 +36,43 @@ struct SeriesCommand: ParsableCommand {
 
     func run(_ context: CommandContext) async throws -> Int32 {
         let name = Self.configuration.name
-        if chart && format != nil { throw UsageError("'--chart' and '--format <format>' cannot be used together", command: name) }
+        if chart && format != nil {
+            throw UsageError("'--chart' and '--format <format>' cannot be used together", command: name)
+        }
         let format = format ?? .text
         let (codes, from, to, base, partial) = (currencies, from, to, base, partial)
         try QuerySupport.checkRange(from: from, to: to, command: name)
-        if statistic != nil && group == nil { throw UsageError("'--statistic <figure>' needs '--group <period>'", command: name) }
+        if statistic != nil && group == nil {
+            throw UsageError("'--statistic <figure>' needs '--group <period>'", command: name)
+        }
         let grouping = group.map { SeriesTable.Grouping(period: $0, statistic: statistic ?? .mean) }
-        let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: format, oneGeneration: true)
+        let store = try QuerySupport.openStore(
+            self.store, asOf: asOf, context: context, answering: format, oneGeneration: true)
         let output = try OutputFile(path: output, console: context.console)
         let quoted = base.uppercased()
 
         if format == .ndjson {
             // Streamed: a row is written as it is read, a few hundred at a time.
-            let missing = try await output.write { output in try await QuerySupport.ask(store, context: context) { queries in
-                let (first, last) = try Self.range(queries, from: from, to: to)
-                let buffer = LineBuffer(output: output)
-                let write: (SeriesTable.Row) throws -> Void = { row in
-                    try buffer.add(SeriesTable.ndjsonLine(row, currencies: codes, base: quoted, grouping: grouping))
+            let missing = try await output.write { output in
+                try await QuerySupport.ask(store, context: context) { queries in
+                    let (first, last) = try Self.range(queries, from: from, to: to)
+                    let buffer = LineBuffer(output: output)
+                    let write: (SeriesTable.Row) throws -> Void = { row in
+                        try buffer.add(SeriesTable.ndjsonLine(row, currencies: codes, base: quoted, grouping: grouping))
+                    }
+                    var grouper = grouping.map {
+                        SeriesGrouper(period: $0.period, statistic: $0.statistic, columns: codes.count, emit: write)
+                    }
+                    let (_, _, missing) = try queries.eachSeriesRow(
+                        codes, from: first, to: last, base: base, partial: partial
+                    ) { row in
+                        if grouper != nil { try grouper!.add(row) } else { try write(row) }
+                    }
+                    try grouper?.finish()
+                    try buffer.flush()
+                    return missing
                 }
-                var grouper = grouping.map { SeriesGrouper(period: $0.period, statistic: $0.statistic, columns: codes.count, emit: write) }
-                let (_, _, missing) = try queries.eachSeriesRow(codes, from: first, to: last, base: base, partial: partial) { row in
-                    if grouper != nil { try grouper!.add(row) } else { try write(row) }
-                }
-                try grouper?.finish()
-                try buffer.flush()
-                return missing
-            } }
+            }
             QuerySupport.warnIncomplete(missing, context: context)
             if to == nil { await QuerySupport.warnIfStale(store, context: context) }
             return ExitCode.success
@@ -70,7 +84,9 @@ struct SeriesCommand: ParsableCommand {
         }
         if let grouping {
             var rows: [SeriesTable.Row] = []
-            var grouper = SeriesGrouper(period: grouping.period, statistic: grouping.statistic, columns: table.currencies.count) { rows.append($0) }
+            var grouper = SeriesGrouper(
+                period: grouping.period, statistic: grouping.statistic, columns: table.currencies.count
+            ) { rows.append($0) }
             for row in table.rows { try grouper.add(row) }
             try grouper.finish()
             table = SeriesTable(currencies: table.currencies, rows: rows, missing: table.missing, base: table.base)
@@ -78,7 +94,9 @@ struct SeriesCommand: ParsableCommand {
         }
         let text: String
         if chart {
-            text = TerminalChart.render(table, color: context.console.outputIsTerminal && context.environment["NO_COLOR"] == nil && output.path == nil)
+            text = TerminalChart.render(
+                table,
+                color: context.console.outputIsTerminal && context.environment["NO_COLOR"] == nil && output.path == nil)
         } else if format == .svg {
             text = SVGChart.render(table)
         } else {
@@ -88,13 +106,16 @@ struct SeriesCommand: ParsableCommand {
         QuerySupport.warnIncomplete(table.missing, context: context)
         if to == nil { await QuerySupport.warnIfStale(store, context: context) }
         if let path = output.path {
-            context.console.note("wrote \(table.rows.count) \(group.map { "\($0.rawValue)s" } ?? "days") of \(table.currencies.joined(separator: ", ")) to \(path)\n")
+            context.console.note(
+                "wrote \(table.rows.count) \(group.map { "\($0.rawValue)s" } ?? "days") of \(table.currencies.joined(separator: ", ")) to \(path)\n"
+            )
         }
         return ExitCode.success
     }
 
     /// The range asked for, with its defaults: the year before the newest stored day.
-    static func range(_ queries: RateQueries, from: CalendarDay?, to: CalendarDay?) throws -> (CalendarDay, CalendarDay) {
+    static func range(_ queries: RateQueries, from: CalendarDay?, to: CalendarDay?) throws -> (CalendarDay, CalendarDay)
+    {
         let end = try to ?? queries.bounds().last
         return (from ?? end.adding(days: -365), end)
     }

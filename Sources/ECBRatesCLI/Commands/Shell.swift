@@ -51,10 +51,12 @@ final class Shell: @unchecked Sendable {
                 startImport(Array(words.dropFirst()))
             default:
                 guard Self.commands.contains(first) else {
-                    context.console.err("\(context.console.errorLabel()) unknown command '\(first)'; 'help' lists them\n")
+                    context.console.err(
+                        "\(context.console.errorLabel()) unknown command '\(first)'; 'help' lists them\n")
                     break
                 }
-                let status = await CLI.main(words, environment: context.environment, console: context.console, sharedStore: store)
+                let status = await CLI.main(
+                    words, environment: context.environment, console: context.console, sharedStore: store)
                 if status != ExitCode.success { failures.withLock { $0 += 1 } }
             }
             prompt()
@@ -92,7 +94,11 @@ final class Shell: @unchecked Sendable {
         guard case .run(let parsed) = invocation, let command = parsed.command as? ImportCommand else {
             // `import --help`: the help, at once.
             let store = self.store, context = self.context
-            _ = Task { await CLI.main(.success(invocation), environment: context.environment, console: context.console, sharedStore: store) }
+            _ = Task {
+                await CLI.main(
+                    .success(invocation), environment: context.environment, console: context.console, sharedStore: store
+                )
+            }
             return
         }
         if let failure = parsed.failure {
@@ -101,7 +107,8 @@ final class Shell: @unchecked Sendable {
         }
         let store = self.store, context = self.context
         let task = Task {
-            let status = await CLI.main(.success(invocation), environment: context.environment, console: context.console, sharedStore: store)
+            let status = await CLI.main(
+                .success(invocation), environment: context.environment, console: context.console, sharedStore: store)
             if status != ExitCode.success { self.failures.withLock { $0 += 1 } }
         }
         imports.withLock { $0.append(task) }

@@ -10,12 +10,12 @@ struct ShellCommand: ParsableCommand {
         name: "shell",
         abstract: "Read commands from standard input; imports run in the background while queries answer.",
         discussion: """
-        Each line is a command as on the command line, without 'ecbrates' and --store: rate USD --date 2020-03-13,
-        convert 100 USD JPY, import FILE, status, help, wait (for the imports to finish), quit. 'import' returns at
-        once; queries answer from the main context, which merges every chunk the import stores, and every import
-        another process commits (through the store's history). A prompt is shown only when standard input is a
-        terminal.
-        """,
+            Each line is a command as on the command line, without 'ecbrates' and --store: rate USD --date 2020-03-13,
+            convert 100 USD JPY, import FILE, status, help, wait (for the imports to finish), quit. 'import' returns at
+            once; queries answer from the main context, which merges every chunk the import stores, and every import
+            another process commits (through the store's history). A prompt is shown only when standard input is a
+            terminal.
+            """,
         inShell: false)
 
     @Option(CommonOptions.store) var store: String?
@@ -28,7 +28,8 @@ struct ShellCommand: ParsableCommand {
         let store = try RatesStore(url: context.storeURL(self.store), observingOtherProcesses: true)
         let merger = try RemoteChangeMerger(store: store) { error in
             context.console.err("warning: another process's changes could not be merged: \(error)\n")
-        } onMerge: { _ in }
+        } onMerge: { _ in
+        }
         let shell = Shell(store: store, context: context)
         let status = await shell.run()
         withExtendedLifetime(merger) {}

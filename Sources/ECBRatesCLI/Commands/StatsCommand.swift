@@ -21,10 +21,12 @@ struct StatsCommand: ParsableCommand {
     func run(_ context: CommandContext) async throws -> Int32 {
         let (currency, from, to, base, partial) = (currency, from, to, base, partial)
         try QuerySupport.checkRange(from: from, to: to, command: Self.configuration.name)
-        let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: format, oneGeneration: true)
+        let store = try QuerySupport.openStore(
+            self.store, asOf: asOf, context: context, answering: format, oneGeneration: true)
         let stats = try await QuerySupport.ask(store, context: context) { queries in
             let bounds = try queries.bounds()
-            return try queries.stats(currency, from: from ?? bounds.first, to: to ?? bounds.last, base: base, partial: partial)
+            return try queries.stats(
+                currency, from: from ?? bounds.first, to: to ?? bounds.last, base: base, partial: partial)
         }
         context.console.out(stats.rendered(as: format))
         QuerySupport.warnIncomplete(stats.missing, context: context)

@@ -9,7 +9,8 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check ECB rate files without storing them.",
         discussion: "Prints a summary of each good file; a bad one stops with its error (exit 65).")
 
-    @RepeatingArgument(.word("file", help: "A file, or - for standard input.", completion: .file), optional: false) var files: [String]
+    @RepeatingArgument(.word("file", help: "A file, or - for standard input.", completion: .file), optional: false)
+    var files: [String]
     @Option(CommonOptions.format([.text, .json]), default: .text) var format: OutputFormat
     @Flag(CommonOptions.quiet) var quiet: Bool
 
@@ -26,7 +27,8 @@ struct ValidateCommand: ParsableCommand {
                 throw UsageError("validate reads files and standard input; '\(argument)' is a URL", command: name)
             }
             let check = TargetCalendar.readerCheck(today: TargetCalendar.today(at: context.now))
-            let summary = try EurofxrefReader(source: source.description, dayRefusal: check).validate(source.openLocal())
+            let summary = try EurofxrefReader(source: source.description, dayRefusal: check).validate(
+                source.openLocal())
             summaries.append(summary)
             // Text says each good file as it is read (a later bad one then stops the run).
             if format == .text { context.console.out(ValidationAnswer(files: [summary]).rendered(as: .text)) }

@@ -10,15 +10,15 @@ struct WatchCommand: ParsableCommand {
         name: "watch",
         abstract: "Show the newest day's rates, then each new day and correction as any process imports them.",
         discussion: """
-        It follows the store's persistent history: an import by a cron job, another shell or this machine's
-        'ecbrates import' shows up here within a fraction of a second of committing (the store is looked at
-        every 50 ms, at next to no cost). It reports the rates of days newer than the newest day stored before
-        them (a backfill of older days is not news) and every correction. Each line of --format ndjson is an
-        event ("rates" or "correction") with the history token of the transaction that brought it; --since
-        TOKEN replays what came after that token, --since DAY every day after that day and the corrections
-        recorded since, before going on live. SIGINT or SIGTERM ends it (exit 0), saying on standard error the
-        token to resume from; a token whose history was purged (after 90 days) is refused (exit 65).
-        """,
+            It follows the store's persistent history: an import by a cron job, another shell or this machine's
+            'ecbrates import' shows up here within a fraction of a second of committing (the store is looked at
+            every 50 ms, at next to no cost). It reports the rates of days newer than the newest day stored before
+            them (a backfill of older days is not news) and every correction. Each line of --format ndjson is an
+            event ("rates" or "correction") with the history token of the transaction that brought it; --since
+            TOKEN replays what came after that token, --since DAY every day after that day and the corrections
+            recorded since, before going on live. SIGINT or SIGTERM ends it (exit 0), saying on standard error the
+            token to resume from; a token whose history was purged (after 90 days) is refused (exit 65).
+            """,
         inShell: false)
 
     /// Where `--since` starts: a day, or a history token (a transaction number).
@@ -27,13 +27,17 @@ struct WatchCommand: ParsableCommand {
         case token(Int64)
     }
 
-    @OptionalArgument(.currencies("currencies", help: "Only these currencies (USD,GBP,…); default: all.")) var currencies: [String]?
-    @Option(OptionSpec<Since>("--since", value: "token|day", help: "Replay what came after this history token or day first.",
-                              expected: "a history token (a number ecbrates watch printed) or a day as YYYY-MM-DD") { text in
-        if let day = CalendarDay(text) { return .day(day) }
-        if let number = Int64(text), number >= 0 { return .token(number) }
-        return nil
-    })
+    @OptionalArgument(.currencies("currencies", help: "Only these currencies (USD,GBP,…); default: all."))
+    var currencies: [String]?
+    @Option(
+        OptionSpec<Since>(
+            "--since", value: "token|day", help: "Replay what came after this history token or day first.",
+            expected: "a history token (a number ecbrates watch printed) or a day as YYYY-MM-DD"
+        ) { text in
+            if let day = CalendarDay(text) { return .day(day) }
+            if let number = Int64(text), number >= 0 { return .token(number) }
+            return nil
+        })
     var since: Since?
     @Option(CommonOptions.format([.text, .ndjson]), default: .text) var format: OutputFormat
     @Option(CommonOptions.store) var store: String?
@@ -53,21 +57,25 @@ struct WatchCommand: ParsableCommand {
         let console = context.console
         let stop = ImportInterruption()
         let failure = Mutex<(any Error)?>(nil)
-        let watcher = RateWatcher(store: store, currencies: codes.map(Set.init), onError: { error in
-            // It cannot go on: it says so and ends (never silently stops reporting).
-            failure.withLock { $0 = error }
-            stop.request(signal: 0)
-        }, emit: { event, token in
-            console.out(WatchEvent(event, token: token.description).rendered(as: format))
-        })
+        let watcher = RateWatcher(
+            store: store, currencies: codes.map(Set.init),
+            onError: { error in
+                // It cannot go on: it says so and ends (never silently stops reporting).
+                failure.withLock { $0 = error }
+                stop.request(signal: 0)
+            },
+            emit: { event, token in
+                console.out(WatchEvent(event, token: token.description).rendered(as: format))
+            })
         let signals = SignalTrap(interruption: stop)
         defer { signals.restore() }
         try await store.performOnMainContext { () throws -> Void in
-            let start: RateWatcher.Start? = switch since {
-            case .day(let day): .day(day)
-            case .token(let number): .token(store.historyToken(transactionNumber: number))
-            case nil: nil
-            }
+            let start: RateWatcher.Start? =
+                switch since {
+                case .day(let day): .day(day)
+                case .token(let number): .token(store.historyToken(transactionNumber: number))
+                case nil: nil
+                }
             try watcher.start(since: start)
         }
         if console.errorIsTerminal { console.err("watching \(url.path) for new rates (Ctrl-C stops)\n") }

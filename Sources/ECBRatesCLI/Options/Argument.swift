@@ -12,7 +12,9 @@ struct Argument<Value: Sendable>: Sendable {
     /// The value. A required argument always has one once parsed (the parser refuses a
     /// command line without it).
     var wrappedValue: Value {
-        guard let value = box.value else { preconditionFailure("the required argument <\(name)> was read before it was parsed") }
+        guard let value = box.value else {
+            preconditionFailure("the required argument <\(name)> was read before it was parsed")
+        }
         return value
     }
 
@@ -21,9 +23,11 @@ struct Argument<Value: Sendable>: Sendable {
         let box = InputBox<Value?>(nil)
         self.box = box
         name = spec.name
-        DeclarationCollector.register(InputDeclaration(
-            name: spec.name, help: spec.help, kind: .argument(optional: false, repeating: false), choices: [],
-            completion: spec.completion, assign: { words in if let word = words.first { box.set(try spec.value(of: word)) } },
-            wasRead: { box.wasRead }))
+        DeclarationCollector.register(
+            InputDeclaration(
+                name: spec.name, help: spec.help, kind: .argument(optional: false, repeating: false), choices: [],
+                completion: spec.completion,
+                assign: { words in if let word = words.first { box.set(try spec.value(of: word)) } },
+                wasRead: { box.wasRead }))
     }
 }

@@ -47,7 +47,9 @@ struct ArgumentParser {
             }
             if let inlineValue {
                 given[option.name, default: []].append(inlineValue)
-            } else if index < words.count, !(words[index].hasPrefix("-") && words[index] != "-" && Double(words[index]) == nil) {
+            } else if index < words.count,
+                !(words[index].hasPrefix("-") && words[index] != "-" && Double(words[index]) == nil)
+            {
                 given[option.name, default: []].append(words[index])
                 index += 1
             } else {

@@ -48,7 +48,8 @@ struct ArgumentSpec<Value: Sendable>: Sendable {
             switch DecimalMath.amount(word) {
             case .value(let value): .success(Amount(value: value, text: word))
             case .notANumber: .failure(ArgumentRefusal())
-            case .tooManyDigits: .failure(ArgumentRefusal(expected: "at most \(DecimalMath.amountDigits) significant digits"))
+            case .tooManyDigits:
+                .failure(ArgumentRefusal(expected: "at most \(DecimalMath.amountDigits) significant digits"))
             }
         }
     }

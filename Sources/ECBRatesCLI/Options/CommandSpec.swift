@@ -7,8 +7,9 @@ struct CommandSpec: Sendable {
     let declarations: [InputDeclaration]
 
     /// `-h, --help`, which every command takes.
-    static let help = InputDeclaration(name: "--help", help: "Show help information.", kind: .flag, choices: [], completion: .none,
-                                       assign: { _ in }, wasRead: { true })
+    static let help = InputDeclaration(
+        name: "--help", help: "Show help information.", kind: .flag, choices: [], completion: .none,
+        assign: { _ in }, wasRead: { true })
 
     var name: String { configuration.name }
     var abstract: String { configuration.abstract }
@@ -33,7 +34,11 @@ struct CommandSpec: Sendable {
             parts.append(optional ? "[\(text)]" : text)
         }
         for option in declarations where !option.isArgument {
-            if case .option(let value) = option.kind { parts.append("[\(option.name) <\(value)>]") } else { parts.append("[\(option.name)]") }
+            if case .option(let value) = option.kind {
+                parts.append("[\(option.name) <\(value)>]")
+            } else {
+                parts.append("[\(option.name)]")
+            }
         }
         return parts.joined(separator: " ")
     }

@@ -14,7 +14,9 @@ enum CurrencyCodes {
             while code.last?.isWhitespace == true { code.removeLast() }
             return code.uppercased()
         }
-        guard !codes.isEmpty, codes.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0 >= "A" && $0 <= "Z" } }) else { return nil }
+        guard !codes.isEmpty, codes.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0 >= "A" && $0 <= "Z" } }) else {
+            return nil
+        }
         return codes
     }
 }

@@ -22,7 +22,9 @@ final class DeclarationCollector: @unchecked Sendable {
     /// ``make(_:)`` is a programmer's error: its input would never be parsed.
     static func register(_ declaration: InputDeclaration) {
         guard let collector = current else {
-            preconditionFailure("the input \(declaration.name) was declared outside a command's declaration (make commands with DeclarationCollector.make)")
+            preconditionFailure(
+                "the input \(declaration.name) was declared outside a command's declaration (make commands with DeclarationCollector.make)"
+            )
         }
         collector.declarations.withLock { $0.append(declaration) }
     }

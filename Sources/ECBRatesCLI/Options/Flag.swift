@@ -10,8 +10,9 @@ struct Flag: Sendable {
     init(_ spec: FlagSpec) {
         let box = InputBox(false)
         self.box = box
-        DeclarationCollector.register(InputDeclaration(
-            name: spec.name, help: spec.help, kind: .flag, choices: [], completion: .none,
-            assign: { texts in if !texts.isEmpty { box.set(true) } }, wasRead: { box.wasRead }))
+        DeclarationCollector.register(
+            InputDeclaration(
+                name: spec.name, help: spec.help, kind: .flag, choices: [], completion: .none,
+                assign: { texts in if !texts.isEmpty { box.set(true) } }, wasRead: { box.wasRead }))
     }
 }

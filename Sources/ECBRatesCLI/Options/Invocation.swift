@@ -25,17 +25,24 @@ enum Invocation: Sendable {
                 return
             }
             guard arguments.count == 2 else { throw UsageError("Unexpected argument '\(arguments[2])'") }
-            guard let command = CLI.commands.first(where: { $0.name == name }) else { throw UsageError("Unknown command '\(name)'") }
+            guard let command = CLI.commands.first(where: { $0.name == name }) else {
+                throw UsageError("Unknown command '\(name)'")
+            }
             self = .print(command.makeSpec().helpText)
         default:
             guard let entry = CLI.commands.first(where: { $0.name == first }) else {
                 if first.hasPrefix("-") { throw UsageError("Unknown option '\(first)'") }
-                let suggestion = Suggestions.nearest(to: first, among: CLI.commands.map(\.name) + ["help"]).map { ". Did you mean '\($0)'?" } ?? ""
+                let suggestion =
+                    Suggestions.nearest(to: first, among: CLI.commands.map(\.name) + ["help"]).map {
+                        ". Did you mean '\($0)'?"
+                    } ?? ""
                 throw UsageError("Unknown command '\(first)'\(suggestion)")
             }
             let (command, spec) = entry.make()
             let outcome = try ArgumentParser(spec: spec).parse(Array(arguments.dropFirst()))
-            self = outcome.wantsHelp ? .print(spec.helpText) : .run(ParsedCommand(command: command, spec: spec, failure: outcome.failure))
+            self =
+                outcome.wantsHelp
+                ? .print(spec.helpText) : .run(ParsedCommand(command: command, spec: spec, failure: outcome.failure))
         }
     }
 }

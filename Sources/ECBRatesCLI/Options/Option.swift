@@ -26,11 +26,14 @@ struct Option<Value: Sendable>: Sendable {
         DeclarationCollector.register(Self.declaration(spec, wasRead: { box.wasRead }) { box.set($0) })
     }
 
-    private static func declaration<Wrapped>(_ spec: OptionSpec<Wrapped>, wasRead: @escaping @Sendable () -> Bool,
-                                             set: @escaping @Sendable (Wrapped) -> Void) -> InputDeclaration {
-        InputDeclaration(name: spec.name, help: spec.help, kind: .option(value: spec.value), choices: spec.choices,
-                         completion: spec.completion,
-                         assign: { texts in if let last = texts.last { set(try spec.value(of: last)) } },
-                         wasRead: wasRead)
+    private static func declaration<Wrapped>(
+        _ spec: OptionSpec<Wrapped>, wasRead: @escaping @Sendable () -> Bool,
+        set: @escaping @Sendable (Wrapped) -> Void
+    ) -> InputDeclaration {
+        InputDeclaration(
+            name: spec.name, help: spec.help, kind: .option(value: spec.value), choices: spec.choices,
+            completion: spec.completion,
+            assign: { texts in if let last = texts.last { set(try spec.value(of: last)) } },
+            wasRead: wasRead)
     }
 }

@@ -21,8 +21,11 @@ struct OptionSpec<Value: Sendable>: Sendable {
     /// The value `text` spells, or nil.
     let parse: @Sendable (String) -> Value?
 
-    init(_ name: String, value: String, help: String, expected: String, choices: [String] = [], completion: ValueCompletion = .none,
-         parse: @escaping @Sendable (String) -> Value?) {
+    init(
+        _ name: String, value: String, help: String, expected: String, choices: [String] = [],
+        completion: ValueCompletion = .none,
+        parse: @escaping @Sendable (String) -> Value?
+    ) {
         self.name = name
         self.value = value
         self.help = help
@@ -50,8 +53,11 @@ extension OptionSpec where Value == CalendarDay {
 
 extension OptionSpec where Value == Int {
     /// A whole number of at least `minimum`.
-    static func integer(_ name: String, value: String = "n", minimum: Int = 1, maximum: Int? = nil, help: String) -> Self {
-        let expected = maximum.map { "a whole number from \(minimum) to \($0)" } ?? "a whole number of \(minimum) or more"
+    static func integer(
+        _ name: String, value: String = "n", minimum: Int = 1, maximum: Int? = nil, help: String
+    ) -> Self {
+        let expected =
+            maximum.map { "a whole number from \(minimum) to \($0)" } ?? "a whole number of \(minimum) or more"
         return Self(name, value: value, help: help, expected: expected) { text in
             Int(text).flatMap { $0 >= minimum && $0 <= (maximum ?? .max) ? $0 : nil }
         }
@@ -61,7 +67,10 @@ extension OptionSpec where Value == Int {
 extension OptionSpec where Value == Double {
     /// A number of seconds: zero or more, or more than zero when `positive`.
     static func seconds(_ name: String, positive: Bool = false, help: String) -> Self {
-        Self(name, value: "seconds", help: help, expected: positive ? "a number of seconds, more than 0" : "a number of seconds, 0 or more") { text in
+        Self(
+            name, value: "seconds", help: help,
+            expected: positive ? "a number of seconds, more than 0" : "a number of seconds, 0 or more"
+        ) { text in
             Double(text).flatMap { $0.isFinite && (positive ? $0 > 0 : $0 >= 0) ? $0 : nil }
         }
     }
@@ -75,7 +84,8 @@ extension OptionSpec where Value == String {
 
     /// One currency code, upper-cased (`usd` → USD).
     static func currency(_ name: String, help: String) -> Self {
-        Self(name, value: "currency", help: help, expected: "a currency code like USD", completion: .currencies) { text in
+        Self(name, value: "currency", help: help, expected: "a currency code like USD", completion: .currencies) {
+            text in
             let code = text.uppercased()
             return code.count == 3 && code.allSatisfy { $0 >= "A" && $0 <= "Z" } ? code : nil
         }
@@ -85,7 +95,8 @@ extension OptionSpec where Value == String {
 extension OptionSpec where Value == [String] {
     /// Comma-separated currency codes, upper-cased (`usd,JPY` → USD, JPY).
     static func currencies(_ name: String, help: String) -> Self {
-        Self(name, value: "codes", help: help, expected: "currency codes like USD,JPY", completion: .currencies) { text in
+        Self(name, value: "codes", help: help, expected: "currency codes like USD,JPY", completion: .currencies) {
+            text in
             CurrencyCodes.parse(text)
         }
     }
@@ -95,7 +106,8 @@ extension OptionSpec where Value: RawRepresentable & CaseIterable & Sendable, Va
     /// One of the enum's cases (or of `allowed`), by its raw value.
     static func choice(_ name: String, value: String, allowed: [Value] = Array(Value.allCases), help: String) -> Self {
         let names = allowed.map(\.rawValue)
-        return Self(name, value: value, help: help, expected: "one of " + names.joined(separator: ", "), choices: names) { text in
+        return Self(name, value: value, help: help, expected: "one of " + names.joined(separator: ", "), choices: names)
+        { text in
             Value(rawValue: text).flatMap { names.contains($0.rawValue) ? $0 : nil }
         }
     }

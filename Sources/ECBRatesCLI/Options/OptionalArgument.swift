@@ -10,9 +10,11 @@ struct OptionalArgument<Value: Sendable>: Sendable {
     init(_ spec: ArgumentSpec<Value>) {
         let box = InputBox<Value?>(nil)
         self.box = box
-        DeclarationCollector.register(InputDeclaration(
-            name: spec.name, help: spec.help, kind: .argument(optional: true, repeating: false), choices: [],
-            completion: spec.completion, assign: { words in if let word = words.first { box.set(try spec.value(of: word)) } },
-            wasRead: { box.wasRead }))
+        DeclarationCollector.register(
+            InputDeclaration(
+                name: spec.name, help: spec.help, kind: .argument(optional: true, repeating: false), choices: [],
+                completion: spec.completion,
+                assign: { words in if let word = words.first { box.set(try spec.value(of: word)) } },
+                wasRead: { box.wasRead }))
     }
 }

@@ -11,9 +11,10 @@ struct RepeatingArgument<Value: Sendable>: Sendable {
     init(_ spec: ArgumentSpec<Value>, optional: Bool) {
         let box = InputBox<[Value]>([])
         self.box = box
-        DeclarationCollector.register(InputDeclaration(
-            name: spec.name, help: spec.help, kind: .argument(optional: optional, repeating: true), choices: [],
-            completion: spec.completion, assign: { words in box.set(try words.map(spec.value(of:))) },
-            wasRead: { box.wasRead }))
+        DeclarationCollector.register(
+            InputDeclaration(
+                name: spec.name, help: spec.help, kind: .argument(optional: optional, repeating: true), choices: [],
+                completion: spec.completion, assign: { words in box.set(try words.map(spec.value(of:))) },
+                wasRead: { box.wasRead }))
     }
 }

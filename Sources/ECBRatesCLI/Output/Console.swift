@@ -36,8 +36,9 @@ public final class Console: Sendable {
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Console {
         let errorIsTerminal = isatty(STDERR_FILENO) != 0
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Console(outputIsTerminal: isatty(STDOUT_FILENO) != 0, errorIsTerminal: errorIsTerminal,
-                       colors: errorIsTerminal && !noColor && environment["TERM"] != "dumb", capturing: false)
+        return Console(
+            outputIsTerminal: isatty(STDOUT_FILENO) != 0, errorIsTerminal: errorIsTerminal,
+            colors: errorIsTerminal && !noColor && environment["TERM"] != "dumb", capturing: false)
     }
 
     /// A console that keeps what is written, for tests.
@@ -45,8 +46,10 @@ public final class Console: Sendable {
         Console(outputIsTerminal: false, errorIsTerminal: false, colors: false, capturing: true)
     }
 
-    private init(outputIsTerminal: Bool, errorIsTerminal: Bool, colors: Bool, capturing: Bool, quiet: Bool = false,
-                 storage: Storage = Storage()) {
+    private init(
+        outputIsTerminal: Bool, errorIsTerminal: Bool, colors: Bool, capturing: Bool, quiet: Bool = false,
+        storage: Storage = Storage()
+    ) {
         self.outputIsTerminal = outputIsTerminal
         self.errorIsTerminal = errorIsTerminal
         self.colors = colors
@@ -57,8 +60,10 @@ public final class Console: Sendable {
 
     /// This console, quiet: nothing on standard output, no notes; warnings and errors as before.
     func quieted() -> Console {
-        Console(outputIsTerminal: outputIsTerminal, errorIsTerminal: errorIsTerminal, colors: colors, capturing: isCapturing,
-                quiet: true, storage: storage)
+        Console(
+            outputIsTerminal: outputIsTerminal, errorIsTerminal: errorIsTerminal, colors: colors,
+            capturing: isCapturing,
+            quiet: true, storage: storage)
     }
 
     /// Writes `text`, which says what a command did ("wrote 30 lines to …"), to standard error,
@@ -76,9 +81,13 @@ public final class Console: Sendable {
     /// Writes `text`, the data a command was asked for (an export to standard output), to
     /// standard output even when quiet: `--quiet` silences reports and notes, never the data.
     func data(_ text: String) {
-        let stamp = storage.firstOutputStamp.withLock { stamp in defer { stamp = nil }; return stamp }
+        let stamp = storage.firstOutputStamp.withLock { stamp in
+            defer { stamp = nil }; return stamp
+        }
         let text = stamp.map { $0(text) } ?? text
-        if isCapturing { storage.captured.withLock { $0.out += text } } else if let code = write(text, to: STDOUT_FILENO) {
+        if isCapturing {
+            storage.captured.withLock { $0.out += text }
+        } else if let code = write(text, to: STDOUT_FILENO) {
             storage.outputFailure.withLock { $0 = $0 ?? code }
         }
     }
@@ -106,7 +115,9 @@ public final class Console: Sendable {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written <= 0 {
                 if written < 0 && errno == EINTR { continue }
                 return written < 0 ? errno : EIO

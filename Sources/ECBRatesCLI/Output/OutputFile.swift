@@ -73,7 +73,9 @@ final class OutputFile: @unchecked Sendable {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeMutableBytes {
+                Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 throw OutputError(path: path, errno: errno)
@@ -91,7 +93,9 @@ final class OutputFile: @unchecked Sendable {
         let closed = close(descriptor)
         descriptor = -1
         if closed != 0 { throw OutputError(path: path, errno: errno) }
-        if let temporaryPath, let targetPath, rename(temporaryPath, targetPath) != 0 { throw OutputError(path: path, errno: errno) }
+        if let temporaryPath, let targetPath, rename(temporaryPath, targetPath) != 0 {
+            throw OutputError(path: path, errno: errno)
+        }
         committed = true
     }
 

@@ -57,8 +57,10 @@ final class CurlTransfer {
     private static let library: Result<CurlLibrary, Failure> = {
         var api = ccurl_api()
         if let error = ccurl_load(&api) {
-            return .failure(.curl(code: -1, message: "libcurl could not be loaded (\(String(cString: error))); install libcurl4",
-                                  connected: false, osErrno: 0))
+            return .failure(
+                .curl(
+                    code: -1, message: "libcurl could not be loaded (\(String(cString: error))); install libcurl4",
+                    connected: false, osErrno: 0))
         }
         // CURL_GLOBAL_ALL (a macro Swift does not import): SSL and, on Windows, sockets.
         _ = ccurl_global_init(&api, 3)
@@ -107,8 +109,10 @@ final class CurlTransfer {
     /// Fetches `url` with the extra request `headers` (`Name: value`), writing the body of a
     /// successful answer to `file` (made only then; the caller removes it). On a failure, the
     /// file may hold part of a body: remove it.
-    static func get(_ url: URL, headers: [String], userAgent: String, limits: Limits, into file: URL,
-                    shouldStop: (@Sendable () -> Bool)? = nil) throws -> Response {
+    static func get(
+        _ url: URL, headers: [String], userAgent: String, limits: Limits, into file: URL,
+        shouldStop: (@Sendable () -> Bool)? = nil
+    ) throws -> Response {
         let library = try Self.library.get()
         var api = library.api
         guard let handle = ccurl_easy_init(&api) else {
@@ -142,28 +146,35 @@ final class CurlTransfer {
         // The idle timeout and a stop are checked by the progress callback, which libcurl calls
         // often while bytes come and about once a second while none do.
         ccurl_setopt_long(&api, handle, CURLOPT_NOPROGRESS, 0)
-        ccurl_setopt_progress_callback(&api, handle, { context, _, downloaded, _, _ in
-            guard let context else { return 0 }
-            return Unmanaged<State>.fromOpaque(context).takeUnretainedValue().progress(downloaded: Int64(downloaded)) ? 0 : 1
-        })
+        ccurl_setopt_progress_callback(
+            &api, handle,
+            { context, _, downloaded, _, _ in
+                guard let context else { return 0 }
+                return Unmanaged<State>.fromOpaque(context).takeUnretainedValue().progress(
+                    downloaded: Int64(downloaded)) ? 0 : 1
+            })
         ccurl_setopt_pointer(&api, handle, CURLOPT_XFERINFODATA, context)
         ccurl_setopt_offset(&api, handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBytes))
         ccurl_setopt_string(&api, handle, CURLOPT_ACCEPT_ENCODING, "")
         ccurl_setopt_string(&api, handle, CURLOPT_USERAGENT, userAgent)
         ccurl_setopt_list(&api, handle, CURLOPT_HTTPHEADER, list)
         ccurl_setopt_pointer(&api, handle, CURLOPT_ERRORBUFFER, errorBuffer)
-        ccurl_setopt_data_callback(&api, handle, CURLOPT_WRITEFUNCTION, { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
-            return state.write(data, size * count)
-        })
+        ccurl_setopt_data_callback(
+            &api, handle, CURLOPT_WRITEFUNCTION,
+            { data, size, count, context in
+                guard let data, let context else { return 0 }
+                let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
+                return state.write(data, size * count)
+            })
         ccurl_setopt_pointer(&api, handle, CURLOPT_WRITEDATA, context)
-        ccurl_setopt_data_callback(&api, handle, CURLOPT_HEADERFUNCTION, { data, size, count, context in
-            guard let data, let context else { return 0 }
-            let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
-            state.header(UnsafeRawBufferPointer(start: data, count: size * count))
-            return size * count
-        })
+        ccurl_setopt_data_callback(
+            &api, handle, CURLOPT_HEADERFUNCTION,
+            { data, size, count, context in
+                guard let data, let context else { return 0 }
+                let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
+                state.header(UnsafeRawBufferPointer(start: data, count: size * count))
+                return size * count
+            })
         ccurl_setopt_pointer(&api, handle, CURLOPT_HEADERDATA, context)
 
         let code = ccurl_easy_perform(&api, handle)
@@ -178,14 +189,18 @@ final class CurlTransfer {
             var osErrno = 0
             ccurl_getinfo_long(&api, handle, CURLINFO_OS_ERRNO, &osErrno)
             let words = String(cString: errorBuffer)
-            let message = words.isEmpty ? ccurl_easy_strerror(&api, code).map { String(cString: $0) } ?? "error \(code.rawValue)" : words
+            let message =
+                words.isEmpty
+                ? ccurl_easy_strerror(&api, code).map { String(cString: $0) } ?? "error \(code.rawValue)" : words
             if code == CURLE_FILESIZE_EXCEEDED { throw Failure.tooLarge(limit: limits.maximumBytes) }
             throw Failure.curl(code: Int(code.rawValue), message: message, connected: connected > 0, osErrno: osErrno)
         }
         var status = 0
         ccurl_getinfo_long(&api, handle, CURLINFO_RESPONSE_CODE, &status)
         // An empty body of a successful answer is still a file (which the reader refuses).
-        if (200..<300).contains(status) && !state.open() { throw Failure.write(file: file, errno: state.writeErrno ?? EIO) }
+        if (200..<300).contains(status) && !state.open() {
+            throw Failure.write(file: file, errno: state.writeErrno ?? EIO)
+        }
         return Response(status: status, reason: state.reason, headers: state.headers, byteCount: state.written)
     }
 }
@@ -202,7 +217,7 @@ final class CurlLibrary: @unchecked Sendable {
 extension CurlTransfer.State {
     /// Writes a piece of the body; a count other than `count` tells libcurl to stop.
     func write(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        guard (200..<300).contains(status) else { return count }   // an error page's body is not kept
+        guard (200..<300).contains(status) else { return count }  // an error page's body is not kept
         guard written + count <= maximumBytes else {
             tooLarge = true
             return 0
@@ -233,7 +248,7 @@ extension CurlTransfer.State {
         if lastByte == nil {
             var connected: Double = 0
             ccurl_getinfo_double(&api, handle, CURLINFO_CONNECT_TIME, &connected)
-            guard connected > 0 else { return true }   // the connect timeout covers this part
+            guard connected > 0 else { return true }  // the connect timeout covers this part
             lastByte = now
         }
         if downloaded != lastCount {

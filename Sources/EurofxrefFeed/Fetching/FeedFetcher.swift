@@ -47,10 +47,13 @@ public final class FeedFetcher: Sendable {
     public static let defaultTransferTimeout: TimeInterval = 300
 
     /// A fetcher with these limits.
-    public init(connectTimeout: TimeInterval = FeedFetcher.defaultConnectTimeout, idleTimeout: TimeInterval = FeedFetcher.defaultIdleTimeout,
-                attempts: Int = 4, backoff: TimeInterval = 1, maximumBytes: Int = FeedFetcher.defaultMaximumBytes,
-                transferTimeout: TimeInterval = FeedFetcher.defaultTransferTimeout,
-                directory: URL = FileManager.default.temporaryDirectory) {
+    public init(
+        connectTimeout: TimeInterval = FeedFetcher.defaultConnectTimeout,
+        idleTimeout: TimeInterval = FeedFetcher.defaultIdleTimeout,
+        attempts: Int = 4, backoff: TimeInterval = 1, maximumBytes: Int = FeedFetcher.defaultMaximumBytes,
+        transferTimeout: TimeInterval = FeedFetcher.defaultTransferTimeout,
+        directory: URL = FileManager.default.temporaryDirectory
+    ) {
         precondition(attempts >= 1, "FeedFetcher: at least one attempt")
         precondition(connectTimeout > 0 && idleTimeout > 0 && maximumBytes > 0, "FeedFetcher: limits must be positive")
         self.connectTimeout = connectTimeout
@@ -68,12 +71,18 @@ public final class FeedFetcher: Sendable {
     /// Fetches `url`; with `validators`, only if it changed since the copy they describe. Once
     /// `shouldStop` returns true (it is asked about once a second), the fetch ends with
     /// ``FetchStopped``, leaving no file behind.
-    public func fetch(_ url: URL, validators: HTTPValidators? = nil,
-                      shouldStop: (@Sendable () -> Bool)? = nil) async throws -> FetchOutcome {
-        let headers = [validators?.etag.map { "If-None-Match: \($0)" }, validators?.lastModified.map { "If-Modified-Since: \($0)" }]
-            .compactMap { $0 }
-        let limits = CurlTransfer.Limits(connectTimeout: connectTimeout, idleTimeout: idleTimeout,
-                                         totalTimeout: transferTimeout, maximumBytes: maximumBytes)
+    public func fetch(
+        _ url: URL, validators: HTTPValidators? = nil,
+        shouldStop: (@Sendable () -> Bool)? = nil
+    ) async throws -> FetchOutcome {
+        let headers = [
+            validators?.etag.map { "If-None-Match: \($0)" },
+            validators?.lastModified.map { "If-Modified-Since: \($0)" },
+        ]
+        .compactMap { $0 }
+        let limits = CurlTransfer.Limits(
+            connectTimeout: connectTimeout, idleTimeout: idleTimeout,
+            totalTimeout: transferTimeout, maximumBytes: maximumBytes)
 
         var attempt = 0
         while true {
@@ -82,7 +91,9 @@ public final class FeedFetcher: Sendable {
             let failure: FetchError
             do {
                 let response = try await Self.onThread {
-                    try CurlTransfer.get(url, headers: headers, userAgent: Self.userAgent, limits: limits, into: file, shouldStop: shouldStop)
+                    try CurlTransfer.get(
+                        url, headers: headers, userAgent: Self.userAgent, limits: limits, into: file,
+                        shouldStop: shouldStop)
                 }
                 if response.status == 304 {
                     try? FileManager.default.removeItem(at: file)
@@ -93,7 +104,9 @@ public final class FeedFetcher: Sendable {
                 }
                 try? FileManager.default.removeItem(at: file)
                 let reason = response.reason.isEmpty ? Self.reasonPhrase(response.status) : response.reason
-                failure = FetchError(url: url, kind: .httpStatus(response.status), attempts: attempt, message: "HTTP \(response.status) \(reason)")
+                failure = FetchError(
+                    url: url, kind: .httpStatus(response.status), attempts: attempt,
+                    message: "HTTP \(response.status) \(reason)")
             } catch CurlTransfer.Failure.stopped {
                 try? FileManager.default.removeItem(at: file)
                 throw FetchStopped(url: url)
@@ -128,34 +141,50 @@ public final class FeedFetcher: Sendable {
     }
 
     /// Checks that a fetched body looks like XML, not an HTML page.
-    private func checked(_ file: URL, from url: URL, response: CurlTransfer.Response, attempts: Int) throws -> FetchedFile {
-        let head = (try? FileHandle(forReadingFrom: file)).flatMap { handle in
-            defer { try? handle.close() }
-            return try? handle.read(upToCount: 512)
-        } ?? Data()
+    private func checked(
+        _ file: URL, from url: URL, response: CurlTransfer.Response, attempts: Int
+    ) throws -> FetchedFile {
+        let head =
+            (try? FileHandle(forReadingFrom: file)).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 512)
+            } ?? Data()
         let text = String(decoding: head, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let contentType = response.headers["content-type"] ?? "none"
         if text.hasPrefix("<!doctype html") || text.hasPrefix("<html") {
             try? FileManager.default.removeItem(at: file)
-            throw FetchError(url: url, kind: .notXML, attempts: attempts,
-                             message: "the server sent an HTML page (Content-Type \(contentType)), not the XML rates file")
+            throw FetchError(
+                url: url, kind: .notXML, attempts: attempts,
+                message: "the server sent an HTML page (Content-Type \(contentType)), not the XML rates file")
         }
         let validators = HTTPValidators(etag: response.headers["etag"], lastModified: response.headers["last-modified"])
         return FetchedFile(url: url, file: file, validators: validators, byteCount: response.byteCount)
     }
 
     /// A failed transfer in words: its kind, the message, and whether another attempt may help.
-    static func describe(_ failure: CurlTransfer.Failure, url: URL, limits: CurlTransfer.Limits) -> (FetchError.Kind, String, Bool) {
+    static func describe(
+        _ failure: CurlTransfer.Failure, url: URL, limits: CurlTransfer.Limits
+    ) -> (FetchError.Kind, String, Bool) {
         let host = url.host.map { host in url.port.map { "\(host):\($0)" } ?? host } ?? url.absoluteString
         switch failure {
         case .tooLarge(let limit):
-            return (.tooLarge(limit: limit), "the answer is larger than \(limit / (1 << 20)) MiB, the most a rates file may be; nothing was kept", false)
+            return (
+                .tooLarge(limit: limit),
+                "the answer is larger than \(limit / (1 << 20)) MiB, the most a rates file may be; nothing was kept",
+                false
+            )
         case .write(let file, let errno):
-            return (.temporaryFile, "cannot write the download to \(file.path): \(String(cString: strerror(errno)))", false)
+            return (
+                .temporaryFile, "cannot write the download to \(file.path): \(String(cString: strerror(errno)))", false
+            )
         case .idle:
             return (.network, "\(host) sent nothing for \(Self.seconds(limits.idleTimeout)) (the idle timeout)", true)
         case .tooSlow:
-            return (.network, "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file (the transfer timeout)", false)
+            return (
+                .network,
+                "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file (the transfer timeout)",
+                false
+            )
         case .stopped:
             return (.network, "stopped", false)
         case .curl(let code, let message, let connected, let osErrno):
@@ -167,13 +196,23 @@ public final class FeedFetcher: Sendable {
                 return (.network, "could not connect to \(host): \(reason)", true)
             case Int(CURLE_OPERATION_TIMEDOUT.rawValue):
                 if !connected {
-                    return (.network, "could not connect to \(host) within \(Self.seconds(limits.connectTimeout)) (the connect timeout)", true)
+                    return (
+                        .network,
+                        "could not connect to \(host) within \(Self.seconds(limits.connectTimeout)) (the connect timeout)",
+                        true
+                    )
                 }
-                return (.network, "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file (the transfer timeout)", false)
-            case Int(CURLE_GOT_NOTHING.rawValue), Int(CURLE_RECV_ERROR.rawValue), Int(CURLE_SEND_ERROR.rawValue), Int(CURLE_PARTIAL_FILE.rawValue):
+                return (
+                    .network,
+                    "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file (the transfer timeout)",
+                    false
+                )
+            case Int(CURLE_GOT_NOTHING.rawValue), Int(CURLE_RECV_ERROR.rawValue), Int(CURLE_SEND_ERROR.rawValue),
+                Int(CURLE_PARTIAL_FILE.rawValue):
                 return (.network, "the connection to \(host) dropped (\(message))", true)
-            case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue), Int(CURLE_SSL_CACERT_BADFILE.rawValue),
-                 Int(CURLE_SSL_CERTPROBLEM.rawValue):
+            case Int(CURLE_PEER_FAILED_VERIFICATION.rawValue), Int(CURLE_SSL_CONNECT_ERROR.rawValue),
+                Int(CURLE_SSL_CACERT_BADFILE.rawValue),
+                Int(CURLE_SSL_CERTPROBLEM.rawValue):
                 return (.tls, "the TLS connection to \(host) was refused: \(message)", false)
             case Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue), Int(CURLE_TOO_MANY_REDIRECTS.rawValue):
                 return (.redirect, "\(message); ecbrates follows at most 5 redirects, and only to https", false)

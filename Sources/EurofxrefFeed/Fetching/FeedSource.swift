@@ -55,7 +55,9 @@ public enum FeedSource: Sendable, Hashable, CustomStringConvertible {
             self = .ecb(file)
         } else if argument == "-" {
             self = .standardInput
-        } else if let url = URL(string: argument), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+        } else if let url = URL(string: argument), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        {
             self = .url(url)
         } else {
             self = .file(argument)
@@ -88,12 +90,18 @@ public enum FeedSource: Sendable, Hashable, CustomStringConvertible {
     public func openLocal() throws -> InputStream {
         switch self {
         case .standardInput:
-            guard let stream = InputStream(fileAtPath: "/dev/stdin") else { throw FeedSourceError.unreadable(path: "-", reason: "standard input cannot be opened") }
+            guard let stream = InputStream(fileAtPath: "/dev/stdin") else {
+                throw FeedSourceError.unreadable(path: "-", reason: "standard input cannot be opened")
+            }
             return stream
         case .file(let path):
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw FeedSourceError.missing(path: path) }
-            guard !isDirectory.boolValue else { throw FeedSourceError.unreadable(path: path, reason: "it is a directory") }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw FeedSourceError.missing(path: path)
+            }
+            guard !isDirectory.boolValue else {
+                throw FeedSourceError.unreadable(path: path, reason: "it is a directory")
+            }
             guard FileManager.default.isReadableFile(atPath: path), let stream = InputStream(fileAtPath: path) else {
                 throw FeedSourceError.unreadable(path: path, reason: "permission denied")
             }

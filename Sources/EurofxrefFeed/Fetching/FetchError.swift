@@ -34,7 +34,7 @@ public struct FetchError: Error, Sendable, CustomStringConvertible, LocalizedErr
         switch kind {
         case .network: return true
         case .httpStatus(let status): return status >= 500 || status == 429 || status == 408
-        case .tls: return true   // an intercepting proxy, a certificate being renewed: try later
+        case .tls: return true  // an intercepting proxy, a certificate being renewed: try later
         case .notXML, .temporaryFile, .redirect, .tooLarge: return false
         }
     }

@@ -19,7 +19,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// The day `year`-`month`-`day`, or nil when that is not a calendar date.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= Self.daysInMonth(year: year, month: month) else { return nil }
+            day >= 1, day <= Self.daysInMonth(year: year, month: month)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -138,13 +139,15 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// `YYYY-MM-DD`.
     public var description: String {
         let y = String(year), m = String(month), d = String(day)
-        return String(repeating: "0", count: 4 - y.count) + y + "-" + (m.count == 1 ? "0" : "") + m + "-" + (d.count == 1 ? "0" : "") + d
+        return String(repeating: "0", count: 4 - y.count) + y + "-" + (m.count == 1 ? "0" : "") + m + "-"
+            + (d.count == 1 ? "0" : "") + d
     }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let day = CalendarDay(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not a YYYY-MM-DD date"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not a YYYY-MM-DD date"))
         }
         self = day
     }

@@ -14,7 +14,9 @@ public struct FeedSummary: Sendable, Equatable, CustomStringConvertible {
     public let lastDay: CalendarDay?
 
     /// A summary of what a source held.
-    public init(source: String, days: Int, rates: Int, currencies: [String], firstDay: CalendarDay?, lastDay: CalendarDay?) {
+    public init(
+        source: String, days: Int, rates: Int, currencies: [String], firstDay: CalendarDay?, lastDay: CalendarDay?
+    ) {
         self.source = source
         self.days = days
         self.rates = rates
@@ -25,7 +27,10 @@ public struct FeedSummary: Sendable, Equatable, CustomStringConvertible {
 
     /// `7104 days 1999-01-04..2026-09-30, 221064 rates, 41 currencies`.
     public var description: String {
-        let span = firstDay.map { first in lastDay.map { $0 == first ? "\(first)" : "\(first)..\($0)" } ?? "\(first)" } ?? "no days"
-        return "\(days) day\(days == 1 ? "" : "s") \(span), \(rates) rate\(rates == 1 ? "" : "s"), \(currencies.count) currenc\(currencies.count == 1 ? "y" : "ies")"
+        let span =
+            firstDay.map { first in lastDay.map { $0 == first ? "\(first)" : "\(first)..\($0)" } ?? "\(first)" }
+            ?? "no days"
+        return
+            "\(days) day\(days == 1 ? "" : "s") \(span), \(rates) rate\(rates == 1 ? "" : "s"), \(currencies.count) currenc\(currencies.count == 1 ? "y" : "ies")"
     }
 }

@@ -14,8 +14,9 @@ final class ArchiveSpool {
         var template = Array((NSTemporaryDirectory() + "/ecbrates-archive-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable,
-                            message: "cannot make a temporary copy to check the archive: \(String(cString: strerror(errno)))")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .unreadable,
+                message: "cannot make a temporary copy to check the archive: \(String(cString: strerror(errno)))")
         }
         url = URL(fileURLWithPath: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
         defer { close(descriptor) }
@@ -30,8 +31,10 @@ final class ArchiveSpool {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else {
-                    throw FeedError(source: source, line: nil, column: nil, kind: .unreadable,
-                                    message: "cannot make a temporary copy to check the archive: \(String(cString: strerror(errno)))")
+                    throw FeedError(
+                        source: source, line: nil, column: nil, kind: .unreadable,
+                        message:
+                            "cannot make a temporary copy to check the archive: \(String(cString: strerror(errno)))")
                 }
                 offset += written
             }
@@ -46,7 +49,9 @@ final class ArchiveSpool {
 
     private static func open(_ url: URL, source: String) throws -> ByteSource {
         guard let stream = InputStream(url: url) else {
-            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable, message: "the temporary copy of the archive vanished")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .unreadable,
+                message: "the temporary copy of the archive vanished")
         }
         stream.open()
         return StreamByteSource(stream, source: source)

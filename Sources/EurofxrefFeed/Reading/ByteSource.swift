@@ -30,8 +30,9 @@ final class StreamByteSource: ByteSource {
         }
         let count = stream.read(buffer.baseAddress!, maxLength: buffer.count)
         if count < 0 {
-            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable,
-                            message: "could not be read: \(stream.streamError?.localizedDescription ?? "unknown error")")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .unreadable,
+                message: "could not be read: \(stream.streamError?.localizedDescription ?? "unknown error")")
         }
         return count
     }

@@ -28,10 +28,15 @@ final class EurofxrefCSV {
     private var lastDay: CalendarDay?
 
     static let maximumRateDigits = 38
-    static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                         "November", "December"]
+    static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+        "November", "December",
+    ]
 
-    init(source: String, chunkDays: Int, dayRefusal: (@Sendable (CalendarDay) -> String?)?, handler: @escaping (RateChunk) throws -> Void) {
+    init(
+        source: String, chunkDays: Int, dayRefusal: (@Sendable (CalendarDay) -> String?)?,
+        handler: @escaping (RateChunk) throws -> Void
+    ) {
         self.source = source
         self.chunkDays = chunkDays
         self.dayRefusal = dayRefusal
@@ -45,7 +50,9 @@ final class EurofxrefCSV {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         while index < bytes.count, [0x20, 0x09, 0x0D, 0x0A].contains(bytes[index]) { index += 1 }
         let word = Array("Date".utf8)
-        guard bytes.count - index >= word.count + 1, Array(bytes[index..<index + word.count]) == word else { return false }
+        guard bytes.count - index >= word.count + 1, Array(bytes[index..<index + word.count]) == word else {
+            return false
+        }
         return [UInt8(ascii: ","), UInt8(ascii: " "), UInt8(ascii: "\t")].contains(bytes[index + word.count])
     }
 
@@ -54,7 +61,9 @@ final class EurofxrefCSV {
     }
 
     /// Reads the file: `firstBlock`, then the rest of `input` through `buffer`.
-    func read(firstBlock: UnsafeBufferPointer<UInt8>, rest input: ByteSource, buffer: UnsafeMutableBufferPointer<UInt8>) throws -> FeedSummary {
+    func read(
+        firstBlock: UnsafeBufferPointer<UInt8>, rest input: ByteSource, buffer: UnsafeMutableBufferPointer<UInt8>
+    ) throws -> FeedSummary {
         var carry = Array(firstBlock)
         var lineNumber = 1
         var atStart = true
@@ -76,10 +85,14 @@ final class EurofxrefCSV {
             }
             if !carry.isEmpty { try line(carry, number: lineNumber) }
             if !headerSeen {
-                throw FeedError(source: source, line: nil, column: nil, kind: .empty, message: "is empty; expected the ECB's CSV (a Date,USD,… header)")
+                throw FeedError(
+                    source: source, line: nil, column: nil, kind: .empty,
+                    message: "is empty; expected the ECB's CSV (a Date,USD,… header)")
             }
             if rates == 0 {
-                throw FeedError(source: source, line: nil, column: nil, kind: .structure, message: "no exchange rates found (the CSV has a header and no days)")
+                throw FeedError(
+                    source: source, line: nil, column: nil, kind: .structure,
+                    message: "no exchange rates found (the CSV has a header and no days)")
             }
         } catch let error as FeedError {
             // The lines before the problem are whole days: hand them on first.
@@ -87,7 +100,9 @@ final class EurofxrefCSV {
             throw error
         }
         try emit()
-        return FeedSummary(source: source, days: days, rates: rates, currencies: currencies.sorted(), firstDay: firstDay, lastDay: lastDay)
+        return FeedSummary(
+            source: source, days: days, rates: rates, currencies: currencies.sorted(), firstDay: firstDay,
+            lastDay: lastDay)
     }
 
     /// The fields of a line, each with its 1-based column, blanks around it dropped.
@@ -106,7 +121,9 @@ final class EurofxrefCSV {
                     throw error(.invalidValue, line: number, column: low + 1, "the bytes here are not UTF-8 text")
                 }
                 if text.contains("\"") {
-                    throw error(.malformed, line: number, column: low + 1, "quoted field \(text); the ECB's CSV has none (expected a day, a code or a rate)")
+                    throw error(
+                        .malformed, line: number, column: low + 1,
+                        "quoted field \(text); the ECB's CSV has none (expected a day, a code or a rate)")
                 }
                 result.append((text, low + 1))
                 fieldStart = index + 1
@@ -118,27 +135,35 @@ final class EurofxrefCSV {
 
     private func line(_ bytes: [UInt8], number: Int) throws {
         let fields = try fields(bytes, number: number)
-        if fields.count == 1 && fields[0].text.isEmpty { return }   // a blank line
+        if fields.count == 1 && fields[0].text.isEmpty { return }  // a blank line
         guard headerSeen else { return try readHeader(fields, number: number) }
         guard fields.count == header.count else {
             let column = fields.count > header.count ? fields[header.count].column : bytes.count + 1
-            throw error(.structure, line: number, column: column,
-                        "the line has \(fields.count) fields; the header has \(header.count) (Date and \(header.compactMap { $0 }.count) currencies)")
+            throw error(
+                .structure, line: number, column: column,
+                "the line has \(fields.count) fields; the header has \(header.count) (Date and \(header.compactMap { $0 }.count) currencies)"
+            )
         }
         let dayField = fields[0]
         guard let day = Self.day(dayField.text) else {
-            throw error(.invalidValue, line: number, column: dayField.column,
-                        "day \"\(dayField.text)\" is not a calendar date (expected YYYY-MM-DD, or 21 November 2025)")
+            throw error(
+                .invalidValue, line: number, column: dayField.column,
+                "day \"\(dayField.text)\" is not a calendar date (expected YYYY-MM-DD, or 21 November 2025)")
         }
-        if let reason = dayRefusal?(day) { throw error(.invalidValue, line: number, column: dayField.column, "day \(day) \(reason)") }
+        if let reason = dayRefusal?(day) {
+            throw error(.invalidValue, line: number, column: dayField.column, "day \(day) \(reason)")
+        }
         if let first = dayLines[day.daysSince1970] {
-            throw error(.duplicate, line: number, column: dayField.column, "day \(day) appears twice (first at line \(first))")
+            throw error(
+                .duplicate, line: number, column: dayField.column, "day \(day) appears twice (first at line \(first))")
         }
         var records: [RateRecord] = []
         for (index, field) in fields.enumerated().dropFirst() {
             guard let code = header[index] else {
                 if !field.text.isEmpty {
-                    throw error(.structure, line: number, column: field.column, "value \"\(field.text)\" under an empty header field; expected nothing")
+                    throw error(
+                        .structure, line: number, column: field.column,
+                        "value \"\(field.text)\" under an empty header field; expected nothing")
                 }
                 continue
             }
@@ -147,7 +172,8 @@ final class EurofxrefCSV {
             records.append(RateRecord(day: day, currency: code, rate: value))
         }
         guard !records.isEmpty else {
-            throw error(.structure, line: number, column: dayField.column, "day \(day) has no rates (every currency is N/A)")
+            throw error(
+                .structure, line: number, column: dayField.column, "day \(day) has no rates (every currency is N/A)")
         }
         dayLines[day.daysSince1970] = number
         pending += records
@@ -162,40 +188,55 @@ final class EurofxrefCSV {
 
     private func readHeader(_ fields: [(text: String, column: Int)], number: Int) throws {
         guard fields[0].text == "Date", fields.count > 1 else {
-            throw FeedError(source: source, line: number, column: fields[0].column, kind: .notRatesDocument,
-                            message: "is not the ECB's CSV: expected a header Date,USD,JPY,…")
+            throw FeedError(
+                source: source, line: number, column: fields[0].column, kind: .notRatesDocument,
+                message: "is not the ECB's CSV: expected a header Date,USD,JPY,…")
         }
         var seen: [String: Int] = [:]
         for (index, field) in fields.enumerated().dropFirst() {
             if field.text.isEmpty && index == fields.count - 1 {
-                header.append(nil)   // the ECB's trailing comma
+                header.append(nil)  // the ECB's trailing comma
                 continue
             }
-            guard field.text.count == 3, field.text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
-                throw error(.invalidValue, line: number, column: field.column,
-                            "currency \"\(field.text)\" in the header is not a three-letter upper-case code (like USD)")
+            guard field.text.count == 3,
+                field.text.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            else {
+                throw error(
+                    .invalidValue, line: number, column: field.column,
+                    "currency \"\(field.text)\" in the header is not a three-letter upper-case code (like USD)")
             }
             if let first = seen[field.text] {
-                throw error(.duplicate, line: number, column: field.column, "\(field.text) appears twice in the header (first at column \(first))")
+                throw error(
+                    .duplicate, line: number, column: field.column,
+                    "\(field.text) appears twice in the header (first at column \(first))")
             }
             seen[field.text] = field.column
             header.append(field.text)
         }
-        header.insert(nil, at: 0)   // the Date column
+        header.insert(nil, at: 0)  // the Date column
         headerSeen = true
     }
 
     private func rate(_ text: String, code: String, day: CalendarDay, line: Int, column: Int) throws -> Decimal {
-        let parsed = Array(text.utf8).withUnsafeBufferPointer { RateText.decimal($0, maximumDigits: Self.maximumRateDigits) }
+        let parsed = Array(text.utf8).withUnsafeBufferPointer {
+            RateText.decimal($0, maximumDigits: Self.maximumRateDigits)
+        }
         switch parsed {
         case .value(let value):
-            guard value > 0 else { throw error(.invalidValue, line: line, column: column, "rate \"\(text)\" for \(code) on \(day) is not positive") }
+            guard value > 0 else {
+                throw error(
+                    .invalidValue, line: line, column: column, "rate \"\(text)\" for \(code) on \(day) is not positive")
+            }
             return value
         case .tooManyDigits(let digits):
-            throw error(.invalidValue, line: line, column: column,
-                        "rate \"\(text)\" for \(code) on \(day) has \(digits) digits; at most \(Self.maximumRateDigits) are kept exactly, and a rate is never rounded")
+            throw error(
+                .invalidValue, line: line, column: column,
+                "rate \"\(text)\" for \(code) on \(day) has \(digits) digits; at most \(Self.maximumRateDigits) are kept exactly, and a rate is never rounded"
+            )
         case .notDecimal:
-            throw error(.invalidValue, line: line, column: column, "rate \"\(text)\" for \(code) on \(day) is not a decimal number (or N/A)")
+            throw error(
+                .invalidValue, line: line, column: column,
+                "rate \"\(text)\" for \(code) on \(day) is not a decimal number (or N/A)")
         }
     }
 
@@ -204,7 +245,8 @@ final class EurofxrefCSV {
         if let day = CalendarDay(text) { return day }
         let words = text.split(separator: " ")
         guard words.count == 3, let day = Int(words[0]), let month = months.firstIndex(of: String(words[1])),
-              words[2].count == 4, let year = Int(words[2]) else { return nil }
+            words[2].count == 4, let year = Int(words[2])
+        else { return nil }
         return CalendarDay(year: year, month: month + 1, day: day)
     }
 

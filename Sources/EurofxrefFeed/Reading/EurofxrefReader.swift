@@ -71,7 +71,8 @@ public struct EurofxrefReader: Sendable {
         var spool: ArchiveSpool?
         if let container = Self.container(UnsafeBufferPointer(rebasing: buffer[..<count])) {
             // Checked whole first: not a day of a damaged archive is handed on.
-            let checked = try ArchiveSpool(stream: stream, prefix: Array(buffer[..<count]), container: container, source: source)
+            let checked = try ArchiveSpool(
+                stream: stream, prefix: Array(buffer[..<count]), container: container, source: source)
             spool = checked
             input = try InflatingByteSource(try checked.bytes(source: source), container: container, source: source)
             count = try Self.fill(buffer, from: input)
@@ -95,12 +96,16 @@ public struct EurofxrefReader: Sendable {
             throw error
         }
         if !rules.sawRoot {
-            throw FeedError(source: source, line: nil, column: nil, kind: .notRatesDocument,
-                            message: "no XML element found; expected an ECB rates document (<gesmes:Envelope>)")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .notRatesDocument,
+                message: "no XML element found; expected an ECB rates document (<gesmes:Envelope>)")
         }
         if rules.totalRates == 0 {
-            throw FeedError(source: source, line: nil, column: nil, kind: .structure,
-                            message: "no exchange rates found (expected <Cube time=\"YYYY-MM-DD\"> days with <Cube currency=… rate=…/> rates)")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .structure,
+                message:
+                    "no exchange rates found (expected <Cube time=\"YYYY-MM-DD\"> days with <Cube currency=… rate=…/> rates)"
+            )
         }
         try rules.emitWholeDays()
         return rules.summary()

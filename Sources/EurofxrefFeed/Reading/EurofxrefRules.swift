@@ -74,7 +74,10 @@ final class EurofxrefRules: SAXEventHandler {
     static let ecbNamespace = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
     static let gesmesNamespace = "http://www.gesmes.org/xml/2002-08-01"
 
-    init(source: String, chunkDays: Int, dayRefusal: (@Sendable (CalendarDay) -> String?)?, handler: @escaping (RateChunk) throws -> Void) {
+    init(
+        source: String, chunkDays: Int, dayRefusal: (@Sendable (CalendarDay) -> String?)?,
+        handler: @escaping (RateChunk) throws -> Void
+    ) {
         self.source = source
         self.chunkDays = chunkDays
         self.dayRefusal = dayRefusal
@@ -85,8 +88,9 @@ final class EurofxrefRules: SAXEventHandler {
 
     /// What the read found, once it ended without an error.
     func summary() -> FeedSummary {
-        FeedSummary(source: source, days: wholeDays, rates: totalRates, currencies: currencyTable.map(\.text).sorted(),
-                    firstDay: firstDay, lastDay: lastDay)
+        FeedSummary(
+            source: source, days: wholeDays, rates: totalRates, currencies: currencyTable.map(\.text).sorted(),
+            firstDay: firstDay, lastDay: lastDay)
     }
 
     /// Hands on the whole days not yet handed on, leaving out the day being read, if any: after
@@ -110,7 +114,9 @@ final class EurofxrefRules: SAXEventHandler {
 
     // MARK: Messages
 
-    private func fail(_ kind: FeedError.Kind, at pointer: UnsafePointer<UInt8>?, _ message: String, in parser: SAXPushParser) {
+    private func fail(
+        _ kind: FeedError.Kind, at pointer: UnsafePointer<UInt8>?, _ message: String, in parser: SAXPushParser
+    ) {
         let (line, column) = parser.position(of: pointer)
         parser.stop(FeedError(source: source, line: line, column: column, kind: kind, message: message))
     }
@@ -131,13 +137,17 @@ final class EurofxrefRules: SAXEventHandler {
     private func isECB(_ namespace: UnsafePointer<UInt8>?) -> Bool {
         guard let namespace else { return false }
         if namespace == ecbNamespacePointer { return true }
-        guard strcmp(UnsafeRawPointer(namespace).assumingMemoryBound(to: CChar.self), Self.ecbNamespace) == 0 else { return false }
+        guard strcmp(UnsafeRawPointer(namespace).assumingMemoryBound(to: CChar.self), Self.ecbNamespace) == 0 else {
+            return false
+        }
         ecbNamespacePointer = namespace
         return true
     }
 
-    func startElement(_ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, attributeCount: Int,
-                      attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser) {
+    func startElement(
+        _ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser
+    ) {
         guard sawRoot, let level = levels.last else {
             root(localname, namespace: namespace, in: parser)
             return
@@ -155,37 +165,44 @@ final class EurofxrefRules: SAXEventHandler {
             guard attributeCount == 0 else {
                 let first = SAXAttribute(attributes, 0)
                 if first.localname == names.time && first.namespace == nil {
-                    fail(.structure, at: first.value.baseAddress,
-                         "a day Cube (\(RateText.quoted(first.value))) directly in <gesmes:Envelope>; expected it inside the <Cube> that holds the days",
-                         in: parser)
+                    fail(
+                        .structure, at: first.value.baseAddress,
+                        "a day Cube (\(RateText.quoted(first.value))) directly in <gesmes:Envelope>; expected it inside the <Cube> that holds the days",
+                        in: parser)
                 } else {
-                    fail(.structure, at: first.value.baseAddress,
-                         "unexpected attribute \(Self.attributeText(first)) on the <Cube> that holds the days; expected none", in: parser)
+                    fail(
+                        .structure, at: first.value.baseAddress,
+                        "unexpected attribute \(Self.attributeText(first)) on the <Cube> that holds the days; expected none",
+                        in: parser)
                 }
                 return
             }
         case .wrapper:
             levels.append(.day)
             guard isCube else {
-                fail(.structure, at: parser.startOfCurrentTag(),
-                     "unexpected \(Self.name(localname, namespace)) among the days; expected a day <Cube time=\"YYYY-MM-DD\">", in: parser)
+                fail(
+                    .structure, at: parser.startOfCurrentTag(),
+                    "unexpected \(Self.name(localname, namespace)) among the days; expected a day <Cube time=\"YYYY-MM-DD\">",
+                    in: parser)
                 return
             }
             startDay(attributeCount: attributeCount, attributes: attributes, in: parser)
         case .day:
             levels.append(.rate)
             guard isCube else {
-                fail(.structure, at: parser.startOfCurrentTag(),
-                     "unexpected \(Self.name(localname, namespace)) in the day Cube of \(currentDay.map { "\($0)" } ?? "?"); expected a rate <Cube currency=\"XXX\" rate=\"…\"/>",
-                     in: parser)
+                fail(
+                    .structure, at: parser.startOfCurrentTag(),
+                    "unexpected \(Self.name(localname, namespace)) in the day Cube of \(currentDay.map { "\($0)" } ?? "?"); expected a rate <Cube currency=\"XXX\" rate=\"…\"/>",
+                    in: parser)
                 return
             }
             addRate(attributeCount: attributeCount, attributes: attributes, in: parser)
         case .rate:
             levels.append(.ignored)
-            fail(.structure, at: parser.startOfCurrentTag(),
-                 "unexpected \(Self.name(localname, namespace)) inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty",
-                 in: parser)
+            fail(
+                .structure, at: parser.startOfCurrentTag(),
+                "unexpected \(Self.name(localname, namespace)) inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty",
+                in: parser)
         }
     }
 
@@ -200,12 +217,16 @@ final class EurofxrefRules: SAXEventHandler {
         guard matches(localname, "Envelope"), matches(namespace, Self.gesmesNamespace) else {
             let name = String(cString: localname)
             let kind = name.lowercased() == "html" ? "an HTML page" : "not an ECB rates document"
-            fail(.notRatesDocument, at: parser.startOfCurrentTag(), "the root element is <\(name)>, not <gesmes:Envelope>: \(kind)", in: parser)
+            fail(
+                .notRatesDocument, at: parser.startOfCurrentTag(),
+                "the root element is <\(name)>, not <gesmes:Envelope>: \(kind)", in: parser)
             return
         }
     }
 
-    private func startDay(attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser) {
+    private func startDay(
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser
+    ) {
         var time: SAXAttribute?
         for index in 0..<attributeCount {
             let attribute = SAXAttribute(attributes, index)
@@ -213,23 +234,31 @@ final class EurofxrefRules: SAXEventHandler {
                 time = attribute
             } else if attribute.localname == names.currency && attribute.namespace == nil {
                 let what = RateText.quoted(attribute.value)
-                fail(.structure, at: attribute.value.baseAddress,
-                     "a rate Cube (\(what)) outside a day Cube; expected it inside <Cube time=\"YYYY-MM-DD\">", in: parser)
+                fail(
+                    .structure, at: attribute.value.baseAddress,
+                    "a rate Cube (\(what)) outside a day Cube; expected it inside <Cube time=\"YYYY-MM-DD\">",
+                    in: parser)
                 return
             } else {
-                fail(.structure, at: attribute.value.baseAddress,
-                     "unexpected attribute \(Self.attributeText(attribute)) on a day Cube; expected only time=\"YYYY-MM-DD\"", in: parser)
+                fail(
+                    .structure, at: attribute.value.baseAddress,
+                    "unexpected attribute \(Self.attributeText(attribute)) on a day Cube; expected only time=\"YYYY-MM-DD\"",
+                    in: parser)
                 return
             }
         }
         guard let time else {
-            fail(.structure, at: parser.startOfCurrentTag(), "a Cube among the days has no time attribute; expected <Cube time=\"YYYY-MM-DD\">",
-                 in: parser)
+            fail(
+                .structure, at: parser.startOfCurrentTag(),
+                "a Cube among the days has no time attribute; expected <Cube time=\"YYYY-MM-DD\">",
+                in: parser)
             return
         }
         guard let day = CalendarDay(utf8: time.value) else {
-            fail(.invalidValue, at: time.value.baseAddress, "day \(RateText.quoted(time.value)) is not a calendar date (expected YYYY-MM-DD)",
-                 in: parser)
+            fail(
+                .invalidValue, at: time.value.baseAddress,
+                "day \(RateText.quoted(time.value)) is not a calendar date (expected YYYY-MM-DD)",
+                in: parser)
             return
         }
         if let reason = dayRefusal?(day) {
@@ -239,7 +268,8 @@ final class EurofxrefRules: SAXEventHandler {
         let (line, column) = parser.position(of: time.value.baseAddress)
         let dayKey = Int32(day.daysSince1970)
         if let first = dayLines[dayKey] {
-            fail(.duplicate, at: time.value.baseAddress, "day \(day) appears twice (first at line \(first))", in: parser)
+            fail(
+                .duplicate, at: time.value.baseAddress, "day \(day) appears twice (first at line \(first))", in: parser)
             return
         }
         dayLines[dayKey] = Int32(clamping: line)
@@ -250,7 +280,9 @@ final class EurofxrefRules: SAXEventHandler {
         dayCodes.removeAll(keepingCapacity: true)
     }
 
-    private func addRate(attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser) {
+    private func addRate(
+        attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser
+    ) {
         guard let day = currentDay else { return }
         var currency: SAXAttribute?, rate: SAXAttribute?
         for index in 0..<attributeCount {
@@ -260,35 +292,46 @@ final class EurofxrefRules: SAXEventHandler {
             } else if attribute.localname == names.rate && attribute.namespace == nil && rate == nil {
                 rate = attribute
             } else if attribute.localname == names.time && attribute.namespace == nil {
-                fail(.structure, at: attribute.value.baseAddress, "a day Cube inside the day Cube of \(day); expected </Cube> first", in: parser)
+                fail(
+                    .structure, at: attribute.value.baseAddress,
+                    "a day Cube inside the day Cube of \(day); expected </Cube> first", in: parser)
                 return
             } else {
                 let whose = currency.map { "the \(String(decoding: $0.value, as: UTF8.self)) Cube" } ?? "a rate Cube"
-                fail(.structure, at: attribute.value.baseAddress,
-                     "unexpected attribute \(Self.attributeText(attribute)) on \(whose) of \(day); expected only currency and rate", in: parser)
+                fail(
+                    .structure, at: attribute.value.baseAddress,
+                    "unexpected attribute \(Self.attributeText(attribute)) on \(whose) of \(day); expected only currency and rate",
+                    in: parser)
                 return
             }
         }
         guard let currency else {
-            fail(.structure, at: rate?.value.baseAddress ?? parser.startOfCurrentTag(),
-                 "a rate Cube on \(day) has no currency attribute (expected currency=\"XXX\")", in: parser)
+            fail(
+                .structure, at: rate?.value.baseAddress ?? parser.startOfCurrentTag(),
+                "a rate Cube on \(day) has no currency attribute (expected currency=\"XXX\")", in: parser)
             return
         }
         guard RateText.isCurrencyCode(currency.value) else {
-            fail(.invalidValue, at: currency.value.baseAddress,
-                 "currency \(RateText.quoted(currency.value)) on \(day) is not a three-letter upper-case code (like USD)", in: parser)
+            fail(
+                .invalidValue, at: currency.value.baseAddress,
+                "currency \(RateText.quoted(currency.value)) on \(day) is not a three-letter upper-case code (like USD)",
+                in: parser)
             return
         }
         let packed = RateText.packed(currency.value)
         let code = interned(packed, currency.value)
         currentRate = code
         guard let rate else {
-            fail(.structure, at: currency.value.baseAddress, "the \(code) Cube on \(day) has no rate attribute (expected rate=\"1.2345\")",
-                 in: parser)
+            fail(
+                .structure, at: currency.value.baseAddress,
+                "the \(code) Cube on \(day) has no rate attribute (expected rate=\"1.2345\")",
+                in: parser)
             return
         }
         if let earlier = dayCodes.first(where: { $0.code == packed }) {
-            fail(.duplicate, at: currency.value.baseAddress, "\(code) appears twice on \(day) (first at line \(earlier.line))", in: parser)
+            fail(
+                .duplicate, at: currency.value.baseAddress,
+                "\(code) appears twice on \(day) (first at line \(earlier.line))", in: parser)
             return
         }
         let value: Decimal
@@ -296,19 +339,25 @@ final class EurofxrefRules: SAXEventHandler {
         case .value(let decimal):
             value = decimal
         case .tooManyDigits(let digits):
-            fail(.invalidValue, at: rate.value.baseAddress,
-                 "rate \(RateText.quoted(rate.value)) for \(code) on \(day) has \(digits) digits; at most \(Self.maximumRateDigits) are kept exactly, and a rate is never rounded",
-                 in: parser)
+            fail(
+                .invalidValue, at: rate.value.baseAddress,
+                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) has \(digits) digits; at most \(Self.maximumRateDigits) are kept exactly, and a rate is never rounded",
+                in: parser)
             return
         case .notDecimal:
-            let negative = rate.value.first == UInt8(ascii: "-")
+            let negative =
+                rate.value.first == UInt8(ascii: "-")
                 && RateText.decimal(UnsafeBufferPointer(rebasing: rate.value.dropFirst()), maximumDigits: .max).isValue
-            fail(.invalidValue, at: rate.value.baseAddress,
-                 "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not \(negative ? "positive" : "a decimal number")", in: parser)
+            fail(
+                .invalidValue, at: rate.value.baseAddress,
+                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not \(negative ? "positive" : "a decimal number")",
+                in: parser)
             return
         }
         guard value > 0 else {
-            fail(.invalidValue, at: rate.value.baseAddress, "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not positive", in: parser)
+            fail(
+                .invalidValue, at: rate.value.baseAddress,
+                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not positive", in: parser)
             return
         }
         dayCodes.append((packed, parser.position(of: nil).line))
@@ -330,7 +379,10 @@ final class EurofxrefRules: SAXEventHandler {
         let rates = pending.count - dayStart
         if rates == 0 {
             pending.removeSubrange(dayStart...)
-            parser.stop(FeedError(source: source, line: dayLine, column: dayColumn, kind: .structure, message: "day \(day) has no rates"))
+            parser.stop(
+                FeedError(
+                    source: source, line: dayLine, column: dayColumn, kind: .structure,
+                    message: "day \(day) has no rates"))
             return
         }
         totalRates += rates
@@ -356,20 +408,27 @@ final class EurofxrefRules: SAXEventHandler {
         let place: String
         switch level {
         case .day: place = "in the day Cube of \(currentDay.map { "\($0)" } ?? "?"); expected only rate Cubes"
-        case .rate: place = "inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty"
+        case .rate:
+            place = "inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty"
         default: place = "among the days; expected only day Cubes"
         }
         // The text ends where the parser stands (at the `<` after it): its start is that many
         // bytes back, whether libxml2 passed the bytes in place or as a copy.
         let (line, column) = parser.position(bytesBeforeCurrent: text.count)
-        parser.stop(FeedError(source: source, line: line, column: column, kind: .structure,
-                              message: "unexpected text \(RateText.quoted(text)) \(place)"))
+        parser.stop(
+            FeedError(
+                source: source, line: line, column: column, kind: .structure,
+                message: "unexpected text \(RateText.quoted(text)) \(place)"))
     }
 
     func foundDTD(_ name: String, in parser: SAXPushParser) {
         let (line, column) = parser.position(of: nil)
-        parser.stop(FeedError(source: source, line: line, column: column, kind: .notRatesDocument,
-                              message: "the document declares a DTD (<!DOCTYPE \(name)…>); ECB rate files have none, and entities are never read"))
+        parser.stop(
+            FeedError(
+                source: source, line: line, column: column, kind: .notRatesDocument,
+                message:
+                    "the document declares a DTD (<!DOCTYPE \(name)…>); ECB rate files have none, and entities are never read"
+            ))
     }
 }
 

@@ -9,20 +9,25 @@ enum FilePrologue {
     static func check(_ bytes: UnsafeBufferPointer<UInt8>, isWholeFile: Bool, source: String) throws {
         try checkEncoding(bytes, source: source)
         var text = bytes
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = UnsafeBufferPointer(rebasing: text[3...]) }   // a UTF-8 byte-order mark
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = UnsafeBufferPointer(rebasing: text[3...]) }  // a UTF-8 byte-order mark
         if SAXPushParser.isBlank(text) && isWholeFile {
-            throw FeedError(source: source, line: nil, column: nil, kind: .empty,
-                            message: "the file is empty; expected an ECB rates document (<gesmes:Envelope>)")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .empty,
+                message: "the file is empty; expected an ECB rates document (<gesmes:Envelope>)")
         }
         if looksLikeHTML(text) {
-            throw FeedError(source: source, line: 1, column: 1, kind: .notRatesDocument,
-                            message: "this is an HTML page, not an ECB rates document (expected <gesmes:Envelope>)")
+            throw FeedError(
+                source: source, line: 1, column: 1, kind: .notRatesDocument,
+                message: "this is an HTML page, not an ECB rates document (expected <gesmes:Envelope>)")
         }
         if let start = text.firstIndex(where: { !SAXPushParser.isBlankByte($0) }), text[start] != UInt8(ascii: "<") {
             let line = text[..<start].filter { $0 == 0x0A }.count + 1
             let rest = text[start...].prefix { $0 != 0x0A && $0 != 0x0D }
-            throw FeedError(source: source, line: line, column: 1, kind: .notRatesDocument,
-                            message: "this is not XML (it begins \(RateText.quoted(UnsafeBufferPointer(rebasing: rest)))); expected an ECB rates document (<gesmes:Envelope>)")
+            throw FeedError(
+                source: source, line: line, column: 1, kind: .notRatesDocument,
+                message:
+                    "this is not XML (it begins \(RateText.quoted(UnsafeBufferPointer(rebasing: rest)))); expected an ECB rates document (<gesmes:Envelope>)"
+            )
         }
     }
 
@@ -71,9 +76,13 @@ enum FilePrologue {
 
     /// The `encoding` an XML declaration at the start of the text names, with its column, read
     /// as ASCII from the bytes of `encoding`.
-    static func declaredEncoding(_ bytes: UnsafeBufferPointer<UInt8>, as encoding: ByteEncoding) -> (name: String, column: Int)? {
+    static func declaredEncoding(
+        _ bytes: UnsafeBufferPointer<UInt8>, as encoding: ByteEncoding
+    ) -> (name: String, column: Int)? {
         let (size, offset) = encoding.unit
-        let marks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFF, 0xFE, 0x00, 0x00], [0x00, 0x00, 0xFE, 0xFF], [0xFF, 0xFE], [0xFE, 0xFF]]
+        let marks: [[UInt8]] = [
+            [0xEF, 0xBB, 0xBF], [0xFF, 0xFE, 0x00, 0x00], [0x00, 0x00, 0xFE, 0xFF], [0xFF, 0xFE], [0xFE, 0xFF],
+        ]
         let mark = marks.first { bytes.starts(with: $0) && ($0.count == 3) == (encoding == .utf8) }?.count ?? 0
         var characters: [UInt8] = []
         var index = mark + offset
@@ -102,16 +111,25 @@ enum FilePrologue {
         let declared = declaredEncoding(bytes, as: family)
         let declaredText = declared.map { "declares encoding=\"\($0.name)\"" } ?? "declares no encoding"
         if family != .utf8 {
-            let agrees = declared.map { $0.name.uppercased().hasPrefix(family == .utf16BigEndian || family == .utf16LittleEndian ? "UTF-16" : "UTF-32") }
+            let agrees =
+                declared.map {
+                    $0.name.uppercased().hasPrefix(
+                        family == .utf16BigEndian || family == .utf16LittleEndian ? "UTF-16" : "UTF-32")
+                }
                 ?? true
-            let message = agrees
+            let message =
+                agrees
                 ? "the file is \(family.rawValue); ecbrates reads the UTF-8 the ECB publishes"
                 : "the file's bytes are \(family.rawValue) but it \(declaredText); ecbrates reads the UTF-8 the ECB publishes"
-            throw FeedError(source: source, line: 1, column: declared?.column ?? 1, kind: .notRatesDocument, message: message)
+            throw FeedError(
+                source: source, line: 1, column: declared?.column ?? 1, kind: .notRatesDocument, message: message)
         }
         if let declared, declared.name.uppercased() != "UTF-8" {
-            throw FeedError(source: source, line: 1, column: declared.column, kind: .notRatesDocument,
-                            message: "the file \(declaredText); ecbrates reads the UTF-8 the ECB publishes, and reading it as another would misread it")
+            throw FeedError(
+                source: source, line: 1, column: declared.column, kind: .notRatesDocument,
+                message:
+                    "the file \(declaredText); ecbrates reads the UTF-8 the ECB publishes, and reading it as another would misread it"
+            )
         }
     }
 }

@@ -35,7 +35,8 @@ final class InflatingByteSource: ByteSource {
         self.source = source
         switch Zlib.shared {
         case .success(let zlib): self.zlib = zlib
-        case .failure(let error): throw FeedError(source: source, line: nil, column: nil, kind: .unreadable, message: error.message)
+        case .failure(let error):
+            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable, message: error.message)
         }
     }
 
@@ -76,10 +77,11 @@ final class InflatingByteSource: ByteSource {
 
     private func start() throws {
         started = true
-        var windowBits: Int32 = 15 + 16   // gzip
+        var windowBits: Int32 = 15 + 16  // gzip
         if container == .zip {
             guard let header = try take(30), Self.little(header, 0, 4) == 0x0403_4B50 else {
-                throw fail(.malformed, "is not a zip archive the reader understands (no local file header at its start)")
+                throw fail(
+                    .malformed, "is not a zip archive the reader understands (no local file header at its start)")
             }
             let flags = Self.little(header, 6, 2), method = Self.little(header, 8, 2)
             let nameLength = Self.little(header, 26, 2), extraLength = Self.little(header, 28, 2)
@@ -93,11 +95,15 @@ final class InflatingByteSource: ByteSource {
             switch method {
             case 8: windowBits = -15
             case 0:
-                guard !hasDescriptor else { throw fail(.malformed, "the zip entry \(entry) is stored without its size") }
+                guard !hasDescriptor else {
+                    throw fail(.malformed, "the zip entry \(entry) is stored without its size")
+                }
                 stored = Self.little(header, 18, 4)
                 return
             default:
-                throw fail(.malformed, "the zip entry \(entry) is compressed with method \(method); expected deflate (8) or none (0)")
+                throw fail(
+                    .malformed,
+                    "the zip entry \(entry) is compressed with method \(method); expected deflate (8) or none (0)")
             }
         }
         let status = zlib.inflateInit2(&stream, windowBits, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
@@ -111,7 +117,9 @@ final class InflatingByteSource: ByteSource {
             // A stored zip entry: its bytes as they are.
             let count = min(remaining, buffer.count)
             guard count > 0 else { return try end(produced: 0) }
-            guard let bytes = try take(count) else { throw fail(.truncated, "the zip archive ends inside its file (\(remaining) bytes missing)") }
+            guard let bytes = try take(count) else {
+                throw fail(.truncated, "the zip archive ends inside its file (\(remaining) bytes missing)")
+            }
             _ = buffer.initialize(from: bytes)
             stored = remaining - count
             crc = bytes.withUnsafeBufferPointer { zlib.crc32(crc, $0.baseAddress, UInt32($0.count)) }
@@ -135,7 +143,9 @@ final class InflatingByteSource: ByteSource {
                 return try end(produced: produced)
             default:
                 let reason = stream.msg.map { String(cString: $0) } ?? "status \(status)"
-                throw fail(.malformed, "the \(container.rawValue) data is damaged near compressed byte \(consumed) (zlib: \(reason))")
+                throw fail(
+                    .malformed,
+                    "the \(container.rawValue) data is damaged near compressed byte \(consumed) (zlib: \(reason))")
             }
         }
         return buffer.count - Int(stream.avail_out)
@@ -149,16 +159,24 @@ final class InflatingByteSource: ByteSource {
             // zlib checked the gzip trailer's checksum and length. A second member, or anything
             // else after the first, is not a file the ECB publishes.
             while try stream.avail_in > 0 || refill() {
-                if UnsafeBufferPointer(start: stream.next_in, count: Int(stream.avail_in)).contains(where: { $0 != 0 }) {
-                    throw fail(.malformed, "there is data after the end of the gzip stream (byte \(consumed)); expected one compressed file")
+                if UnsafeBufferPointer(start: stream.next_in, count: Int(stream.avail_in)).contains(where: { $0 != 0 })
+                {
+                    throw fail(
+                        .malformed,
+                        "there is data after the end of the gzip stream (byte \(consumed)); expected one compressed file"
+                    )
                 }
                 stream.avail_in = 0
             }
         case .zip:
             if hasDescriptor {
-                guard var descriptor = try take(12) else { throw fail(.truncated, "the zip archive ends before its data descriptor") }
+                guard var descriptor = try take(12) else {
+                    throw fail(.truncated, "the zip archive ends before its data descriptor")
+                }
                 if Self.little(descriptor, 0, 4) == 0x0807_4B50 {
-                    guard let rest = try take(4) else { throw fail(.truncated, "the zip archive ends inside its data descriptor") }
+                    guard let rest = try take(4) else {
+                        throw fail(.truncated, "the zip archive ends inside its data descriptor")
+                    }
                     descriptor = Array(descriptor[4...]) + rest
                 }
                 expectedCRC = UInt32(Self.little(descriptor, 0, 4))
@@ -166,10 +184,13 @@ final class InflatingByteSource: ByteSource {
             if let expectedCRC, UInt32(truncatingIfNeeded: crc) != expectedCRC {
                 throw fail(.malformed, "the zip entry's checksum does not match its contents (damaged archive)")
             }
-            guard let signature = try take(4) else { throw fail(.truncated, "the zip archive ends without its directory") }
+            guard let signature = try take(4) else {
+                throw fail(.truncated, "the zip archive ends without its directory")
+            }
             switch Self.little(signature, 0, 4) {
             case 0x0201_4B50, 0x0605_4B50: break
-            case 0x0403_4B50: throw fail(.malformed, "the zip archive holds more than one file; expected one, as the ECB's do")
+            case 0x0403_4B50:
+                throw fail(.malformed, "the zip archive holds more than one file; expected one, as the ECB's do")
             default: throw fail(.malformed, "unexpected bytes after the zip entry (compressed byte \(consumed))")
             }
         }

@@ -28,7 +28,7 @@ enum RateText {
         var fractionDigits = 0
         var sawDigit = false
         var sawPoint = false
-        var integerDigits = 0          // after leading zeros
+        var integerDigits = 0  // after leading zeros
         var fractionToLastNonZero = 0  // fraction digits up to the last non-zero one
         var sawNonZero = false
         for byte in bytes {

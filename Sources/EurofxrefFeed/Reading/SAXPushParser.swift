@@ -10,8 +10,9 @@ protocol SAXEventHandler: AnyObject {
     /// An element starts. `localname` and `namespace` are libxml2's interned strings (compare
     /// them with ``SAXPushParser/intern(_:)``'s pointers); `attributes` holds `count` groups of
     /// five pointers (local name, prefix, namespace, value start, value end).
-    func startElement(_ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, attributeCount: Int,
-                      attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser)
+    func startElement(
+        _ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser)
     /// The current element ends.
     func endElement(in parser: SAXPushParser)
     /// Character data (including white space between elements).
@@ -58,12 +59,15 @@ final class SAXPushParser {
 
     /// Parses `firstBlock` (the block the caller already read and checked) and then the rest of
     /// `stream`, to its end or the first error.
-    func parse(firstBlock: UnsafeBufferPointer<UInt8>, rest stream: ByteSource, buffer: UnsafeMutableBufferPointer<UInt8>) throws {
+    func parse(
+        firstBlock: UnsafeBufferPointer<UInt8>, rest stream: ByteSource, buffer: UnsafeMutableBufferPointer<UInt8>
+    ) throws {
         switch Self.loaded {
         case .success(let library): api = library.api
         case .failure(let failure):
-            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable,
-                            message: "libxml2 could not be loaded (\(failure.reason)); install libxml2")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .unreadable,
+                message: "libxml2 could not be loaded (\(failure.reason)); install libxml2")
         }
         var callbacks = Self.makeCallbacks()
         let userData = Unmanaged.passUnretained(self).toOpaque()
@@ -72,7 +76,8 @@ final class SAXPushParser {
             clibxml2_create_push_parser(&api, &callbacks, userData, $0.baseAddress, Int32(initial), source)
         }
         guard let context = created else {
-            throw FeedError(source: source, line: nil, column: nil, kind: .unreadable, message: "libxml2 could not make a parser")
+            throw FeedError(
+                source: source, line: nil, column: nil, kind: .unreadable, message: "libxml2 could not make a parser")
         }
         self.context = context
         defer {
@@ -85,7 +90,9 @@ final class SAXPushParser {
         var block = UnsafeBufferPointer(rebasing: firstBlock[initial...])
         while !stopped {
             if !block.isEmpty {
-                _ = block.withMemoryRebound(to: CChar.self) { clibxml2_parse_chunk(&api, context, $0.baseAddress, Int32($0.count), 0) }
+                _ = block.withMemoryRebound(to: CChar.self) {
+                    clibxml2_parse_chunk(&api, context, $0.baseAddress, Int32($0.count), 0)
+                }
             }
             if stopped { break }
             let count = try stream.read(into: buffer)
@@ -142,14 +149,17 @@ final class SAXPushParser {
     /// start of character data it has just read, which libxml2 may hand on as a copy).
     func position(bytesBeforeCurrent count: Int) -> (line: Int, column: Int?) {
         guard let input = context?.pointee.input?.pointee, let current = input.cur, let base = input.base,
-              current - count >= base else { return position(of: nil) }
+            current - count >= base
+        else { return position(of: nil) }
         return position(of: current - count)
     }
 
     /// The `<` that opens the start tag the parser has just read (`<` cannot occur inside an
     /// attribute value, so the nearest one back is it).
     func startOfCurrentTag() -> UnsafePointer<UInt8>? {
-        guard let input = context?.pointee.input?.pointee, var scan = input.cur, let base = input.base else { return nil }
+        guard let input = context?.pointee.input?.pointee, var scan = input.cur, let base = input.base else {
+            return nil
+        }
         while scan > base {
             scan -= 1
             if scan.pointee == UInt8(ascii: "<") { return scan }
@@ -161,7 +171,9 @@ final class SAXPushParser {
     /// before it checks its end; one that does not end is its error (truncated, malformed),
     /// which it reports next, and the tag is not passed on as an element.
     fileprivate func startTagIsClosed() -> Bool {
-        guard let input = context?.pointee.input?.pointee, let current = input.cur, let end = input.end else { return true }
+        guard let input = context?.pointee.input?.pointee, let current = input.cur, let end = input.end else {
+            return true
+        }
         var scan = current
         while scan < end && SAXPushParser.isBlankByte(scan.pointee) { scan += 1 }
         return scan < end && (scan.pointee == UInt8(ascii: ">") || scan.pointee == UInt8(ascii: "/"))
@@ -190,8 +202,9 @@ final class SAXPushParser {
             guard !parser.stopped, parser.startTagIsClosed() else { return }
             var none: UnsafePointer<UInt8>? = nil
             withUnsafeMutablePointer(to: &none) { empty in
-                parser.handler.startElement(localname, namespace: uri, attributeCount: Int(attributeCount),
-                                            attributes: attributes ?? empty, in: parser)
+                parser.handler.startElement(
+                    localname, namespace: uri, attributeCount: Int(attributeCount),
+                    attributes: attributes ?? empty, in: parser)
             }
         }
         callbacks.endElementNs = { userData, _, _, _ in
@@ -226,9 +239,13 @@ final class SAXPushParser {
     /// encoding error runs over two lines ("Input is not proper UTF-8, indicate encoding !" and
     /// then the bytes).
     static func oneLine(_ message: String) -> String {
-        let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         if lines.first?.hasPrefix("Input is not proper UTF-8") == true {
-            let bytes = lines.dropFirst().first.map { " (" + $0.replacingOccurrences(of: "Bytes: ", with: "bytes ") + ")" } ?? ""
+            let bytes =
+                lines.dropFirst().first.map { " (" + $0.replacingOccurrences(of: "Bytes: ", with: "bytes ") + ")" }
+                ?? ""
             return "the text is not UTF-8\(bytes), and the file declares no other encoding"
         }
         return lines.joined(separator: "; ")
@@ -240,13 +257,20 @@ final class SAXPushParser {
         let line = error.line > 0 ? Int(error.line) : nil
         let column = error.int2 > 0 ? Int(error.int2) : nil
         if Int(error.code) == Int(XML_ERR_DOCUMENT_EMPTY.rawValue) && blankSoFar {
-            stop(FeedError(source: source, line: nil, column: nil, kind: .empty,
-                           message: "the file is empty; expected an ECB rates document (<gesmes:Envelope>)"))
+            stop(
+                FeedError(
+                    source: source, line: nil, column: nil, kind: .empty,
+                    message: "the file is empty; expected an ECB rates document (<gesmes:Envelope>)"))
         } else if terminating {
-            stop(FeedError(source: source, line: line, column: column, kind: .truncated,
-                           message: "the file ends before the document does (truncated?): \(message)"))
+            stop(
+                FeedError(
+                    source: source, line: line, column: column, kind: .truncated,
+                    message: "the file ends before the document does (truncated?): \(message)"))
         } else {
-            stop(FeedError(source: source, line: line, column: column, kind: .malformed, message: "not well-formed XML: \(message)"))
+            stop(
+                FeedError(
+                    source: source, line: line, column: column, kind: .malformed,
+                    message: "not well-formed XML: \(message)"))
         }
     }
 }

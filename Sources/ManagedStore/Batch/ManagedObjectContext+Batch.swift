@@ -12,8 +12,11 @@ extension ManagedObjectContext {
         func add(_ values: [AttributeValue]) {
             let id = ManagedObjectID.makeTemporary(for: entity)
             for slot in entity.requiredSlots where values[slot].isNull {
-                failures.append(ValidationFailure(objectID: id, attribute: entity.storedProperties[slot].name,
-                                                  reason: "is nil, but the attribute is not optional (row \(rows.count + 1) of the batch insert)"))
+                failures.append(
+                    ValidationFailure(
+                        objectID: id, attribute: entity.storedProperties[slot].name,
+                        reason: "is nil, but the attribute is not optional (row \(rows.count + 1) of the batch insert)")
+                )
             }
             rows.append(values)
         }
@@ -56,7 +59,9 @@ extension ManagedObjectContext {
 
     /// The values of a batch-inserted row given as a dictionary: checked names and types, the
     /// defaults for the rest.
-    static func batchRow(_ dictionary: [String: AttributeValue], entity: EntityDescription, row: Int) throws -> [AttributeValue] {
+    static func batchRow(
+        _ dictionary: [String: AttributeValue], entity: EntityDescription, row: Int
+    ) throws -> [AttributeValue] {
         var values = entity.defaultValues
         for (name, value) in dictionary {
             values[try batchSlot(name, value, entity: entity, row: row)] = value
@@ -68,19 +73,25 @@ extension ManagedObjectContext {
     static func batchSlot(_ name: String, _ value: AttributeValue, entity: EntityDescription, row: Int?) throws -> Int {
         let at = row.map { " (row \($0))" } ?? ""
         guard let slot = entity.slotByName[name] else {
-            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "it has no attribute or to-one relationship '\(name)'\(at)")
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name, reason: "it has no attribute or to-one relationship '\(name)'\(at)")
         }
         let attribute = entity.storedProperties[slot]
         guard value.fits(attribute.type) else {
-            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "\(name) is \(attribute.type), not \(value)\(at)")
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name, reason: "\(name) is \(attribute.type), not \(value)\(at)")
         }
         if case .object(let id) = value {
             guard !id.isTemporaryID, id.entity === entity.slotDestinations[slot] else {
-                throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "\(name) must be a saved \(entity.slotDestinations[slot]?.name ?? "?") object, not \(id)\(at)")
+                throw ManagedStoreError.invalidBatchRequest(
+                    entity: entity.name,
+                    reason:
+                        "\(name) must be a saved \(entity.slotDestinations[slot]?.name ?? "?") object, not \(id)\(at)")
             }
         }
         if value.isNull && !attribute.isOptional {
-            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "\(name) is not optional, so it cannot be set to nil\(at)")
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name, reason: "\(name) is not optional, so it cannot be set to nil\(at)")
         }
         return slot
     }
@@ -94,7 +105,8 @@ extension ManagedObjectContext {
             (slot: try Self.batchSlot(name, value, entity: entity, row: nil), value: value)
         }
         guard !assignments.isEmpty else {
-            throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: "the batch update sets no attribute")
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name, reason: "the batch update sets no attribute")
         }
         var query = StoreQuery(entity: entity)
         if let predicate = request.predicate {
@@ -119,7 +131,9 @@ extension ManagedObjectContext {
     /// Merges changes made to the store outside any of these contexts (a batch request's
     /// object IDs, another process's history) into each of `contexts`, on its own queue, as
     /// Core Data's `mergeChanges(fromRemoteContextSave:into:)`; returns when all have merged.
-    public static func mergeChanges(fromRemoteContextSave changes: ContextSaveChanges, into contexts: [ManagedObjectContext]) {
+    public static func mergeChanges(
+        fromRemoteContextSave changes: ContextSaveChanges, into contexts: [ManagedObjectContext]
+    ) {
         for context in contexts {
             context.performAndWait { context.mergeChanges(fromContextDidSave: changes) }
         }

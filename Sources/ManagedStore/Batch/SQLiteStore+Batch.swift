@@ -3,8 +3,10 @@ import Foundation
 
 extension SQLiteStore {
     /// Sets `assignments` on the rows `query` selects, in one write transaction; returns their IDs.
-    func batchUpdate(_ query: StoreQuery, assignments: [(slot: Int, value: AttributeValue)],
-                     author: String?, contextName: String?) throws -> [ManagedObjectID] {
+    func batchUpdate(
+        _ query: StoreQuery, assignments: [(slot: Int, value: AttributeValue)],
+        author: String?, contextName: String?
+    ) throws -> [ManagedObjectID] {
         try checkWritableHistory()
         let entity = query.entity
         return try write { connection in
@@ -42,13 +44,22 @@ extension SQLiteStore {
     }
 
     /// The conflict an update of `assignments` on several rows makes with a uniqueness constraint.
-    private static func constraintConflict(entity: EntityDescription, assignments: [(slot: Int, value: AttributeValue)]) -> ManagedStoreError? {
-        let assigned = Dictionary(uniqueKeysWithValues: assignments.map { (entity.storedProperties[$0.slot].name, $0.value) })
-        guard let constraint = entity.uniquenessConstraints.first(where: { $0.contains { assigned[$0] != nil } }) else { return nil }
+    private static func constraintConflict(
+        entity: EntityDescription, assignments: [(slot: Int, value: AttributeValue)]
+    ) -> ManagedStoreError? {
+        let assigned = Dictionary(
+            uniqueKeysWithValues: assignments.map { (entity.storedProperties[$0.slot].name, $0.value) })
+        guard let constraint = entity.uniquenessConstraints.first(where: { $0.contains { assigned[$0] != nil } }) else {
+            return nil
+        }
         var values: [String: AttributeValue] = [:]
         for name in constraint where assigned[name] != nil { values[name] = assigned[name] }
-        return ManagedStoreError.saveConflicts(constraint: [ConstraintConflict(
-            entityName: entity.name, constraint: constraint, values: values, conflictingObjectIDs: [], databaseObjectID: nil)],
+        return ManagedStoreError.saveConflicts(
+            constraint: [
+                ConstraintConflict(
+                    entityName: entity.name, constraint: constraint, values: values, conflictingObjectIDs: [],
+                    databaseObjectID: nil)
+            ],
             optimisticLocking: [])
     }
 
@@ -77,22 +88,27 @@ extension SQLiteStore {
                 case .noAction:
                     continue
                 case .cascade, .deny:
-                    throw ManagedStoreError.invalidBatchRequest(entity: entity.name, reason: """
-                        \(referencing.count) \(destination.name) object\(referencing.count == 1 ? " is" : "s are") related to the objects \
-                        to delete by '\(relationship.name)', whose delete rule (\(relationship.description.deleteRule)) a batch delete \
-                        does not apply; delete them through a context. Nothing was deleted
-                        """)
+                    throw ManagedStoreError.invalidBatchRequest(
+                        entity: entity.name,
+                        reason: """
+                            \(referencing.count) \(destination.name) object\(referencing.count == 1 ? " is" : "s are") related to the objects \
+                            to delete by '\(relationship.name)', whose delete rule (\(relationship.description.deleteRule)) a batch delete \
+                            does not apply; delete them through a context. Nothing was deleted
+                            """)
                 case .nullify:
                     for start in stride(from: 0, to: keys.count, by: 500) {
                         let batch = keys[start..<min(keys.count, start + 500)]
-                        let sql = "UPDATE \(destination.quotedTable) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+                        let sql =
+                            "UPDATE \(destination.quotedTable) SET \(column) = NULL, Z_OPT = Z_OPT + 1 WHERE \(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
                         let statement = try connection.statement(sql)
                         for (index, key) in batch.enumerated() { try statement.bind(key, Int32(index + 1)) }
                         try statement.run()
                         statement.reset()
                     }
                     let name = destination.storedProperties[inverseSlot].name
-                    entry.updated += referencing.map { (ManagedObjectID(entity: destination, store: persistentStore, primaryKey: $0), [name]) }
+                    entry.updated += referencing.map {
+                        (ManagedObjectID(entity: destination, store: persistentStore, primaryKey: $0), [name])
+                    }
                 }
             }
             let delete = try connection.statement(entity.deleteSQL)
@@ -113,13 +129,16 @@ extension SQLiteStore {
     }
 
     /// The keys of `entity`'s rows whose `column` holds one of `keys`.
-    private static func keys(of entity: EntityDescription, where column: String, in keys: [Int64],
-                             on connection: SQLiteConnection) throws -> [Int64] {
+    private static func keys(
+        of entity: EntityDescription, where column: String, in keys: [Int64],
+        on connection: SQLiteConnection
+    ) throws -> [Int64] {
         var found: [Int64] = []
         for start in stride(from: 0, to: keys.count, by: 500) {
             let batch = keys[start..<min(keys.count, start + 500)]
             let statement = try connection.statement(
-                "SELECT Z_PK FROM \(entity.quotedTable) WHERE \(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))")
+                "SELECT Z_PK FROM \(entity.quotedTable) WHERE \(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+            )
             for (index, key) in batch.enumerated() { try statement.bind(key, Int32(index + 1)) }
             while try statement.step() { found.append(statement.int64(0)) }
             statement.reset()

@@ -43,8 +43,11 @@ public struct ContextSaveChanges: Sendable {
     /// a merge then reads the values of the objects it holds from the store.
     let carriesValues: Bool
 
-    init(insertedRows: [RowSnapshot], updatedRows: [RowSnapshot], deletedObjectIDs: [ManagedObjectID],
-         insertedTemporaryIDs: [ManagedObjectID?] = [], adoptedIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] = []) {
+    init(
+        insertedRows: [RowSnapshot], updatedRows: [RowSnapshot], deletedObjectIDs: [ManagedObjectID],
+        insertedTemporaryIDs: [ManagedObjectID?] = [],
+        adoptedIDs: [(temporary: ManagedObjectID, permanent: ManagedObjectID)] = []
+    ) {
         self.insertedRows = insertedRows
         self.updatedRows = updatedRows
         self.insertedObjectIDs = Self.ids(of: insertedRows)
@@ -62,7 +65,10 @@ public struct ContextSaveChanges: Sendable {
     /// let changes = ContextSaveChanges(insertedObjectIDs: Set(result.objectIDs), updatedObjectIDs: [], deletedObjectIDs: [])
     /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: changes, into: [viewContext])
     /// ```
-    public init(insertedObjectIDs: Set<ManagedObjectID>, updatedObjectIDs: Set<ManagedObjectID>, deletedObjectIDs: Set<ManagedObjectID>) {
+    public init(
+        insertedObjectIDs: Set<ManagedObjectID>, updatedObjectIDs: Set<ManagedObjectID>,
+        deletedObjectIDs: Set<ManagedObjectID>
+    ) {
         self.insertedObjectIDs = insertedObjectIDs
         self.updatedObjectIDs = updatedObjectIDs
         self.deletedObjectIDs = deletedObjectIDs
@@ -98,7 +104,8 @@ public struct ContextSaveChanges: Sendable {
 
     /// A ``ManagedObjectContext/didSaveObjectIDsNotification`` carrying these changes.
     func objectIDsNotification(object: ManagedObjectContext?) -> Notification {
-        Notification(name: ManagedObjectContext.didSaveObjectIDsNotification, object: object, userInfo: objectIDsUserInfo)
+        Notification(
+            name: ManagedObjectContext.didSaveObjectIDsNotification, object: object, userInfo: objectIDsUserInfo)
     }
 
     /// The userInfo of a didSaveObjectIDs notification: the three ID sets and the changes.
@@ -120,7 +127,10 @@ public struct ContextSaveChanges: Sendable {
     /// The changes a ``ManagedObjectContext/didSaveNotification`` carries; nil for any other
     /// notification.
     public init?(_ notification: Notification) {
-        guard let changes = notification.userInfo?[ManagedObjectContext.NotificationKey.changes.rawValue] as? ContextSaveChanges else {
+        guard
+            let changes = notification.userInfo?[ManagedObjectContext.NotificationKey.changes.rawValue]
+                as? ContextSaveChanges
+        else {
             return nil
         }
         self = changes

@@ -41,7 +41,9 @@ extension ManagedObjectContext {
     ///
     /// As in Core Data, it reads what is saved in the store: this context's (and its parents')
     /// unsaved changes do not count.
-    public func fetchValues<T: ManagedObject>(_ request: FetchRequest<T>, properties: [String]) throws -> [[AttributeValue]] {
+    public func fetchValues<T: ManagedObject>(
+        _ request: FetchRequest<T>, properties: [String]
+    ) throws -> [[AttributeValue]] {
         checkQueue()
         let entity = try entity(for: T.self)
         let slots = try properties.map { name in
@@ -89,7 +91,9 @@ extension ManagedObjectContext {
     /// read), without parameter packs: it is specialized whole in the caller's module, where the
     /// packed form instantiates tuple metadata at run time.
     @inlinable
-    public func fetchValues<T: ManagedObject, A: AttributeRepresentable, B: AttributeRepresentable, C: AttributeRepresentable>(
+    public func fetchValues<
+        T: ManagedObject, A: AttributeRepresentable, B: AttributeRepresentable, C: AttributeRepresentable
+    >(
         _ request: FetchRequest<T>, _ a: KeyPath<T, A>, _ b: KeyPath<T, B>, _ c: KeyPath<T, C>
     ) throws -> [(A, B, C)] {
         let rows = try fetchAttributeRows(request, keyPaths: [a, b, c])
@@ -111,7 +115,9 @@ extension ManagedObjectContext {
         _ row: [AttributeValue], _ column: inout Int, as type: V.Type, request: FetchRequest<T>
     ) throws -> V {
         defer { column += 1 }
-        guard let value = V(attributeValue: row[column]) else { throw unreadable(row[column], as: "\(V.self)", entity: "\(T.self)") }
+        guard let value = V(attributeValue: row[column]) else {
+            throw unreadable(row[column], as: "\(V.self)", entity: "\(T.self)")
+        }
         return value
     }
 
@@ -122,12 +128,15 @@ extension ManagedObjectContext {
 
     /// The rows of the attribute columns `keyPaths` resolve to, for ``fetchValues(_:_:)``.
     @usableFromInline
-    func fetchAttributeRows<T: ManagedObject>(_ request: FetchRequest<T>, keyPaths: [AnyKeyPath]) throws -> [[AttributeValue]] {
+    func fetchAttributeRows<T: ManagedObject>(
+        _ request: FetchRequest<T>, keyPaths: [AnyKeyPath]
+    ) throws -> [[AttributeValue]] {
         checkQueue()
         let entity = try entity(for: T.self)
         let slots = try keyPaths.map { keyPath in
             guard let slot = entity.slot(forKeyPath: keyPath) else {
-                throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "the key path \(keyPath) is not an attribute to fetch")
+                throw ManagedStoreError.unsupportedFetch(
+                    entity: entity.name, reason: "the key path \(keyPath) is not an attribute to fetch")
             }
             return slot
         }
@@ -136,7 +145,9 @@ extension ManagedObjectContext {
     }
 
     func entity(for type: ManagedObject.Type) throws -> EntityDescription {
-        guard let entity = model.entity(for: type) else { throw ManagedStoreError.unknownEntity(String(describing: type)) }
+        guard let entity = model.entity(for: type) else {
+            throw ManagedStoreError.unknownEntity(String(describing: type))
+        }
         return entity
     }
 
@@ -166,7 +177,8 @@ extension ManagedObjectContext {
         }
     }
 
-    func fetchObjects<T: ManagedObject>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [ManagedObject] {
+    func fetchObjects<T: ManagedObject>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [ManagedObject]
+    {
         let plan = try FetchPlan(request, entity: entity)
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
         let rows: [RowSnapshot]
@@ -199,8 +211,10 @@ extension ManagedObjectContext {
     }
 
     /// Folds the context's unsaved changes into objects fetched by their stored values.
-    private func applyPendingChanges<T: ManagedObject>(to fetched: [ManagedObject], request: FetchRequest<T>,
-                                                       entity: EntityDescription, plan: FetchPlan) throws -> [ManagedObject] {
+    private func applyPendingChanges<T: ManagedObject>(
+        to fetched: [ManagedObject], request: FetchRequest<T>,
+        entity: EntityDescription, plan: FetchPlan
+    ) throws -> [ManagedObject] {
         func matches(_ object: ManagedObject) throws -> Bool {
             guard let predicate = request.predicate else { return true }
             return try predicate.evaluate(object as! T)

@@ -58,7 +58,9 @@ extension ManagedObjectContext {
         for object in inserted.objects where object.entity === entity {
             if try matches(object) { result.append(keyedRow(object)) }
         }
-        return plan.ordered(result, offset: request.fetchOffset, limit: request.fetchLimit) { row, index in row.keys[index] }
+        return plan.ordered(result, offset: request.fetchOffset, limit: request.fetchLimit) { row, index in
+            row.keys[index]
+        }
     }
 }
 
@@ -67,8 +69,10 @@ extension ManagedObjectContext.FetchPlan {
     /// in (a stable sort), then cut to `offset` and `limit`: how a fetch orders what it gathered
     /// in memory (the store's rows with the context's unsaved changes). `value(result, index)`
     /// is the result's value for the index-th sort descriptor.
-    func ordered<Element>(_ results: [Element], offset: Int, limit: Int,
-                          value: (Element, Int) -> AttributeValue) -> [Element] {
+    func ordered<Element>(
+        _ results: [Element], offset: Int, limit: Int,
+        value: (Element, Int) -> AttributeValue
+    ) -> [Element] {
         var results = results
         if !sortSlots.isEmpty {
             results = results.enumerated().sorted { a, b in

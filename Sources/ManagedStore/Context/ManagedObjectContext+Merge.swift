@@ -5,7 +5,9 @@ extension ManagedObjectContext {
     /// context's queue; to cross queues, take ``ContextSaveChanges`` out of the notification).
     public func mergeChanges(fromContextDidSave notification: Notification) {
         guard let changes = ContextSaveChanges(notification) else {
-            preconditionFailure("ManagedStore: mergeChanges(fromContextDidSave:) was given a \(notification.name.rawValue) notification")
+            preconditionFailure(
+                "ManagedStore: mergeChanges(fromContextDidSave:) was given a \(notification.name.rawValue) notification"
+            )
         }
         mergeChanges(fromContextDidSave: changes)
     }
@@ -21,7 +23,9 @@ extension ManagedObjectContext {
         checkQueue()
         prefetchedMembers.removeAll()
         advanceQueryGeneration()
-        if !inserted.isEmpty || (!registry.isEmpty && changes.insertedTemporaryIDs.contains { $0.map { registry[$0] != nil } ?? false }) {
+        if !inserted.isEmpty
+            || (!registry.isEmpty && changes.insertedTemporaryIDs.contains { $0.map { registry[$0] != nil } ?? false })
+        {
             var reassigned: [ManagedObjectID: ManagedObjectID] = [:]
             for (temporary, permanent) in changes.temporaryIDPairs {
                 if let object = lookUp(temporary) {
@@ -102,7 +106,9 @@ extension ManagedObjectContext {
         }
         if !removed.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(removed) }
         if !mergedInserts.isEmpty { info[NotificationKey.insertedObjects.rawValue] = mergedInserts }
-        if !changes.insertedObjectIDs.isEmpty { info[NotificationKey.mergedInsertedObjectIDs.rawValue] = changes.insertedObjectIDs }
+        if !changes.insertedObjectIDs.isEmpty {
+            info[NotificationKey.mergedInsertedObjectIDs.rawValue] = changes.insertedObjectIDs
+        }
         if !info.isEmpty {
             NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
         }
@@ -194,7 +200,8 @@ extension ManagedObjectContext {
         deleted.removeAll()
         pendingUpdated.removeAll()
         pendingDeleted.removeAll()
-        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self,
-                                        userInfo: [NotificationKey.invalidatedAllObjects.rawValue: true])
+        NotificationCenter.default.post(
+            name: Self.objectsDidChangeNotification, object: self,
+            userInfo: [NotificationKey.invalidatedAllObjects.rawValue: true])
     }
 }

@@ -25,12 +25,14 @@ extension ManagedObjectContext {
             return
         }
         guard parent == nil else {
-            throw ManagedStoreError.queryGenerationUnavailable(reason: "context \(self) is a child context, which reads through its parent: pin the parent")
+            throw ManagedStoreError.queryGenerationUnavailable(
+                reason: "context \(self) is a child context, which reads through its parent: pin the parent")
         }
         let store = try store()
         if let generation = token.generation {
             guard generation.store === store.persistentStore else {
-                throw ManagedStoreError.queryGenerationUnavailable(reason: "the token is of another store (\(generation.store.identifier))")
+                throw ManagedStoreError.queryGenerationUnavailable(
+                    reason: "the token is of another store (\(generation.store.identifier))")
             }
             queryGeneration = generation
         } else {

@@ -11,21 +11,26 @@ extension ManagedObjectContext {
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         if let prefetched = prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] {
-            for object in prefetched where !object.isDeletedState && object.managedObjectContext === self && object.values[slot] == target {
+            for object in prefetched
+            where !object.isDeletedState && object.managedObjectContext === self && object.values[slot] == target {
                 if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
             }
         } else if !owner.objectID.isTemporaryID || parent != nil {
             for row in try memberRows(ownerID: owner.objectID, relationship) {
                 let object = materialize(row)
-                guard !object.isDeletedState, object.values.indices.contains(slot), object.values[slot] == target else { continue }
+                guard !object.isDeletedState, object.values.indices.contains(slot), object.values[slot] == target else {
+                    continue
+                }
                 if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
             }
         }
         for object in inserted.objects where object.entity === destination && object.values[slot] == target {
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         }
-        for object in updated.values where object.entity === destination && !object.isDeletedState && !object.isFaultState
-            && object.values[slot] == target {
+        for object in updated.values
+        where object.entity === destination && !object.isDeletedState && !object.isFaultState
+            && object.values[slot] == target
+        {
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         }
         return result
@@ -38,8 +43,11 @@ extension ManagedObjectContext {
         if let parent {
             return try parent.performAndWait { () throws -> [RowSnapshot] in
                 // An owner inserted in this child is unknown to the parent: it has no members there.
-                guard let owner = parent.lookUp(ownerID) ?? (ownerID.isTemporaryID ? nil : parent.object(with: ownerID)) else { return [] }
-                return try parent.members(of: owner, relationship).map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
+                guard let owner = parent.lookUp(ownerID) ?? (ownerID.isTemporaryID ? nil : parent.object(with: ownerID))
+                else { return [] }
+                return try parent.members(of: owner, relationship).map {
+                    RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values)
+                }
             }
         }
         var query = StoreQuery(entity: relationship.destination)
@@ -65,7 +73,8 @@ extension ManagedObjectContext {
                     }
                 }
             case .cascade:
-                for related in object.relatedObjects(relationship) where !related.isDeletedState && related.managedObjectContext === self {
+                for related in object.relatedObjects(relationship)
+                where !related.isDeletedState && related.managedObjectContext === self {
                     delete(related)
                 }
             }
@@ -75,24 +84,37 @@ extension ManagedObjectContext {
     /// What a save finds wrong with the relationships of the objects it writes and deletes:
     /// mandatory to-ones that are nil, to-manys outside their counts, and deletions a deny rule
     /// forbids.
-    func relationshipFailures(saving objects: [ManagedObject], deleting deletedObjects: [ManagedObject]) -> [ValidationFailure] {
+    func relationshipFailures(
+        saving objects: [ManagedObject], deleting deletedObjects: [ManagedObject]
+    ) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         for object in objects where object.entity.validatesRelationships {
             for relationship in object.entity.resolvedRelationships {
                 let description = relationship.description
                 if relationship.isToMany {
-                    guard !description.isOptional || description.minCount > 0 || description.maxCount > 0 else { continue }
+                    guard !description.isOptional || description.minCount > 0 || description.maxCount > 0 else {
+                        continue
+                    }
                     let count = object.relatedObjects(relationship).count
                     if !description.isOptional && count == 0 {
-                        failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
-                                                          reason: "is empty, but the relationship is not optional"))
-                    } else if count < description.minCount || (description.maxCount > 0 && count > description.maxCount) {
-                        failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
-                                                          reason: "has \(count) objects, outside \(description.minCount)...\(description.maxCount == 0 ? "" : String(description.maxCount))"))
+                        failures.append(
+                            ValidationFailure(
+                                objectID: object.objectID, attribute: relationship.name,
+                                reason: "is empty, but the relationship is not optional"))
+                    } else if count < description.minCount || (description.maxCount > 0 && count > description.maxCount)
+                    {
+                        failures.append(
+                            ValidationFailure(
+                                objectID: object.objectID, attribute: relationship.name,
+                                reason:
+                                    "has \(count) objects, outside \(description.minCount)...\(description.maxCount == 0 ? "" : String(description.maxCount))"
+                            ))
                     }
                 } else if let slot = relationship.slot, !description.isOptional, object.values[slot].isNull {
-                    failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
-                                                      reason: "is nil, but the relationship is not optional"))
+                    failures.append(
+                        ValidationFailure(
+                            objectID: object.objectID, attribute: relationship.name,
+                            reason: "is nil, but the relationship is not optional"))
                 }
             }
         }
@@ -100,8 +122,12 @@ extension ManagedObjectContext {
             for relationship in object.entity.resolvedRelationships where relationship.description.deleteRule == .deny {
                 let related = object.relatedObjects(relationship).filter { !$0.isDeletedState }
                 if !related.isEmpty {
-                    failures.append(ValidationFailure(objectID: object.objectID, attribute: relationship.name,
-                                                      reason: "denies the deletion: it still relates to \(related.count) object\(related.count == 1 ? "" : "s") (\(related.prefix(3).map(\.objectID.description).joined(separator: ", ")))"))
+                    failures.append(
+                        ValidationFailure(
+                            objectID: object.objectID, attribute: relationship.name,
+                            reason:
+                                "denies the deletion: it still relates to \(related.count) object\(related.count == 1 ? "" : "s") (\(related.prefix(3).map(\.objectID.description).joined(separator: ", ")))"
+                        ))
                 }
             }
         }
@@ -118,7 +144,9 @@ extension ManagedObjectContext {
             let entity = object.entity
             guard entity.storedProperties.count > entity.attributes.count else { continue }
             for slot in entity.attributes.count..<object.values.count {
-                if case .object(let id) = object.values[slot], id.isTemporaryID { referenced[id, default: []].append((object, slot)) }
+                if case .object(let id) = object.values[slot], id.isTemporaryID {
+                    referenced[id, default: []].append((object, slot))
+                }
             }
         }
         guard !referenced.isEmpty else { return }
@@ -129,8 +157,9 @@ extension ManagedObjectContext {
                 targets.append((id, target))
             } else {
                 failures += users.map { user in
-                    ValidationFailure(objectID: user.object.objectID, attribute: user.object.entity.storedProperties[user.slot].name,
-                                      reason: "relates to \(id), which is not inserted in this context, so it would never be saved")
+                    ValidationFailure(
+                        objectID: user.object.objectID, attribute: user.object.entity.storedProperties[user.slot].name,
+                        reason: "relates to \(id), which is not inserted in this context, so it would never be saved")
                 }
             }
         }
@@ -146,7 +175,8 @@ extension ManagedObjectContext {
     func prefetch(_ names: [String], for objects: [ManagedObject], entity: EntityDescription) throws {
         for name in names {
             guard let relationship = entity.resolvedRelationship(named: name) else {
-                throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "no relationship '\(name)' to prefetch")
+                throw ManagedStoreError.unsupportedFetch(
+                    entity: entity.name, reason: "no relationship '\(name)' to prefetch")
             }
             let destination = relationship.destination
             if let slot = relationship.slot {
@@ -158,8 +188,11 @@ extension ManagedObjectContext {
                 for row in try rows(of: destination, whereColumn: "Z_PK", in: Array(keys)) { _ = materialize(row) }
             } else if let inverse = relationship.inverseSlot {
                 let owners = objects.filter { !$0.objectID.isTemporaryID }
-                var members: [ManagedObjectID: [ManagedObject]] = Dictionary(uniqueKeysWithValues: owners.map { ($0.objectID, []) })
-                for row in try rows(of: destination, whereColumn: destination.quotedColumns[inverse], in: owners.map(\.objectID.key)) {
+                var members: [ManagedObjectID: [ManagedObject]] = Dictionary(
+                    uniqueKeysWithValues: owners.map { ($0.objectID, []) })
+                for row in try rows(
+                    of: destination, whereColumn: destination.quotedColumns[inverse], in: owners.map(\.objectID.key))
+                {
                     let member = materialize(row)
                     if case .object(let owner) = row.values[inverse] { members[owner, default: []].append(member) }
                 }
@@ -169,7 +202,9 @@ extension ManagedObjectContext {
     }
 
     /// The stored rows of `entity` whose `column` is one of `keys`, a few hundred at a time.
-    private func rows(of entity: EntityDescription, whereColumn column: String, in keys: [Int64]) throws -> [RowSnapshot] {
+    private func rows(
+        of entity: EntityDescription, whereColumn column: String, in keys: [Int64]
+    ) throws -> [RowSnapshot] {
         var rows: [RowSnapshot] = []
         for start in stride(from: 0, to: keys.count, by: 500) {
             let batch = keys[start..<min(keys.count, start + 500)]
@@ -190,7 +225,9 @@ extension ManagedObjectContext {
             let entity = object.entity
             guard entity.storedProperties.count > entity.attributes.count, !object.isFaultState else { continue }
             for slot in entity.attributes.count..<object.values.count {
-                if case .object(let id) = object.values[slot], let new = permanent[id] { object.values[slot] = .object(new) }
+                if case .object(let id) = object.values[slot], let new = permanent[id] {
+                    object.values[slot] = .object(new)
+                }
             }
         }
     }

@@ -63,8 +63,10 @@ extension ManagedObjectContext {
         var failures: [ValidationFailure] = []
         for object in objects {
             for slot in object.entity.requiredSlots where object.values[slot].isNull {
-                failures.append(ValidationFailure(objectID: object.objectID, attribute: object.entity.attributes[slot].name,
-                                                  reason: "is nil, but the attribute is not optional"))
+                failures.append(
+                    ValidationFailure(
+                        objectID: object.objectID, attribute: object.entity.attributes[slot].name,
+                        reason: "is nil, but the attribute is not optional"))
             }
         }
         if model.hasRelationships {
@@ -74,15 +76,18 @@ extension ManagedObjectContext {
     }
 
     /// Writes the changes to the store and brings the objects up to date with what was written.
-    private func write(inserted insertedObjects: [ManagedObject], updated updatedObjects: [ManagedObject],
-                       deleted deletedObjects: [ManagedObject]) throws -> ContextSaveChanges {
+    private func write(
+        inserted insertedObjects: [ManagedObject], updated updatedObjects: [ManagedObject],
+        deleted deletedObjects: [ManagedObject]
+    ) throws -> ContextSaveChanges {
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
         if model.hasRelationships { try makeReferencedIDsPermanent(insertedObjects + updatedObjects) }
         var request = SaveRequest(mergePolicy: mergePolicy)
         (request.transactionAuthor, request.contextName) = settings.withLock { ($0.transactionAuthor, $0.name) }
         request.inserts = insertedObjects.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
         request.updates = updatedObjects.map {
-            SaveRequest.Update(objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version)
+            SaveRequest.Update(
+                objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version)
         }
         request.deletes = deletedObjects.map { SaveRequest.Delete(objectID: $0.objectID, version: $0.version) }
         let outcome = try coordinator.store().save(request)
@@ -100,9 +105,10 @@ extension ManagedObjectContext {
         }
         for (object, fate) in zip(updatedObjects, outcome.updateFates) { apply(fate, to: object) }
         for (object, fate) in zip(deletedObjects, outcome.deleteFates) { apply(fate, to: object) }
-        let changes = ContextSaveChanges(insertedRows: outcome.insertedRows, updatedRows: outcome.updatedRows,
-                                         deletedObjectIDs: outcome.deletedIDs, insertedTemporaryIDs: outcome.insertedTemporaryIDs,
-                                         adoptedIDs: outcome.adoptedIDs)
+        let changes = ContextSaveChanges(
+            insertedRows: outcome.insertedRows, updatedRows: outcome.updatedRows,
+            deletedObjectIDs: outcome.deletedIDs, insertedTemporaryIDs: outcome.insertedTemporaryIDs,
+            adoptedIDs: outcome.adoptedIDs)
         coordinator.relay(changes, from: self)
         return changes
     }
@@ -137,8 +143,10 @@ extension ManagedObjectContext {
     }
 
     /// Pushes the changes into the parent context; the objects here become clean relative to it.
-    private func push(inserted insertedObjects: [ManagedObject], updated updatedObjects: [ManagedObject],
-                      deleted deletedObjects: [ManagedObject], to parent: ManagedObjectContext) throws -> ContextSaveChanges {
+    private func push(
+        inserted insertedObjects: [ManagedObject], updated updatedObjects: [ManagedObject],
+        deleted deletedObjects: [ManagedObject], to parent: ManagedObjectContext
+    ) throws -> ContextSaveChanges {
         let insertedRows = insertedObjects.map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
         let updatedRows = updatedObjects.map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
         let deletedIDs = deletedObjects.map(\.objectID)
@@ -160,8 +168,10 @@ extension ManagedObjectContext {
 
     /// Takes in a child's save: its insertions, updates and deletions become this context's
     /// unsaved changes.
-    func absorbChildSave(inserted insertedRows: [RowSnapshot], updated updatedRows: [RowSnapshot],
-                         deleted deletedIDs: [ManagedObjectID]) throws {
+    func absorbChildSave(
+        inserted insertedRows: [RowSnapshot], updated updatedRows: [RowSnapshot],
+        deleted deletedIDs: [ManagedObjectID]
+    ) throws {
         for row in insertedRows {
             if let existing = lookUp(row.id) {
                 apply(row.values, to: existing)
@@ -210,12 +220,15 @@ extension ManagedObjectContext {
 
     /// Posts didSave (with the saved objects, as Core Data's does) and then didSaveObjectIDs
     /// (with their IDs only); both carry the ``ContextSaveChanges`` a merge needs.
-    private func postDidSave(_ changes: ContextSaveChanges, inserted insertedObjects: [ManagedObject],
-                             updated updatedObjects: [ManagedObject], deleted deletedObjects: [ManagedObject]) {
+    private func postDidSave(
+        _ changes: ContextSaveChanges, inserted insertedObjects: [ManagedObject],
+        updated updatedObjects: [ManagedObject], deleted deletedObjects: [ManagedObject]
+    ) {
         let ids = changes.objectIDsUserInfo
         var objects = ids
         // An inserted object that lost a uniqueness conflict to another left the context.
-        objects[NotificationKey.insertedObjects.rawValue] = Set(insertedObjects.filter { $0.managedObjectContext === self })
+        objects[NotificationKey.insertedObjects.rawValue] = Set(
+            insertedObjects.filter { $0.managedObjectContext === self })
         objects[NotificationKey.updatedObjects.rawValue] = Set(updatedObjects)
         objects[NotificationKey.deletedObjects.rawValue] = Set(deletedObjects)
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: objects)

@@ -111,7 +111,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         set {
             precondition(newValue !== self, "ManagedStore: a context cannot be its own parent")
             settings.withLock { settings in
-                precondition(settings.coordinator == nil, "ManagedStore: a context has a parent or a coordinator, not both")
+                precondition(
+                    settings.coordinator == nil, "ManagedStore: a context has a parent or a coordinator, not both")
                 settings.parent = newValue
             }
             if let newValue { newValue.settings.withLock { $0.children.append(WeakContext(self)) } }
@@ -194,7 +195,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     @inline(__always)
     func checkQueue(_ function: StaticString = #function) {
         if ConcurrencyDebug.isEnabled, !isOnQueue {
-            fatalError("ManagedStore concurrency violation: context \(self) was used (\(function)) on \(ConcurrencyDebug.currentThreadDescription), outside its queue. Use perform or performAndWait.")
+            fatalError(
+                "ManagedStore concurrency violation: context \(self) was used (\(function)) on \(ConcurrencyDebug.currentThreadDescription), outside its queue. Use perform or performAndWait."
+            )
         }
     }
 
@@ -298,7 +301,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             return
         }
         precondition(object.managedObjectContext == nil, "ManagedStore: \(object.objectID) belongs to another context")
-        precondition(object.objectID.isTemporaryID, "ManagedStore: \(object.objectID) is already saved; use object(with:) to bring it into a context")
+        precondition(
+            object.objectID.isTemporaryID,
+            "ManagedStore: \(object.objectID) is already saved; use object(with:) to bring it into a context")
         object.managedObjectContext = self
         inserted.add(object)
         object.awakeFromInsert()
@@ -307,7 +312,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Marks an object for deletion at the next save (an inserted one is simply dropped).
     public func delete(_ object: ManagedObject) {
         checkQueue()
-        precondition(object.managedObjectContext === self, "ManagedStore: \(object.objectID) does not belong to context \(self)")
+        precondition(
+            object.managedObjectContext === self, "ManagedStore: \(object.objectID) does not belong to context \(self)")
         let key = ObjectIdentifier(object)
         if object.isDeletedState { return }
         if !object.entity.resolvedRelationships.isEmpty {
@@ -440,7 +446,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             preconditionFailure("ManagedStore: could not load the fault \(object.objectID): \(error)")
         }
         guard let snapshot else {
-            preconditionFailure("ManagedStore: the fault \(object.objectID) cannot be fulfilled: its row was deleted. Use existingObject(with:) to check first.")
+            preconditionFailure(
+                "ManagedStore: the fault \(object.objectID) cannot be fulfilled: its row was deleted. Use existingObject(with:) to check first."
+            )
         }
         fill(object, with: snapshot)
     }

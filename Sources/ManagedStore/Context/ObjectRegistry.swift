@@ -72,7 +72,9 @@ struct ObjectRegistry {
         if !unindexed.isEmpty {
             var kept: [ManagedObject] = []
             for index in unindexed.indices {
-                if isKnownUniquelyReferenced(&unindexed[index]), !unindexed[index].hasValueChanges, !unindexed[index].isDeletedState {
+                if isKnownUniquelyReferenced(&unindexed[index]), !unindexed[index].hasValueChanges,
+                    !unindexed[index].isDeletedState
+                {
                     // Only this array holds it: it goes with the array (no need to clear its
                     // context first; a merge lets go of every row an import stores this way).
                 } else {

@@ -12,13 +12,14 @@ public struct Aggregate<Entity: ManagedObject, Value: AttributeRepresentable>: S
     enum Kind: Sendable { case count, countDistinct, minimum, maximum, sum, average }
     let kind: Kind
     /// The attribute, as the key path given (nil for `count`).
-    nonisolated(unsafe) let keyPath: AnyKeyPath?   // immutable; key paths are immutable values
+    nonisolated(unsafe) let keyPath: AnyKeyPath?  // immutable; key paths are immutable values
 
     /// How many rows.
     public static var count: Aggregate<Entity, Int> { Aggregate<Entity, Int>(kind: .count, keyPath: nil) }
 
     /// How many different values of an attribute.
-    public static func countDistinct<A: AttributeRepresentable>(_ keyPath: KeyPath<Entity, A>) -> Aggregate<Entity, Int> {
+    public static func countDistinct<A: AttributeRepresentable>(_ keyPath: KeyPath<Entity, A>) -> Aggregate<Entity, Int>
+    {
         Aggregate<Entity, Int>(kind: .countDistinct, keyPath: keyPath)
     }
 
@@ -46,7 +47,8 @@ public struct Aggregate<Entity: ManagedObject, Value: AttributeRepresentable>: S
     func untyped(in entity: EntityDescription) throws -> AggregateRequest<Entity>.Aggregate {
         guard let keyPath else { return .count }
         guard let slot = entity.slot(forKeyPath: keyPath), slot < entity.attributes.count else {
-            throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "the key path \(keyPath) is not an attribute to aggregate")
+            throw ManagedStoreError.unsupportedFetch(
+                entity: entity.name, reason: "the key path \(keyPath) is not an attribute to aggregate")
         }
         let name = entity.attributes[slot].name
         switch kind {
@@ -92,8 +94,10 @@ extension ManagedObjectContext {
     ) throws -> [(G, repeat each V)] {
         var untyped: [AggregateRequest<T>.Aggregate] = []
         for aggregate in repeat each aggregates { untyped.append(try untypedAggregate(aggregate)) }
-        let rows = try self.aggregate(AggregateRequest<T>(predicate: request.predicate, groupBy: [try attributeName(group, of: T.self)],
-                                                         aggregates: untyped))
+        let rows = try self.aggregate(
+            AggregateRequest<T>(
+                predicate: request.predicate, groupBy: [try attributeName(group, of: T.self)],
+                aggregates: untyped))
         var result: [(G, repeat each V)] = []
         result.reserveCapacity(rows.count)
         for row in rows {
@@ -113,7 +117,8 @@ extension ManagedObjectContext {
     func attributeName<T: ManagedObject>(_ keyPath: AnyKeyPath, of type: T.Type) throws -> String {
         let entity = try entity(for: T.self)
         guard let slot = entity.slot(forKeyPath: keyPath), slot < entity.attributes.count else {
-            throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "the key path \(keyPath) is not an attribute to group by")
+            throw ManagedStoreError.unsupportedFetch(
+                entity: entity.name, reason: "the key path \(keyPath) is not an attribute to group by")
         }
         return entity.attributes[slot].name
     }

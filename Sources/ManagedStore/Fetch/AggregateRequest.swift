@@ -53,13 +53,14 @@ extension ManagedObjectContext {
         let entity = try entity(for: T.self)
         func slot(_ name: String) throws -> Int {
             guard let slot = entity.slotByName[name] else {
-                throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "no attribute '\(name)' to aggregate or group by")
+                throw ManagedStoreError.unsupportedFetch(
+                    entity: entity.name, reason: "no attribute '\(name)' to aggregate or group by")
             }
             return slot
         }
         let compiler = PredicateSQLCompiler(entity: entity)
         var columns: [String] = []
-        var resultTypes: [AttributeType?] = []   // nil: an integer count; otherwise decoded as this type
+        var resultTypes: [AttributeType?] = []  // nil: an integer count; otherwise decoded as this type
         var isDouble: [Bool] = []
         for name in request.groupBy {
             let slot = try slot(name)
@@ -101,7 +102,10 @@ extension ManagedObjectContext {
         var sql: String
         var arguments: [SQLiteValue] = []
         let scansTogether = request.aggregates.contains {
-            switch $0 { case .sum, .average: true; default: false }
+            switch $0 {
+            case .sum, .average: true;
+            default: false
+            }
         }
         let hasDistinct = request.aggregates.contains {
             if case .countDistinct = $0 { true } else { false }
@@ -116,7 +120,8 @@ extension ManagedObjectContext {
                 if case .countDistinct(let name) = aggregate {
                     let expression = compiler.column(try slot(name))
                     let filter = " WHERE " + (condition.map { "\($0) AND " } ?? "") + "\(expression) IS NOT NULL"
-                    subqueries.append("(SELECT COUNT(*) FROM (SELECT DISTINCT \(expression) FROM \(entity.quotedTable)\(filter)))")
+                    subqueries.append(
+                        "(SELECT COUNT(*) FROM (SELECT DISTINCT \(expression) FROM \(entity.quotedTable)\(filter)))")
                 } else {
                     subqueries.append("(SELECT \(column) FROM \(entity.quotedTable)\(whereClause))")
                 }
@@ -146,8 +151,12 @@ extension ManagedObjectContext {
                     } else if let type {
                         // A decimal's minimum or maximum comes back as a double: its shortest text
                         // is the stored value for up to 15 significant digits.
-                        row.append(isDouble[index] ? .decimal(DecimalText.parse(String(statement.double(column))) ?? Decimal(statement.double(column)))
-                                                   : statement.attributeValue(column, type: type))
+                        row.append(
+                            isDouble[index]
+                                ? .decimal(
+                                    DecimalText.parse(String(statement.double(column)))
+                                        ?? Decimal(statement.double(column)))
+                                : statement.attributeValue(column, type: type))
                     } else {
                         row.append(.integer(statement.int64(column)))
                     }

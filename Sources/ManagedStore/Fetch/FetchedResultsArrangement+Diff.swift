@@ -18,7 +18,9 @@ extension FetchedResultsArrangement {
     /// view's batch update made of these changes gives `new`: when they would not (equal sort
     /// keys ordered differently, as after a save gives a pending object its row), the fewest of
     /// them are reported as moves too (those off a longest increasing subsequence).
-    func changes(to new: FetchedResultsArrangement, updated: Set<ManagedObjectID>, updatingAll: Bool) -> FetchedResultsChangeSet {
+    func changes(
+        to new: FetchedResultsArrangement, updated: Set<ManagedObjectID>, updatingAll: Bool
+    ) -> FetchedResultsChangeSet {
         var changes = FetchedResultsChangeSet()
         let oldSectionKeys = Set(sections.map(\.key))
         let newSectionKeys = Set(new.sections.map(\.key))
@@ -49,7 +51,8 @@ extension FetchedResultsArrangement {
             var mayStay = !keysChanged
             if keysChanged {
                 let section = sectionIndex(ofOffset: offset), newSection = new.sectionIndex(ofOffset: newOffset)
-                mayStay = section == newSection && sections[section].key == new.sections[newSection].key
+                mayStay =
+                    section == newSection && sections[section].key == new.sections[newSection].key
                     && offset - sections[section].start == newOffset - new.sections[newSection].start
             }
             kept.append(Kept(old: offset, new: newOffset, keysChanged: keysChanged, mayStay: mayStay))
@@ -59,18 +62,25 @@ extension FetchedResultsArrangement {
         }
 
         let staying = kept.indices.filter { kept[$0].mayStay }
-        let stays = Self.longestIncreasingRun(staying.map { kept[$0].new }).reduce(into: Set<Int>()) { $0.insert(staying[$1]) }
+        let stays = Self.longestIncreasingRun(staying.map { kept[$0].new }).reduce(into: Set<Int>()) {
+            $0.insert(staying[$1])
+        }
         var moves: [(Int, FetchedResultsChangeSet.ObjectChange)] = []
         for (index, object) in kept.enumerated() {
             let id = ids[object.old]
             if !stays.contains(index) {
-                moves.append((object.new, .move(id, from: indexPath(ofOffset: object.old), to: new.indexPath(ofOffset: object.new))))
+                moves.append(
+                    (
+                        object.new,
+                        .move(id, from: indexPath(ofOffset: object.old), to: new.indexPath(ofOffset: object.new))
+                    ))
             } else if object.keysChanged || updatingAll || updated.contains(id) {
                 changes.objectChanges.append(.update(id, at: indexPath(ofOffset: object.old)))
             }
         }
         // Updates come last: put the moves (by new offset) before them.
-        let firstUpdate = changes.objectChanges.firstIndex { if case .update = $0 { return true } else { return false } }
+        let firstUpdate =
+            changes.objectChanges.firstIndex { if case .update = $0 { return true } else { return false } }
             ?? changes.objectChanges.endIndex
         changes.objectChanges.insert(contentsOf: moves.sorted { $0.0 < $1.0 }.map(\.1), at: firstUpdate)
         return changes

@@ -44,7 +44,8 @@ struct FetchedResultsArrangement {
             if let last = sections.last, last.key == row.keys[0] {
                 sections[sections.count - 1].count += 1
             } else {
-                sections.append(Section(key: row.keys[0], name: Self.sectionName(for: row.keys[0]), start: offset, count: 1))
+                sections.append(
+                    Section(key: row.keys[0], name: Self.sectionName(for: row.keys[0]), start: offset, count: 1))
             }
         }
         if !sectioned {
@@ -61,7 +62,7 @@ struct FetchedResultsArrangement {
 
     /// The sort keys of the result at `offset`.
     func keys(at offset: Int) -> ArraySlice<AttributeValue> {
-        keys[offset * keyCount ..< (offset + 1) * keyCount]
+        keys[offset * keyCount..<(offset + 1) * keyCount]
     }
 
     /// The index of the section that holds the result at `offset`.

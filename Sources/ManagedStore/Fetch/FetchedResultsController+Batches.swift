@@ -15,7 +15,7 @@ extension FetchedResultsController {
             return batches[0].objects[offset - index * batchSize]
         }
         guard let arrangement else { preconditionFailure("ManagedStore: object(at:) was called before performFetch()") }
-        let range = index * batchSize ..< min(arrangement.count, (index + 1) * batchSize)
+        let range = index * batchSize..<min(arrangement.count, (index + 1) * batchSize)
         batches.insert((index, materialize(arrangement.ids[range])), at: 0)
         if batches.count > 2 {
             batches.removeLast()
@@ -48,7 +48,7 @@ extension FetchedResultsController {
             let stored = missing.map(\.id).filter { $0.persistentStore === store.persistentStore }
             var start = 0
             while start < stored.count {
-                let chunk = Array(stored[start ..< min(start + 500, stored.count)])
+                let chunk = Array(stored[start..<min(start + 500, stored.count)])
                 start += chunk.count
                 // A failed read leaves faults, which read their rows themselves when touched.
                 for row in (try? store.fetchRows(chunk, entity: entity, in: context.queryGeneration)) ?? [] {
@@ -57,7 +57,8 @@ extension FetchedResultsController {
             }
         }
         for (position, id) in missing {
-            objects[position] = loaded[id]
+            objects[position] =
+                loaded[id]
                 ?? (context.parent != nil ? (try? context.existingObject(with: id)) as? Result : nil)
                 ?? context.object(with: id) as? Result
                 ?? detachedObject(for: id)

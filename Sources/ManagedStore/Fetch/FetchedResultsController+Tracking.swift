@@ -28,20 +28,25 @@ extension FetchedResultsController {
     var isTracking: Bool { delegate != nil || streams.hasListeners }
 
     /// Fetches `request`'s results: every object without a batch size, else IDs and sort keys.
-    func fetchResults(_ request: FetchRequest<Result>, batchSize: Int) throws -> (rows: [SQLiteStore.KeyedRow], objects: [Result]) {
+    func fetchResults(
+        _ request: FetchRequest<Result>, batchSize: Int
+    ) throws -> (rows: [SQLiteStore.KeyedRow], objects: [Result]) {
         let context = managedObjectContext
         guard batchSize == 0 else { return (try context.fetchKeyedRows(request), []) }
         let objects = try context.fetch(request)
         let plan = try ManagedObjectContext.FetchPlan(request, entity: context.entity(for: Result.self))
         let slots = plan.sortSlots.map(\.slot)
-        let rows = objects.map { object in SQLiteStore.KeyedRow(id: object.objectID, keys: slots.map { object.values[$0] }) }
+        let rows = objects.map { object in
+            SQLiteStore.KeyedRow(id: object.objectID, keys: slots.map { object.values[$0] })
+        }
         return (rows, objects)
     }
 
     /// Takes fetched results as the controller's.
     func install(rows: [SQLiteStore.KeyedRow], objects: [Result]) {
         let keyCount = activeRequest?.sortDescriptors.count ?? 0
-        let arrangement = FetchedResultsArrangement(rows: rows, keyCount: keyCount, sectioned: sectionNameKeyPath != nil)
+        let arrangement = FetchedResultsArrangement(
+            rows: rows, keyCount: keyCount, sectioned: sectionNameKeyPath != nil)
         self.arrangement = arrangement
         allObjects = objects
         batches = []
@@ -56,14 +61,20 @@ extension FetchedResultsController {
         guard observers.isEmpty else { return }
         let observer = Observer(self)
         let center = NotificationCenter.default
-        observers.append(center.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification,
-                                            object: managedObjectContext, queue: nil) { notification in
-            observer.controller?.contextObjectsDidChange(notification)
-        })
-        observers.append(center.addObserver(forName: ManagedObjectContext.didSaveNotification,
-                                            object: managedObjectContext, queue: nil) { notification in
-            observer.controller?.contextDidSave(notification)
-        })
+        observers.append(
+            center.addObserver(
+                forName: ManagedObjectContext.objectsDidChangeNotification,
+                object: managedObjectContext, queue: nil
+            ) { notification in
+                observer.controller?.contextObjectsDidChange(notification)
+            })
+        observers.append(
+            center.addObserver(
+                forName: ManagedObjectContext.didSaveNotification,
+                object: managedObjectContext, queue: nil
+            ) { notification in
+                observer.controller?.contextDidSave(notification)
+            })
     }
 
     /// objectsDidChange: refetches when it touches the entity.
@@ -78,7 +89,9 @@ extension FetchedResultsController {
             touched = true
         }
         for key in [Key.insertedObjects, .deletedObjects] {
-            if let objects = info[key.rawValue] as? Set<ManagedObject>, objects.contains(where: { $0.entity === entity }) {
+            if let objects = info[key.rawValue] as? Set<ManagedObject>,
+                objects.contains(where: { $0.entity === entity })
+            {
                 touched = true
             }
         }
@@ -89,7 +102,9 @@ extension FetchedResultsController {
                 touched = true
             }
         }
-        if let ids = info[Key.mergedInsertedObjectIDs.rawValue] as? Set<ManagedObjectID>, ids.contains(where: { $0.entity === entity }) {
+        if let ids = info[Key.mergedInsertedObjectIDs.rawValue] as? Set<ManagedObjectID>,
+            ids.contains(where: { $0.entity === entity })
+        {
             touched = true
         }
         if touched { schedule(refresh) }
@@ -154,15 +169,18 @@ extension FetchedResultsController {
     }
 
     /// Tells the delegate, then the streams.
-    private func report(_ changes: FetchedResultsChangeSet, old: FetchedResultsArrangement,
-                        oldObject: @escaping (ManagedObjectID, Int) -> Result) {
+    private func report(
+        _ changes: FetchedResultsChangeSet, old: FetchedResultsArrangement,
+        oldObject: @escaping (ManagedObjectID, Int) -> Result
+    ) {
         defer { streams.yield(changes) }
         guard let delegate, let new = arrangement else { return }
         delegate.controllerWillChangeContent(self)
         for change in changes.sectionChanges {
             switch change {
             case .insert(_, let index):
-                delegate.controller(self, didChange: sectionInfo(at: index, in: new), atSectionIndex: index, for: .insert)
+                delegate.controller(
+                    self, didChange: sectionInfo(at: index, in: new), atSectionIndex: index, for: .insert)
             case .delete(_, let index):
                 let info = sectionInfo(at: index, in: old) { ids, range in zip(ids, range).map { oldObject($0, $1) } }
                 delegate.controller(self, didChange: info, atSectionIndex: index, for: .delete)
@@ -173,7 +191,7 @@ extension FetchedResultsController {
         let chunkSize = batchSize == 0 ? changes.objectChanges.count : batchSize
         var start = 0
         while start < changes.objectChanges.count {
-            let chunk = changes.objectChanges[start ..< min(start + chunkSize, changes.objectChanges.count)]
+            let chunk = changes.objectChanges[start..<min(start + chunkSize, changes.objectChanges.count)]
             start += chunk.count
             var current: [ManagedObjectID: Result] = [:]
             if batchSize > 0 {
@@ -186,13 +204,15 @@ extension FetchedResultsController {
                 case .insert(let id, let newIndexPath):
                     delegate.controller(self, didChange: object(id), at: nil, for: .insert, newIndexPath: newIndexPath)
                 case .delete(let id, let indexPath):
-                    delegate.controller(self, didChange: oldObject(id, old.offset(of: indexPath)!), at: indexPath,
-                                        for: .delete, newIndexPath: nil)
+                    delegate.controller(
+                        self, didChange: oldObject(id, old.offset(of: indexPath)!), at: indexPath,
+                        for: .delete, newIndexPath: nil)
                 case .move(let id, let from, let to):
                     delegate.controller(self, didChange: object(id), at: from, for: .move, newIndexPath: to)
                 case .update(let id, let indexPath):
-                    delegate.controller(self, didChange: object(id), at: indexPath, for: .update,
-                                        newIndexPath: new.indexPath(ofOffset: new.offsets[id]!))
+                    delegate.controller(
+                        self, didChange: object(id), at: indexPath, for: .update,
+                        newIndexPath: new.indexPath(ofOffset: new.offsets[id]!))
                 }
             }
         }

@@ -85,9 +85,12 @@ public final class FetchedResultsController<Result: ManagedObject> {
     ///     fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title), SortDescriptor(\.created)]),
     ///     managedObjectContext: context, sectionNameKeyPath: \.title)
     /// ```
-    public convenience init(fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext,
-                            sectionNameKeyPath: KeyPath<Result, String>? = nil) {
-        self.init(fetchRequest: fetchRequest, managedObjectContext: managedObjectContext, sectionKeyPath: sectionNameKeyPath)
+    public convenience init(
+        fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext,
+        sectionNameKeyPath: KeyPath<Result, String>? = nil
+    ) {
+        self.init(
+            fetchRequest: fetchRequest, managedObjectContext: managedObjectContext, sectionKeyPath: sectionNameKeyPath)
     }
 
     /// A controller whose sections are named by an attribute of any type: sections by `stars`
@@ -97,10 +100,13 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// FetchedResultsController(fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.stars, order: .reverse)]),
     ///                          managedObjectContext: context, sectionNameKeyPath: \.stars)
     /// ```
-    public convenience init<SectionKey: AttributeRepresentable>(fetchRequest: FetchRequest<Result>,
-                                                                managedObjectContext: ManagedObjectContext,
-                                                                sectionNameKeyPath: KeyPath<Result, SectionKey>) {
-        self.init(fetchRequest: fetchRequest, managedObjectContext: managedObjectContext, sectionKeyPath: sectionNameKeyPath)
+    public convenience init<SectionKey: AttributeRepresentable>(
+        fetchRequest: FetchRequest<Result>,
+        managedObjectContext: ManagedObjectContext,
+        sectionNameKeyPath: KeyPath<Result, SectionKey>
+    ) {
+        self.init(
+            fetchRequest: fetchRequest, managedObjectContext: managedObjectContext, sectionKeyPath: sectionNameKeyPath)
     }
 
     init(fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext, sectionKeyPath: AnyKeyPath?) {
@@ -178,8 +184,12 @@ public final class FetchedResultsController<Result: ManagedObject> {
             preconditionFailure("ManagedStore: object(at:) was called before performFetch()")
         }
         guard let offset = arrangement.offset(of: indexPath) else {
-            let where_ = indexPath.count == 2 ? "index \(indexPath[1]) in section at index \(indexPath[0])" : "index path \(indexPath)"
-            preconditionFailure("ManagedStore: no object at \(where_) of the fetched results (\(arrangement.sections.map(\.count)) objects by section)")
+            let where_ =
+                indexPath.count == 2
+                ? "index \(indexPath[1]) in section at index \(indexPath[0])" : "index path \(indexPath)"
+            preconditionFailure(
+                "ManagedStore: no object at \(where_) of the fetched results (\(arrangement.sections.map(\.count)) objects by section)"
+            )
         }
         return object(atOffset: offset)
     }
@@ -209,10 +219,12 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// The information of section `index` of `arrangement` (the current one, or the one before
     /// a round of changes, for a deleted section).
-    func sectionInfo(at index: Int, in arrangement: FetchedResultsArrangement,
-                     objects: ((ArraySlice<ManagedObjectID>, Range<Int>) -> [Result])? = nil) -> FetchedResultsSectionInfo<Result> {
+    func sectionInfo(
+        at index: Int, in arrangement: FetchedResultsArrangement,
+        objects: ((ArraySlice<ManagedObjectID>, Range<Int>) -> [Result])? = nil
+    ) -> FetchedResultsSectionInfo<Result> {
         let section = arrangement.sections[index]
-        let range = section.start ..< section.start + section.count
+        let range = section.start..<section.start + section.count
         let ids = arrangement.ids[range]
         if let objects {
             return FetchedResultsSectionInfo(name: section.name, numberOfObjects: section.count) { objects(ids, range) }

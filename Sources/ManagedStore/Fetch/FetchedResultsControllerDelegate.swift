@@ -32,15 +32,17 @@ public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
 
     /// A section appeared (`.insert`, at its index in the new arrangement) or disappeared
     /// (`.delete`, at its index in the old one). Reported before the objects' changes.
-    func controller(_ controller: FetchedResultsController<Result>, didChange sectionInfo: FetchedResultsSectionInfo<Result>,
-                    atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType)
+    func controller(
+        _ controller: FetchedResultsController<Result>, didChange sectionInfo: FetchedResultsSectionInfo<Result>,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType)
 
     /// An object came in (`.insert`: `newIndexPath`), left (`.delete`: `indexPath`), moved
     /// (`.move`: both) or changed in place (`.update`: `indexPath` in the old arrangement,
     /// `newIndexPath` in the new one). `indexPath` is nil for an insertion, `newIndexPath` for
     /// a deletion. A deleted object may be one whose row is gone: read only its `objectID`.
-    func controller(_ controller: FetchedResultsController<Result>, didChange object: Result,
-                    at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
+    func controller(
+        _ controller: FetchedResultsController<Result>, didChange object: Result,
+        at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
 
     /// The round of changes is over.
     func controllerDidChangeContent(_ controller: FetchedResultsController<Result>)
@@ -50,11 +52,15 @@ extension FetchedResultsControllerDelegate {
     /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Result>) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<Result>, didChange sectionInfo: FetchedResultsSectionInfo<Result>,
-                           atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {}
+    public func controller(
+        _ controller: FetchedResultsController<Result>, didChange sectionInfo: FetchedResultsSectionInfo<Result>,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+    ) {}
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<Result>, didChange object: Result,
-                           at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {}
+    public func controller(
+        _ controller: FetchedResultsController<Result>, didChange object: Result,
+        at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {}
     /// Does nothing.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {}
 }

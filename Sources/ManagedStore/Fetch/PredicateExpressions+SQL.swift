@@ -3,7 +3,9 @@ import Foundation
 // Each supported node of Foundation's predicate trees, translated for the compiler.
 
 extension PredicateExpressions.Variable: SQLConvertibleExpression {
-    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term { compiler.bindings[key] ?? .object }
+    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
+        compiler.bindings[key] ?? .object
+    }
 }
 
 extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
@@ -17,28 +19,40 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
                 if let slot = relationship.slot { return .column(slot) }
                 return .toMany(relationship)
             }
-            throw compiler.unsupported("the key path of type \(type(of: keyPath)) is not an attribute or relationship of \(compiler.entity.name)")
+            throw compiler.unsupported(
+                "the key path of type \(type(of: keyPath)) is not an attribute or relationship of \(compiler.entity.name)"
+            )
         case .toMany(let relationship):
             guard type(of: keyPath).valueType == Int.self else {
-                throw compiler.unsupported("\(keyPath) of to-many relationship \(relationship.name): only its count and contains() are supported")
+                throw compiler.unsupported(
+                    "\(keyPath) of to-many relationship \(relationship.name): only its count and contains() are supported"
+                )
             }
             return try compiler.memberCount(relationship)
         case .destination(let relationship):
             if Self.readsObjectID(keyPath), let slot = relationship.slot { return .column(slot) }
-            guard let slot = relationship.destination.slot(forKeyPath: keyPath), slot < relationship.destination.attributes.count else {
-                throw compiler.unsupported("the key path of type \(type(of: keyPath)) is not an attribute of \(relationship.destination.name) (across \(relationship.name); one relationship deep is supported)")
+            guard let slot = relationship.destination.slot(forKeyPath: keyPath),
+                slot < relationship.destination.attributes.count
+            else {
+                throw compiler.unsupported(
+                    "the key path of type \(type(of: keyPath)) is not an attribute of \(relationship.destination.name) (across \(relationship.name); one relationship deep is supported)"
+                )
             }
             return compiler.destinationColumn(relationship, slot: slot)
         case .member(let relationship):
             let destination = relationship.destination
             if Self.readsObjectID(keyPath) { return .expression(sql: "z.Z_PK", arguments: [], type: .objectID) }
             guard let slot = destination.slot(forKeyPath: keyPath), slot < destination.attributes.count else {
-                throw compiler.unsupported("the key path of type \(type(of: keyPath)) is not an attribute of \(destination.name) (a member of \(relationship.name))")
+                throw compiler.unsupported(
+                    "the key path of type \(type(of: keyPath)) is not an attribute of \(destination.name) (a member of \(relationship.name))"
+                )
             }
             let column = "z.\(destination.quotedColumns[slot])"
             return .expression(sql: column, arguments: [], type: destination.storedProperties[slot].type)
         default:
-            throw compiler.unsupported("a key path of type \(type(of: keyPath)) applied to something other than the fetched object or a relationship")
+            throw compiler.unsupported(
+                "a key path of type \(type(of: keyPath)) applied to something other than the fetched object or a relationship"
+            )
         }
     }
 }
@@ -55,7 +69,8 @@ extension PredicateExpressions.OptionalFlatMap: SQLConvertibleExpression {
     /// `$0.author?.name`: the transform reads the object the to-one relationship leads to.
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
         guard case .column(let slot) = try compiler.term(of: wrapped),
-              let relationship = compiler.entity.resolvedRelationships.first(where: { $0.slot == slot }) else {
+            let relationship = compiler.entity.resolvedRelationships.first(where: { $0.slot == slot })
+        else {
             throw compiler.unsupported("?. on something other than a to-one relationship of \(compiler.entity.name)")
         }
         var inner = compiler
@@ -153,7 +168,9 @@ extension PredicateExpressions.SequenceContains: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
         let sequenceTerm = try compiler.term(of: sequence)
         if case .toMany(let relationship) = sequenceTerm {
-            throw compiler.unsupported("contains(_:) on \(relationship.name): a predicate cannot capture an object; use contains { $0.objectID == id }")
+            throw compiler.unsupported(
+                "contains(_:) on \(relationship.name): a predicate cannot capture an object; use contains { $0.objectID == id }"
+            )
         }
         guard case .constants(let values) = sequenceTerm else {
             throw compiler.unsupported("contains() on something other than a list of values")
@@ -191,12 +208,15 @@ extension PredicateExpressions.SequenceContainsWhere: SQLConvertibleExpression {
 extension PredicateExpressions.SequenceStartsWith: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
         let baseTerm = try compiler.term(of: base)
-        guard compiler.attributeType(of: baseTerm) == .string, case .constant(.string(let prefixText)) = try compiler.term(of: prefix) else {
+        guard compiler.attributeType(of: baseTerm) == .string,
+            case .constant(.string(let prefixText)) = try compiler.term(of: prefix)
+        else {
             throw compiler.unsupported("starts(with:) other than a string attribute starting with a string value")
         }
         let (column, arguments) = try compiler.operand(baseTerm, type: .string, ordering: false)
-        return .condition(sql: "substr(\(column), 1, ?) = ?",
-                          arguments: arguments + [.integer(Int64(prefixText.unicodeScalars.count)), .text(prefixText)])
+        return .condition(
+            sql: "substr(\(column), 1, ?) = ?",
+            arguments: arguments + [.integer(Int64(prefixText.unicodeScalars.count)), .text(prefixText)])
     }
 }
 
@@ -209,7 +229,8 @@ extension PredicateExpressions.NilCoalesce: SQLConvertibleExpression {
         }
         let (leftSQL, leftArguments) = try compiler.operand(left, type: type, ordering: false)
         let (rightSQL, rightArguments) = try compiler.operand(right, type: type, ordering: false)
-        return .expression(sql: "COALESCE(\(leftSQL), \(rightSQL))", arguments: leftArguments + rightArguments, type: type)
+        return .expression(
+            sql: "COALESCE(\(leftSQL), \(rightSQL))", arguments: leftArguments + rightArguments, type: type)
     }
 }
 

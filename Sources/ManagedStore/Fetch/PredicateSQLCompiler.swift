@@ -86,7 +86,7 @@ struct PredicateSQLCompiler {
         let (right, rightArguments) = try operand(rhs, type: type, ordering: ordering)
         var sqlOperator = op
         if !ordering && (isNullable(lhs) || isNullable(rhs)) {
-            sqlOperator = op == "=" ? "IS" : "IS NOT"   // Swift's nil == nil, in SQL
+            sqlOperator = op == "=" ? "IS" : "IS NOT"  // Swift's nil == nil, in SQL
         }
         return .condition(sql: "\(left) \(sqlOperator) \(right)", arguments: leftArguments + rightArguments)
     }
@@ -119,7 +119,8 @@ struct PredicateSQLCompiler {
         case (.integer(let integer), .decimal?):
             return ordering ? .real(Double(integer)) : AttributeValue.decimal(Decimal(integer)).sqliteValue
         case (.double(let double), .decimal?):
-            return ordering ? .real(double) : AttributeValue.decimal(Decimal(string: String(double)) ?? Decimal(double)).sqliteValue
+            return ordering
+                ? .real(double) : AttributeValue.decimal(Decimal(string: String(double)) ?? Decimal(double)).sqliteValue
         case (.integer(let integer), .double?):
             return .real(Double(integer))
         case (.decimal(let decimal), .double?):
@@ -136,26 +137,35 @@ struct PredicateSQLCompiler {
     func destinationColumn(_ relationship: ResolvedRelationship, slot: Int) -> Term {
         let destination = relationship.destination
         guard let own = relationship.slot else { return .constant(.null) }
-        let sql = "(SELECT z.\(destination.quotedColumns[slot]) FROM \(destination.quotedTable) AS z WHERE z.Z_PK = \(qualifiedTable).\(entity.quotedColumns[own]))"
+        let sql =
+            "(SELECT z.\(destination.quotedColumns[slot]) FROM \(destination.quotedTable) AS z WHERE z.Z_PK = \(qualifiedTable).\(entity.quotedColumns[own]))"
         return .expression(sql: sql, arguments: [], type: destination.storedProperties[slot].type)
     }
 
     /// `(SELECT COUNT(*) …)` of the members of the to-many `relationship`.
     func memberCount(_ relationship: ResolvedRelationship) throws -> Term {
-        guard let inverse = relationship.inverseSlot else { throw unsupported("the count of \(relationship.name), which has no to-one inverse") }
+        guard let inverse = relationship.inverseSlot else {
+            throw unsupported("the count of \(relationship.name), which has no to-one inverse")
+        }
         let destination = relationship.destination
-        return .expression(sql: "(SELECT COUNT(*) FROM \(destination.quotedTable) AS z WHERE z.\(destination.quotedColumns[inverse]) = \(qualifiedTable).Z_PK)",
-                           arguments: [], type: .integer64)
+        return .expression(
+            sql:
+                "(SELECT COUNT(*) FROM \(destination.quotedTable) AS z WHERE z.\(destination.quotedColumns[inverse]) = \(qualifiedTable).Z_PK)",
+            arguments: [], type: .integer64)
     }
 
     /// `EXISTS (…)`: a member of the to-many `relationship` passes `test` (compiled with the
     /// member's row as `z`).
     func membership(_ relationship: ResolvedRelationship, test: Term) throws -> Term {
-        guard let inverse = relationship.inverseSlot else { throw unsupported("contains() on \(relationship.name), which has no to-one inverse") }
+        guard let inverse = relationship.inverseSlot else {
+            throw unsupported("contains() on \(relationship.name), which has no to-one inverse")
+        }
         let destination = relationship.destination
         let (condition, arguments) = try self.condition(test)
-        return .condition(sql: "EXISTS (SELECT 1 FROM \(destination.quotedTable) AS z WHERE z.\(destination.quotedColumns[inverse]) = \(qualifiedTable).Z_PK AND (\(condition)))",
-                          arguments: arguments)
+        return .condition(
+            sql:
+                "EXISTS (SELECT 1 FROM \(destination.quotedTable) AS z WHERE z.\(destination.quotedColumns[inverse]) = \(qualifiedTable).Z_PK AND (\(condition)))",
+            arguments: arguments)
     }
 
     /// The fetched object's column at `slot`, qualified by its table, so that it means the

@@ -26,25 +26,30 @@ enum HistoryLog {
 
     /// Whether the database on `connection` has history tables.
     static func exists(on connection: SQLiteConnection) throws -> Bool {
-        try connection.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_HISTORYTRANSACTION'") == 1
+        try connection.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_HISTORYTRANSACTION'") == 1
     }
 
     /// Makes the history tables unless they exist (call inside a write transaction).
     static func createTables(on connection: SQLiteConnection) throws {
         guard try !exists(on: connection) else { return }
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE Z_HISTORYTRANSACTION (Z_PK INTEGER PRIMARY KEY AUTOINCREMENT, ZTIMESTAMP REAL NOT NULL, \
             ZAUTHOR TEXT, ZCONTEXTNAME TEXT, ZPROCESSID INTEGER NOT NULL)
             """)
         try connection.execute("CREATE INDEX Z_HISTORYTRANSACTION_TIMESTAMP ON Z_HISTORYTRANSACTION (ZTIMESTAMP)")
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE Z_HISTORYCHANGE (Z_PK INTEGER PRIMARY KEY, ZTRANSACTION INTEGER NOT NULL, ZTYPE INTEGER NOT NULL, \
             ZENTITY TEXT NOT NULL, ZFIRSTKEY INTEGER NOT NULL, ZLASTKEY INTEGER NOT NULL, ZPROPERTIES TEXT)
             """)
         try connection.execute("CREATE INDEX Z_HISTORYCHANGE_TRANSACTION ON Z_HISTORYCHANGE (ZTRANSACTION)")
-        try connection.execute("CREATE TABLE Z_HISTORYTOMBSTONE (ZCHANGE INTEGER NOT NULL, ZNAME TEXT NOT NULL, ZVALUE)")
+        try connection.execute(
+            "CREATE TABLE Z_HISTORYTOMBSTONE (ZCHANGE INTEGER NOT NULL, ZNAME TEXT NOT NULL, ZVALUE)")
         try connection.execute("CREATE INDEX Z_HISTORYTOMBSTONE_CHANGE ON Z_HISTORYTOMBSTONE (ZCHANGE)")
-        try connection.execute("CREATE TABLE Z_HISTORYSTATE (ZPRUNEDTHROUGH INTEGER NOT NULL, ZNEXTCHANGE INTEGER NOT NULL)")
+        try connection.execute(
+            "CREATE TABLE Z_HISTORYSTATE (ZPRUNEDTHROUGH INTEGER NOT NULL, ZNEXTCHANGE INTEGER NOT NULL)")
         try connection.execute("INSERT INTO Z_HISTORYSTATE (ZPRUNEDTHROUGH, ZNEXTCHANGE) VALUES (0, 1)")
     }
 
@@ -58,7 +63,8 @@ enum HistoryLog {
     /// Records `entry` as a new transaction (inside the write transaction that made the
     /// changes); returns its number.
     static func record(_ entry: Entry, on connection: SQLiteConnection) throws -> Int64 {
-        let transaction = try connection.statement("""
+        let transaction = try connection.statement(
+            """
             INSERT INTO Z_HISTORYTRANSACTION (ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID) VALUES (?, ?, ?, ?) RETURNING Z_PK
             """)
         defer { transaction.reset() }
@@ -66,15 +72,20 @@ enum HistoryLog {
         if let author = entry.author { try transaction.bind(author, 2) } else { try transaction.bindNull(2) }
         if let name = entry.contextName { try transaction.bind(name, 3) } else { try transaction.bindNull(3) }
         try transaction.bind(Int64(getpid()), 4)
-        guard try transaction.step() else { throw historyCorrupt("no transaction number was returned", sql: transaction.sql) }
+        guard try transaction.step() else {
+            throw historyCorrupt("no transaction number was returned", sql: transaction.sql)
+        }
         let number = transaction.int64(0)
 
         var next = try connection.scalarInt("SELECT ZNEXTCHANGE FROM Z_HISTORYSTATE") ?? 1
-        let change = try connection.statement("""
+        let change = try connection.statement(
+            """
             INSERT INTO Z_HISTORYCHANGE (Z_PK, ZTRANSACTION, ZTYPE, ZENTITY, ZFIRSTKEY, ZLASTKEY, ZPROPERTIES) VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        func add(_ type: PersistentHistoryChange.ChangeType, _ entity: EntityDescription, _ keys: ClosedRange<Int64>,
-                 properties: [String]?) throws {
+        func add(
+            _ type: PersistentHistoryChange.ChangeType, _ entity: EntityDescription, _ keys: ClosedRange<Int64>,
+            properties: [String]?
+        ) throws {
             try change.bind(next, 1)
             try change.bind(number, 2)
             try change.bind(Int64(type.rawValue), 3)
@@ -90,7 +101,8 @@ enum HistoryLog {
             let changeID = next
             try add(.delete, id.entity, id.key...id.key, properties: nil)
             guard !tombstone.isEmpty else { continue }
-            let value = try connection.statement("INSERT INTO Z_HISTORYTOMBSTONE (ZCHANGE, ZNAME, ZVALUE) VALUES (?, ?, ?)")
+            let value = try connection.statement(
+                "INSERT INTO Z_HISTORYTOMBSTONE (ZCHANGE, ZNAME, ZVALUE) VALUES (?, ?, ?)")
             for (name, attribute) in tombstone {
                 try value.bind(changeID, 1)
                 try value.bind(name, 2)
@@ -108,7 +120,9 @@ enum HistoryLog {
         while index < inserted.count {
             let first = inserted[index]
             var end = index + 1
-            while end < inserted.count && inserted[end].entity === first.entity && inserted[end].key == inserted[end - 1].key + 1 {
+            while end < inserted.count && inserted[end].entity === first.entity
+                && inserted[end].key == inserted[end - 1].key + 1
+            {
                 end += 1
             }
             try add(.insert, first.entity, first.key...inserted[end - 1].key, properties: nil)
@@ -128,10 +142,12 @@ enum HistoryLog {
     static func delete(through number: Int64, on connection: SQLiteConnection) throws -> Int {
         let last = min(number, try currentTransactionNumber(on: connection))
         let count = try countTransactions(through: last, on: connection)
-        for sql in ["DELETE FROM Z_HISTORYTOMBSTONE WHERE ZCHANGE IN (SELECT Z_PK FROM Z_HISTORYCHANGE WHERE ZTRANSACTION <= ?)",
-                    "DELETE FROM Z_HISTORYCHANGE WHERE ZTRANSACTION <= ?",
-                    "DELETE FROM Z_HISTORYTRANSACTION WHERE Z_PK <= ?",
-                    "UPDATE Z_HISTORYSTATE SET ZPRUNEDTHROUGH = max(ZPRUNEDTHROUGH, ?)"] {
+        for sql in [
+            "DELETE FROM Z_HISTORYTOMBSTONE WHERE ZCHANGE IN (SELECT Z_PK FROM Z_HISTORYCHANGE WHERE ZTRANSACTION <= ?)",
+            "DELETE FROM Z_HISTORYCHANGE WHERE ZTRANSACTION <= ?",
+            "DELETE FROM Z_HISTORYTRANSACTION WHERE Z_PK <= ?",
+            "UPDATE Z_HISTORYSTATE SET ZPRUNEDTHROUGH = max(ZPRUNEDTHROUGH, ?)",
+        ] {
             let statement = try connection.statement(sql)
             try statement.bind(last, 1)
             try statement.run()
@@ -175,18 +191,22 @@ enum HistoryLog {
 
     /// The transactions `selection` names, oldest first, with their changes unless
     /// `withChanges` is false. A store without history tables has none.
-    static func transactions(_ selection: Selection, withChanges: Bool, on connection: SQLiteConnection,
-                             store: PersistentStore, model: ManagedObjectModel) throws -> [PersistentHistoryTransaction] {
+    static func transactions(
+        _ selection: Selection, withChanges: Bool, on connection: SQLiteConnection,
+        store: PersistentStore, model: ManagedObjectModel
+    ) throws -> [PersistentHistoryTransaction] {
         guard try exists(on: connection) else { return [] }
         let statement: SQLiteStatement
         switch selection {
         case .after(let number):
-            statement = try connection.statement("""
+            statement = try connection.statement(
+                """
                 SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID FROM Z_HISTORYTRANSACTION WHERE Z_PK > ? ORDER BY Z_PK
                 """)
             try statement.bind(number, 1)
         case .afterDate(let date):
-            statement = try connection.statement("""
+            statement = try connection.statement(
+                """
                 SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID FROM Z_HISTORYTRANSACTION WHERE ZTIMESTAMP > ? ORDER BY Z_PK
                 """)
             try statement.bind(date.timeIntervalSince1970, 1)
@@ -197,10 +217,12 @@ enum HistoryLog {
         }
         var headers: [Header] = []
         while try statement.step() {
-            headers.append(Header(number: statement.int64(0), timestamp: Date(timeIntervalSince1970: statement.double(1)),
-                                  author: statement.isNull(2) ? nil : statement.text(2),
-                                  contextName: statement.isNull(3) ? nil : statement.text(3),
-                                  processID: Int32(truncatingIfNeeded: statement.int64(4))))
+            headers.append(
+                Header(
+                    number: statement.int64(0), timestamp: Date(timeIntervalSince1970: statement.double(1)),
+                    author: statement.isNull(2) ? nil : statement.text(2),
+                    contextName: statement.isNull(3) ? nil : statement.text(3),
+                    processID: Int32(truncatingIfNeeded: statement.int64(4))))
         }
         guard let first = headers.first else { return [] }
         var changes: [Int64: [PersistentHistoryChange]] = [:]
@@ -208,16 +230,20 @@ enum HistoryLog {
             changes = try self.changes(from: first.number, on: connection, store: store, model: model)
         }
         return headers.map { header in
-            PersistentHistoryTransaction(transactionNumber: header.number, timestamp: header.timestamp, author: header.author,
-                                         contextName: header.contextName, processID: header.processID,
-                                         storeID: store.identifier, changes: withChanges ? changes[header.number] ?? [] : nil)
+            PersistentHistoryTransaction(
+                transactionNumber: header.number, timestamp: header.timestamp, author: header.author,
+                contextName: header.contextName, processID: header.processID,
+                storeID: store.identifier, changes: withChanges ? changes[header.number] ?? [] : nil)
         }
     }
 
     /// The changes of the transactions numbered `first` and later, by transaction.
-    private static func changes(from first: Int64, on connection: SQLiteConnection, store: PersistentStore,
-                                model: ManagedObjectModel) throws -> [Int64: [PersistentHistoryChange]] {
-        let statement = try connection.statement("""
+    private static func changes(
+        from first: Int64, on connection: SQLiteConnection, store: PersistentStore,
+        model: ManagedObjectModel
+    ) throws -> [Int64: [PersistentHistoryChange]] {
+        let statement = try connection.statement(
+            """
             SELECT Z_PK, ZTRANSACTION, ZTYPE, ZENTITY, ZFIRSTKEY, ZLASTKEY, ZPROPERTIES FROM Z_HISTORYCHANGE \
             WHERE ZTRANSACTION >= ? ORDER BY Z_PK
             """)
@@ -238,16 +264,19 @@ enum HistoryLog {
             let properties = statement.isNull(6) ? nil : Set(statement.text(6).split(separator: "\n").map(String.init))
             var tombstone: [String: AttributeValue]?
             if type == .delete {
-                if tombstones == nil { tombstones = try self.tombstones(from: changeID, on: connection, model: model, store: store) }
+                if tombstones == nil {
+                    tombstones = try self.tombstones(from: changeID, on: connection, model: model, store: store)
+                }
                 tombstone = tombstones?[changeID] ?? [:]
             }
             var list = result[transaction] ?? []
             for key in firstKey...max(firstKey, lastKey) {
-                list.append(PersistentHistoryChange(
-                    changeID: changeID + (key - firstKey),
-                    changedObjectID: ManagedObjectID(entity: entity, store: store, primaryKey: key),
-                    changeType: type, updatedProperties: type == .update ? properties ?? [] : nil,
-                    tombstone: tombstone, transactionNumber: transaction))
+                list.append(
+                    PersistentHistoryChange(
+                        changeID: changeID + (key - firstKey),
+                        changedObjectID: ManagedObjectID(entity: entity, store: store, primaryKey: key),
+                        changeType: type, updatedProperties: type == .update ? properties ?? [] : nil,
+                        tombstone: tombstone, transactionNumber: transaction))
             }
             result[transaction] = list
         }
@@ -255,9 +284,12 @@ enum HistoryLog {
     }
 
     /// The tombstones of changes numbered `first` and later.
-    private static func tombstones(from first: Int64, on connection: SQLiteConnection, model: ManagedObjectModel,
-                                   store: PersistentStore) throws -> [Int64: [String: AttributeValue]] {
-        let statement = try connection.statement("""
+    private static func tombstones(
+        from first: Int64, on connection: SQLiteConnection, model: ManagedObjectModel,
+        store: PersistentStore
+    ) throws -> [Int64: [String: AttributeValue]] {
+        let statement = try connection.statement(
+            """
             SELECT t.ZCHANGE, c.ZENTITY, t.ZNAME, t.ZVALUE FROM Z_HISTORYTOMBSTONE t JOIN Z_HISTORYCHANGE c ON c.Z_PK = t.ZCHANGE \
             WHERE t.ZCHANGE >= ?
             """)
@@ -266,7 +298,9 @@ enum HistoryLog {
         var result: [Int64: [String: AttributeValue]] = [:]
         while try statement.step() {
             let name = statement.text(2)
-            guard let entity = model.entitiesByName[statement.text(1)], let slot = entity.slotByName[name] else { continue }
+            guard let entity = model.entitiesByName[statement.text(1)], let slot = entity.slotByName[name] else {
+                continue
+            }
             result[statement.int64(0), default: [:]][name] = statement.attributeValue(
                 3, type: entity.storedProperties[slot].type, destination: entity.slotDestinations[slot], store: store)
         }

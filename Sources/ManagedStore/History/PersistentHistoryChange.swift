@@ -39,7 +39,9 @@ public struct PersistentHistoryChange: Sendable, Hashable, CustomStringConvertib
     public var description: String {
         var text = "\(changeType) \(changedObjectID)"
         if let updatedProperties { text += " (\(updatedProperties.sorted().joined(separator: ", ")))" }
-        if let tombstone { text += " " + tombstone.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        if let tombstone {
+            text += " " + tombstone.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
         return text
     }
 }

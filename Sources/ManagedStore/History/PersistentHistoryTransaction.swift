@@ -46,7 +46,9 @@ public struct PersistentHistoryTransaction: Sendable, Identifiable, CustomString
     }
 
     public var description: String {
-        let who = [author.map { "author \($0)" }, contextName.map { "context \($0)" }].compactMap { $0 }.joined(separator: ", ")
-        return "transaction \(transactionNumber) at \(timestamp.formatted(.iso8601))\(who.isEmpty ? "" : " (\(who))"): \(changes.map { "\($0.count) changes" } ?? "changes not fetched")"
+        let who = [author.map { "author \($0)" }, contextName.map { "context \($0)" }].compactMap { $0 }.joined(
+            separator: ", ")
+        return
+            "transaction \(transactionNumber) at \(timestamp.formatted(.iso8601))\(who.isEmpty ? "" : " (\(who))"): \(changes.map { "\($0.count) changes" } ?? "changes not fetched")"
     }
 }

@@ -23,10 +23,11 @@ public struct PersistentStoreRemoteChange: Sendable {
     /// The change a remote change notification carries; nil for any other notification.
     public init?(_ notification: Notification) {
         guard notification.name == PersistentStoreCoordinator.persistentStoreRemoteChangeNotification,
-              let info = notification.userInfo,
-              let url = info[PersistentStoreCoordinator.RemoteChangeKey.storeURL.rawValue] as? URL,
-              let identifier = info[PersistentStoreCoordinator.RemoteChangeKey.storeUUID.rawValue] as? String,
-              let token = info[PersistentStoreCoordinator.RemoteChangeKey.historyToken.rawValue] as? PersistentHistoryToken
+            let info = notification.userInfo,
+            let url = info[PersistentStoreCoordinator.RemoteChangeKey.storeURL.rawValue] as? URL,
+            let identifier = info[PersistentStoreCoordinator.RemoteChangeKey.storeUUID.rawValue] as? String,
+            let token = info[PersistentStoreCoordinator.RemoteChangeKey.historyToken.rawValue]
+                as? PersistentHistoryToken
         else { return nil }
         self.storeURL = url
         self.storeIdentifier = identifier

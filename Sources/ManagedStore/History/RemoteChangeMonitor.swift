@@ -22,8 +22,10 @@ final class RemoteChangeMonitor: @unchecked Sendable {
 
     /// Starts watching the store at `path`; `report` is called on the monitor's queue with the
     /// history token after each change seen (transaction 0 without history).
-    init(path: String, storeIdentifier: String, interval: TimeInterval,
-         report: @escaping @Sendable (PersistentHistoryToken) -> Void) throws {
+    init(
+        path: String, storeIdentifier: String, interval: TimeInterval,
+        report: @escaping @Sendable (PersistentHistoryToken) -> Void
+    ) throws {
         connection = try SQLiteConnection(path: path, mode: .init(readOnly: true, uri: false))
         connection.setBusyTimeout(1)
         self.storeIdentifier = storeIdentifier
@@ -31,8 +33,9 @@ final class RemoteChangeMonitor: @unchecked Sendable {
         timer = DispatchSource.makeTimerSource(queue: queue)
         let nanoseconds = Int(max(0.001, interval) * 1_000_000_000)
         // A tenth of the interval of leeway lets the kernel batch the wake-ups.
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
-                       leeway: .nanoseconds(nanoseconds / 10))
+        timer.schedule(
+            deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+            leeway: .nanoseconds(nanoseconds / 10))
         timer.setEventHandler { [weak self] in
             if let token = self?.poll() { report(token) }
         }
@@ -49,7 +52,9 @@ final class RemoteChangeMonitor: @unchecked Sendable {
     private func poll() -> PersistentHistoryToken? {
         guard let version = try? connection.scalarInt("PRAGMA data_version"), version != lastVersion else { return nil }
         lastVersion = version
-        let number = (try? HistoryLog.exists(on: connection)) == true ? (try? HistoryLog.currentTransactionNumber(on: connection)) ?? 0 : 0
+        let number =
+            (try? HistoryLog.exists(on: connection)) == true
+            ? (try? HistoryLog.currentTransactionNumber(on: connection)) ?? 0 : 0
         return PersistentHistoryToken(transactionNumber: number, storeIdentifier: storeIdentifier)
     }
 }

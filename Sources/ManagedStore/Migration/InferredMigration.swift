@@ -41,7 +41,9 @@ struct InferredMigration {
         var matched = Set<String>()
         for entity in model.entities {
             // A renaming identifier names the old entity, and wins over a same-named one (a swap).
-            let old = entity.renamingIdentifier.flatMap { id in stored.first { $0.name == id } } ?? stored.first { $0.name == entity.name }
+            let old =
+                entity.renamingIdentifier.flatMap { id in stored.first { $0.name == id } }
+                ?? stored.first { $0.name == entity.name }
             guard let old else {
                 changes.append(.create(entity))
                 summary.append("adds entity \(entity.name)")
@@ -52,23 +54,32 @@ struct InferredMigration {
             var sources: [String?] = []
             var usedColumns = Set<String>()
             for (slot, property) in entity.storedProperties.enumerated() {
-                let renaming = slot < entity.attributes.count
+                let renaming =
+                    slot < entity.attributes.count
                     ? entity.attributes[slot].renamingIdentifier
                     : entity.relationshipsByName[property.name]?.renamingIdentifier
                 // The renaming identifier wins over a same-named column (a swap of two names).
                 let column = (renaming.flatMap { old.column(named: $0) } ?? old.column(named: property.name))
                     .flatMap { usedColumns.contains($0.name) ? nil : $0 }
                 let relationship = entity.relationshipsByName[property.name]
-                if relationship != nil, old.otherLines.contains(where: { $0.hasPrefix("relationship \(old.name).\(column?.name ?? property.name) ->> ") }) {
-                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
+                if relationship != nil,
+                    old.otherLines.contains(where: {
+                        $0.hasPrefix("relationship \(old.name).\(column?.name ?? property.name) ->> ")
+                    })
+                {
+                    throw ManagedStoreError.cannotInferMapping(
+                        url: url, entity: entity.name, property: property.name,
                         reason: "it changed from to-many to to-one, which would lose its links")
                 }
                 let kind = relationship.map { "-> \($0.destinationEntityName)" } ?? property.type.rawValue
                 let isOptional = relationship?.isOptional ?? property.isOptional
                 guard let column else {
                     if !isOptional && property.defaultValue.isNull {
-                        throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
-                            reason: "it is new, not optional and has no default, so the stored rows would have no value for it")
+                        throw ManagedStoreError.cannotInferMapping(
+                            url: url, entity: entity.name, property: property.name,
+                            reason:
+                                "it is new, not optional and has no default, so the stored rows would have no value for it"
+                        )
                     }
                     sources.append(nil)
                     summary.append("adds \(entity.name).\(property.name)")
@@ -82,28 +93,42 @@ struct InferredMigration {
                 } else if column.kind == AttributeType.day.rawValue && kind == AttributeType.date.rawValue {
                     summary.append("makes \(entity.name).\(property.name) a date")
                 } else if column.kind != kind, !Self.kindsMatchAcrossRename(column.kind, kind, model: model) {
-                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
-                        reason: "its type changed from \(column.kind) to \(kind), which a lightweight migration cannot convert")
+                    throw ManagedStoreError.cannotInferMapping(
+                        url: url, entity: entity.name, property: property.name,
+                        reason:
+                            "its type changed from \(column.kind) to \(kind), which a lightweight migration cannot convert"
+                    )
                 }
                 if column.isOptional && !isOptional && (relationship != nil || property.defaultValue.isNull) {
-                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: property.name,
+                    throw ManagedStoreError.cannotInferMapping(
+                        url: url, entity: entity.name, property: property.name,
                         reason: "it became mandatory without a default, so stored rows without a value would break it")
                 }
-                if column.name != property.name { summary.append("renames \(entity.name).\(column.name) to \(property.name)") }
-                if column.isOptional != isOptional { summary.append("makes \(entity.name).\(property.name) \(isOptional ? "optional" : "mandatory")") }
+                if column.name != property.name {
+                    summary.append("renames \(entity.name).\(column.name) to \(property.name)")
+                }
+                if column.isOptional != isOptional {
+                    summary.append("makes \(entity.name).\(property.name) \(isOptional ? "optional" : "mandatory")")
+                }
                 sources.append(column.name)
             }
             for relationship in entity.relationships where relationship.isToMany {
                 let name = relationship.renamingIdentifier ?? relationship.name
-                if let column = old.column(named: name) ?? old.column(named: relationship.name), column.kind.hasPrefix("->"), !usedColumns.contains(column.name) {
-                    throw ManagedStoreError.cannotInferMapping(url: url, entity: entity.name, property: relationship.name,
+                if let column = old.column(named: name) ?? old.column(named: relationship.name),
+                    column.kind.hasPrefix("->"), !usedColumns.contains(column.name)
+                {
+                    throw ManagedStoreError.cannotInferMapping(
+                        url: url, entity: entity.name, property: relationship.name,
                         reason: "it changed from to-one to to-many, which would lose its links")
                 }
             }
             for column in old.columns where !usedColumns.contains(column.name) {
                 summary.append("removes \(entity.name).\(column.name)")
             }
-            if old.uniquenessConstraints != entity.uniquenessConstraints.map({ names in names.map { Self.sourceName($0, in: entity, old: old) } }) {
+            if old.uniquenessConstraints
+                != entity.uniquenessConstraints.map({ names in names.map { Self.sourceName($0, in: entity, old: old) } }
+                )
+            {
                 summary.append("changes the uniqueness constraints of \(entity.name)")
             }
             changes.append(.change(from: old, to: entity, sources: sources))
@@ -120,7 +145,8 @@ struct InferredMigration {
     /// A relationship's destination may itself have been renamed.
     private static func kindsMatchAcrossRename(_ stored: String, _ wanted: String, model: ManagedObjectModel) -> Bool {
         guard stored.hasPrefix("-> "), wanted.hasPrefix("-> "),
-              let destination = model.entitiesByName[String(wanted.dropFirst(3))] else { return false }
+            let destination = model.entitiesByName[String(wanted.dropFirst(3))]
+        else { return false }
         return destination.renamingIdentifier == String(stored.dropFirst(3))
     }
 
@@ -134,11 +160,17 @@ struct InferredMigration {
     func apply(on connection: SQLiteConnection, model: ManagedObjectModel, url: URL) throws {
         for check in dayChecks {
             let column = SQLiteConnection.quote(check.column)
-            let times = try connection.scalarInt("SELECT COUNT(*) FROM \(SQLiteConnection.quote(check.table)) WHERE \(column) IS NOT NULL "
-                + "AND (\(column) != CAST(\(column) AS INTEGER) OR CAST(\(column) AS INTEGER) % 86400 != 0)") ?? 0
+            let times =
+                try connection.scalarInt(
+                    "SELECT COUNT(*) FROM \(SQLiteConnection.quote(check.table)) WHERE \(column) IS NOT NULL "
+                        + "AND (\(column) != CAST(\(column) AS INTEGER) OR CAST(\(column) AS INTEGER) % 86400 != 0)")
+                ?? 0
             if times > 0 {
-                throw ManagedStoreError.cannotInferMapping(url: url, entity: check.entity, property: check.property,
-                    reason: "\(times) stored value\(times == 1 ? " has" : "s have") a time of day, which a calendar day cannot hold")
+                throw ManagedStoreError.cannotInferMapping(
+                    url: url, entity: check.entity, property: check.property,
+                    reason:
+                        "\(times) stored value\(times == 1 ? " has" : "s have") a time of day, which a calendar day cannot hold"
+                )
             }
         }
         for change in changes {
@@ -173,13 +205,18 @@ struct InferredMigration {
     /// Brings one table from its stored form to the entity's. Columns only added (nullable, or
     /// with a default) are added in place, whatever the table's size; any other change copies
     /// the rows into a new table of the model's form.
-    private func migrate(_ old: StoredEntity, to entity: EntityDescription, sources: [String?], on connection: SQLiteConnection) throws {
+    private func migrate(
+        _ old: StoredEntity, to entity: EntityDescription, sources: [String?], on connection: SQLiteConnection
+    ) throws {
         let table = entity.quotedTable
         let kept = sources.compactMap { $0 }
-        let onlyAdded = kept.count == old.columns.count
+        let onlyAdded =
+            kept.count == old.columns.count
             && zip(entity.storedProperties, sources).allSatisfy { property, source in
                 guard let source, let column = old.column(named: source) else { return true }
-                return source == property.name && column.isOptional == (entity.relationshipsByName[property.name]?.isOptional ?? property.isOptional)
+                return source == property.name
+                    && column.isOptional
+                        == (entity.relationshipsByName[property.name]?.isOptional ?? property.isOptional)
             }
         let sameConstraints = old.uniquenessConstraints == entity.uniquenessConstraints
         if old.name != entity.name || !onlyAdded || !sameConstraints {
@@ -196,13 +233,17 @@ struct InferredMigration {
         if onlyAdded {
             for (property, source) in zip(entity.storedProperties, sources) where source == nil {
                 var sql = "ALTER TABLE \(table) ADD COLUMN \(StoreSchema.columnSQL(property))"
-                if !property.defaultValue.isNull { sql += " DEFAULT \(Self.literal(property.defaultValue.sqliteValue))" }
+                if !property.defaultValue.isNull {
+                    sql += " DEFAULT \(Self.literal(property.defaultValue.sqliteValue))"
+                }
                 try connection.execute(sql)
             }
             return
         }
         let temporary = SQLiteConnection.quote("Z_MIGRATING_\(entity.name)")
-        try connection.execute(StoreSchema.createTableSQL(for: entity).replacingOccurrences(of: "CREATE TABLE \(table)", with: "CREATE TABLE \(temporary)"))
+        try connection.execute(
+            StoreSchema.createTableSQL(for: entity).replacingOccurrences(
+                of: "CREATE TABLE \(table)", with: "CREATE TABLE \(temporary)"))
         var selected = ["Z_PK", "Z_OPT"]
         var arguments: [SQLiteValue] = []
         for (property, source) in zip(entity.storedProperties, sources) {
@@ -219,7 +260,9 @@ struct InferredMigration {
                 arguments.append(property.defaultValue.sqliteValue)
             }
         }
-        let statement = try connection.statement("INSERT INTO \(temporary) (\(entity.selectColumns)) SELECT \(selected.joined(separator: ", ")) FROM \(table)")
+        let statement = try connection.statement(
+            "INSERT INTO \(temporary) (\(entity.selectColumns)) SELECT \(selected.joined(separator: ", ")) FROM \(table)"
+        )
         for (index, argument) in arguments.enumerated() { try statement.bind(argument, Int32(index + 1)) }
         try statement.run()
         try connection.execute("DROP TABLE \(table)")

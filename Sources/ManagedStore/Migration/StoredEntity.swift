@@ -29,7 +29,9 @@ struct StoredEntity: Sendable, Equatable {
         var entities: [StoredEntity] = []
         for line in lines {
             if line.hasPrefix("entity ") {
-                entities.append(StoredEntity(name: String(line.dropFirst(7)), columns: [], uniquenessConstraints: [], otherLines: []))
+                entities.append(
+                    StoredEntity(
+                        name: String(line.dropFirst(7)), columns: [], uniquenessConstraints: [], otherLines: []))
                 continue
             }
             guard !entities.isEmpty else { return nil }
@@ -37,20 +39,28 @@ struct StoredEntity: Sendable, Equatable {
             if line.hasPrefix("attribute ") {
                 // attribute Entity.name (type[, optional])
                 let body = line.dropFirst(10)
-                guard body.hasPrefix(prefix), let open = body.lastIndex(of: "("), body.hasSuffix(")") else { return nil }
-                let name = String(body[body.index(body.startIndex, offsetBy: prefix.count)..<open]).trimmingTrailingSpace
-                let facts = body[body.index(after: open)..<body.index(before: body.endIndex)].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                guard body.hasPrefix(prefix), let open = body.lastIndex(of: "("), body.hasSuffix(")") else {
+                    return nil
+                }
+                let name = String(body[body.index(body.startIndex, offsetBy: prefix.count)..<open])
+                    .trimmingTrailingSpace
+                let facts = body[body.index(after: open)..<body.index(before: body.endIndex)].split(separator: ",").map
+                { $0.trimmingCharacters(in: .whitespaces) }
                 guard let typeName = facts.first, let type = AttributeType(rawValue: typeName) else { return nil }
-                entities[entities.count - 1].columns.append(Column(name: name, kind: typeName, isOptional: facts.contains("optional"), sqlType: type.sqlType))
+                entities[entities.count - 1].columns.append(
+                    Column(name: name, kind: typeName, isOptional: facts.contains("optional"), sqlType: type.sqlType))
             } else if line.hasPrefix("relationship ") {
                 // relationship Entity.name -> Destination (to-one[, optional]) or ->> for to-many
                 let body = line.dropFirst(13)
                 guard body.hasPrefix(prefix), let open = body.lastIndex(of: "(") else { return nil }
-                let head = body[body.index(body.startIndex, offsetBy: prefix.count)..<open].split(separator: " ").map(String.init)
+                let head = body[body.index(body.startIndex, offsetBy: prefix.count)..<open].split(separator: " ").map(
+                    String.init)
                 guard head.count == 3 else { return nil }
                 if head[1] == "->" {
-                    entities[entities.count - 1].columns.append(Column(name: head[0], kind: "-> \(head[2])",
-                                                                       isOptional: body[open...].contains("optional"), sqlType: "INTEGER"))
+                    entities[entities.count - 1].columns.append(
+                        Column(
+                            name: head[0], kind: "-> \(head[2])",
+                            isOptional: body[open...].contains("optional"), sqlType: "INTEGER"))
                 } else {
                     entities[entities.count - 1].otherLines.append(line)
                 }

@@ -19,11 +19,15 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     public let renamingIdentifier: String?
 
     /// An attribute named `name` of `type`.
-    public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
-                renamingIdentifier: String? = nil) {
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
+        renamingIdentifier: String? = nil
+    ) {
         precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
         precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
-        precondition(defaultValue.fits(type), "ManagedStore: the default value \(defaultValue) of attribute '\(name)' does not fit its type \(type)")
+        precondition(
+            defaultValue.fits(type),
+            "ManagedStore: the default value \(defaultValue) of attribute '\(name)' does not fit its type \(type)")
         self.name = name
         self.type = type
         self.isOptional = isOptional

@@ -17,7 +17,8 @@
 /// `.objectID` is the column of a to-one relationship: declare relationships with
 /// ``RelationshipDescription``, not as attributes of this type.
 public enum AttributeType: String, Sendable, Hashable, CaseIterable {
-    case string, integer16, integer32, integer64, double, decimal, boolean, date, day, binaryData, uuid, transformable, objectID
+    case string, integer16, integer32, integer64, double, decimal, boolean, date, day, binaryData, uuid, transformable,
+        objectID
 
     /// The SQLite column type used for this attribute type.
     var sqlType: String {

@@ -32,7 +32,8 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         case .decimal(let value): return value.description
         case .boolean(let value): return String(value)
         case .date(let value): return value.formatted(.iso8601)
-        case .day(let days): return Date(timeIntervalSince1970: Double(days) * 86_400).formatted(.iso8601.year().month().day())
+        case .day(let days):
+            return Date(timeIntervalSince1970: Double(days) * 86_400).formatted(.iso8601.year().month().day())
         case .binaryData(let value): return "<\(value.count) bytes>"
         case .uuid(let value): return value.uuidString
         case .object(let id): return id.description
@@ -44,7 +45,8 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         switch (self, type) {
         case (.null, _): return true
         case (.string, .string), (.double, .double), (.decimal, .decimal), (.boolean, .boolean),
-             (.date, .date), (.day, .day), (.binaryData, .binaryData), (.binaryData, .transformable), (.uuid, .uuid), (.object, .objectID):
+            (.date, .date), (.day, .day), (.binaryData, .binaryData), (.binaryData, .transformable), (.uuid, .uuid),
+            (.object, .objectID):
             return true
         case (.integer(let value), .integer16): return Int16(exactly: value) != nil
         case (.integer(let value), .integer32): return Int32(exactly: value) != nil

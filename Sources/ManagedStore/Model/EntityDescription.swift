@@ -77,24 +77,32 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     let selectByKeySQL: String
 
     /// Makes an entity. Names must be unique; constraints and indexes must name attributes.
-    public init(name: String, managedObjectClass: ManagedObject.Type, attributes: [AttributeDescription],
-                relationships: [RelationshipDescription] = [],
-                uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], renamingIdentifier: String? = nil) {
+    public init(
+        name: String, managedObjectClass: ManagedObject.Type, attributes: [AttributeDescription],
+        relationships: [RelationshipDescription] = [],
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], renamingIdentifier: String? = nil
+    ) {
         precondition(!name.isEmpty && !name.hasPrefix("Z_"), "ManagedStore: '\(name)' is not a usable entity name")
-        precondition(!attributes.contains { $0.type == .objectID },
-                     "ManagedStore: entity \(name) declares an .objectID attribute; declare a RelationshipDescription instead")
-        let stored = attributes + relationships.filter { !$0.isToMany }.map {
-            AttributeDescription(name: $0.name, type: .objectID, isOptional: true)
-        }
+        precondition(
+            !attributes.contains { $0.type == .objectID },
+            "ManagedStore: entity \(name) declares an .objectID attribute; declare a RelationshipDescription instead")
+        let stored =
+            attributes
+            + relationships.filter { !$0.isToMany }.map {
+                AttributeDescription(name: $0.name, type: .objectID, isOptional: true)
+            }
         var slots: [String: Int] = [:]
         for (slot, attribute) in stored.enumerated() {
-            precondition(slots[attribute.name] == nil, "ManagedStore: entity \(name) declares property '\(attribute.name)' twice")
+            precondition(
+                slots[attribute.name] == nil, "ManagedStore: entity \(name) declares property '\(attribute.name)' twice"
+            )
             slots[attribute.name] = slot
         }
         var byName: [String: RelationshipDescription] = [:]
         for relationship in relationships {
-            precondition(byName[relationship.name] == nil && (relationship.isToMany ? slots[relationship.name] == nil : true),
-                         "ManagedStore: entity \(name) declares property '\(relationship.name)' twice")
+            precondition(
+                byName[relationship.name] == nil && (relationship.isToMany ? slots[relationship.name] == nil : true),
+                "ManagedStore: entity \(name) declares property '\(relationship.name)' twice")
             byName[relationship.name] = relationship
         }
         self.relationships = relationships
@@ -105,7 +113,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         for names in uniquenessConstraints + indexes {
             precondition(!names.isEmpty, "ManagedStore: entity \(name) has an empty constraint or index")
             for attribute in names {
-                precondition(slots[attribute] != nil, "ManagedStore: entity \(name) has no attribute '\(attribute)' for its constraint or index")
+                precondition(
+                    slots[attribute] != nil,
+                    "ManagedStore: entity \(name) has no attribute '\(attribute)' for its constraint or index")
             }
         }
         self.name = name
@@ -131,7 +141,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         // Up to 50 rows a statement, within SQLite's limit on parameters.
         let batchRows = max(1, min(50, 30_000 / (stored.count + 2)))
         self.insertBatchRows = batchRows
-        self.batchInsertSQL = "INSERT INTO \(table) (\(columns)) VALUES " + Array(repeating: rowPlaceholders, count: batchRows).joined(separator: ", ")
+        self.batchInsertSQL =
+            "INSERT INTO \(table) (\(columns)) VALUES "
+            + Array(repeating: rowPlaceholders, count: batchRows).joined(separator: ", ")
         self.updateSQL = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
         self.checkedUpdateSQL = updateSQL + " AND Z_OPT = ?"
         self.deleteSQL = "DELETE FROM \(table) WHERE Z_PK = ?"
@@ -182,7 +194,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// A line-per-fact description used to tell whether a store fits a model.
     var schemaLines: [String] {
         var lines = ["entity \(name)"]
-        lines += attributes.map { "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : ""))" }
+        lines += attributes.map {
+            "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : ""))"
+        }
         lines += relationships.map { $0.schemaLine(entity: name) }
         lines += uniquenessConstraints.map { "uniqueness constraint \(name)(\($0.joined(separator: ", ")))" }
         return lines
@@ -194,31 +208,47 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         var resolved: [ResolvedRelationship] = []
         for relationship in relationships {
             guard let destination = model[relationship.destinationEntityName] else {
-                preconditionFailure("ManagedStore: relationship \(name).\(relationship.name) names entity \(relationship.destinationEntityName), which the model does not have")
+                preconditionFailure(
+                    "ManagedStore: relationship \(name).\(relationship.name) names entity \(relationship.destinationEntityName), which the model does not have"
+                )
             }
             if let inverseName = relationship.inverseName {
                 guard let inverse = destination.relationshipsByName[inverseName] else {
-                    preconditionFailure("ManagedStore: relationship \(name).\(relationship.name) names inverse \(inverseName), which entity \(destination.name) does not have")
+                    preconditionFailure(
+                        "ManagedStore: relationship \(name).\(relationship.name) names inverse \(inverseName), which entity \(destination.name) does not have"
+                    )
                 }
-                precondition(inverse.destinationEntityName == name && inverse.inverseName == relationship.name,
-                             "ManagedStore: \(name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse")
-                precondition(!(relationship.isToMany && inverse.isToMany),
-                             "ManagedStore: \(name).\(relationship.name) is many-to-many, which ManagedStore does not support")
+                precondition(
+                    inverse.destinationEntityName == name && inverse.inverseName == relationship.name,
+                    "ManagedStore: \(name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse"
+                )
+                precondition(
+                    !(relationship.isToMany && inverse.isToMany),
+                    "ManagedStore: \(name).\(relationship.name) is many-to-many, which ManagedStore does not support")
             }
             if !relationship.isToMany, let slot = slotByName[relationship.name] {
-                precondition(slotDestinations[slot] == nil || slotDestinations[slot] === destination,
-                             "ManagedStore: entity \(name) is in two models with different destinations for \(relationship.name)")
+                precondition(
+                    slotDestinations[slot] == nil || slotDestinations[slot] === destination,
+                    "ManagedStore: entity \(name) is in two models with different destinations for \(relationship.name)"
+                )
                 destinations[slot] = destination
             }
             let inverse = relationship.inverseName.flatMap { destination.relationshipsByName[$0] }
-            resolved.append(ResolvedRelationship(
-                description: relationship, slot: relationship.isToMany ? nil : slotByName[relationship.name], destination: destination,
-                inverse: inverse, inverseSlot: inverse.flatMap { $0.isToMany ? nil : destination.slotByName[$0.name] },
-                inverseIndex: inverse.flatMap { inverse in destination.relationships.firstIndex { $0.name == inverse.name } }))
+            resolved.append(
+                ResolvedRelationship(
+                    description: relationship, slot: relationship.isToMany ? nil : slotByName[relationship.name],
+                    destination: destination,
+                    inverse: inverse,
+                    inverseSlot: inverse.flatMap { $0.isToMany ? nil : destination.slotByName[$0.name] },
+                    inverseIndex: inverse.flatMap { inverse in
+                        destination.relationships.firstIndex { $0.name == inverse.name }
+                    }))
         }
         slotDestinations = destinations
         resolvedRelationships = resolved
-        validatesRelationships = relationships.contains { $0.isToMany ? (!$0.isOptional || $0.minCount > 0 || $0.maxCount > 0) : !$0.isOptional }
+        validatesRelationships = relationships.contains {
+            $0.isToMany ? (!$0.isOptional || $0.minCount > 0 || $0.maxCount > 0) : !$0.isOptional
+        }
         deniesDeletion = relationships.contains { $0.deleteRule == .deny }
     }
 

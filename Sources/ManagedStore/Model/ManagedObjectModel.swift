@@ -28,13 +28,14 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             byName[entity.name] = entity
             if entity.managedObjectClass != ManagedObject.self {
                 let key = ObjectIdentifier(entity.managedObjectClass)
-                precondition(byClass[key] == nil, "ManagedStore: class \(entity.managedObjectClass) stands for two entities")
+                precondition(
+                    byClass[key] == nil, "ManagedStore: class \(entity.managedObjectClass) stands for two entities")
                 byClass[key] = entity
             }
             #if DEBUG
-            // By reflection, which costs a command-line query a third of its start-up in a
-            // release build (scripts/bench); there a mismatch traps at the property's first use.
-            Self.checkAttributeProperties(of: entity)
+                // By reflection, which costs a command-line query a third of its start-up in a
+                // release build (scripts/bench); there a mismatch traps at the property's first use.
+                Self.checkAttributeProperties(of: entity)
             #endif
         }
         self.entities = entities
@@ -68,25 +69,32 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     /// Checks that each `@Attribute` property of the entity's class matches an attribute.
     #if DEBUG
-    private static func checkAttributeProperties(of entity: EntityDescription) {
-        let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
-        var mirror: Mirror? = Mirror(reflecting: probe)
-        while let current = mirror {
-            for child in current.children {
-                guard let label = child.label, label.hasPrefix("_"),
-                      let wrapper = child.value as? any AttributePropertyWrapper else { continue }
-                let name = String(label.dropFirst())
-                guard let attribute = entity.attribute(named: name) else {
-                    preconditionFailure("ManagedStore: \(entity.managedObjectClass).\(name) is an @Attribute, but entity \(entity.name) has no attribute '\(name)'")
+        private static func checkAttributeProperties(of entity: EntityDescription) {
+            let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+            var mirror: Mirror? = Mirror(reflecting: probe)
+            while let current = mirror {
+                for child in current.children {
+                    guard let label = child.label, label.hasPrefix("_"),
+                        let wrapper = child.value as? any AttributePropertyWrapper
+                    else { continue }
+                    let name = String(label.dropFirst())
+                    guard let attribute = entity.attribute(named: name) else {
+                        preconditionFailure(
+                            "ManagedStore: \(entity.managedObjectClass).\(name) is an @Attribute, but entity \(entity.name) has no attribute '\(name)'"
+                        )
+                    }
+                    let valueType = type(of: wrapper).valueType
+                    precondition(
+                        valueType.attributeType == attribute.type,
+                        "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), which does not store as \(attribute.type) (entity \(entity.name))"
+                    )
+                    precondition(
+                        valueType.isOptionalAttribute == attribute.isOptional,
+                        "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), but attribute '\(name)' of \(entity.name) is \(attribute.isOptional ? "optional" : "not optional")"
+                    )
                 }
-                let valueType = type(of: wrapper).valueType
-                precondition(valueType.attributeType == attribute.type,
-                             "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), which does not store as \(attribute.type) (entity \(entity.name))")
-                precondition(valueType.isOptionalAttribute == attribute.isOptional,
-                             "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), but attribute '\(name)' of \(entity.name) is \(attribute.isOptional ? "optional" : "not optional")")
+                mirror = current.superclassMirror
             }
-            mirror = current.superclassMirror
         }
-    }
     #endif
 }

@@ -49,13 +49,18 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
 
     /// A relationship; see ``toOne(_:destination:inverse:isOptional:deleteRule:renamingIdentifier:)``
     /// and ``toMany(_:destination:inverse:isOptional:minCount:maxCount:deleteRule:renamingIdentifier:)``.
-    public init(name: String, destinationEntityName: String, inverseName: String?, isToMany: Bool,
-                isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0,
-                deleteRule: DeleteRule = .nullify, renamingIdentifier: String? = nil) {
-        precondition(!name.isEmpty && !name.hasPrefix("Z_"), "ManagedStore: '\(name)' is not a usable relationship name")
-        precondition(!isToMany || inverseName != nil, "ManagedStore: to-many relationship '\(name)' needs a to-one inverse")
-        precondition(minCount >= 0 && maxCount >= 0 && (maxCount == 0 || minCount <= maxCount),
-                     "ManagedStore: relationship '\(name)' has counts \(minCount)...\(maxCount)")
+    public init(
+        name: String, destinationEntityName: String, inverseName: String?, isToMany: Bool,
+        isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0,
+        deleteRule: DeleteRule = .nullify, renamingIdentifier: String? = nil
+    ) {
+        precondition(
+            !name.isEmpty && !name.hasPrefix("Z_"), "ManagedStore: '\(name)' is not a usable relationship name")
+        precondition(
+            !isToMany || inverseName != nil, "ManagedStore: to-many relationship '\(name)' needs a to-one inverse")
+        precondition(
+            minCount >= 0 && maxCount >= 0 && (maxCount == 0 || minCount <= maxCount),
+            "ManagedStore: relationship '\(name)' has counts \(minCount)...\(maxCount)")
         self.name = name
         self.destinationEntityName = destinationEntityName
         self.inverseName = inverseName
@@ -68,20 +73,26 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
     }
 
     /// A to-one relationship named `name` to an object of `destination`.
-    public static func toOne(_ name: String, destination: String, inverse: String?, isOptional: Bool = true,
-                             deleteRule: DeleteRule = .nullify, renamingIdentifier: String? = nil) -> RelationshipDescription {
-        RelationshipDescription(name: name, destinationEntityName: destination, inverseName: inverse, isToMany: false,
-                                isOptional: isOptional, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier)
+    public static func toOne(
+        _ name: String, destination: String, inverse: String?, isOptional: Bool = true,
+        deleteRule: DeleteRule = .nullify, renamingIdentifier: String? = nil
+    ) -> RelationshipDescription {
+        RelationshipDescription(
+            name: name, destinationEntityName: destination, inverseName: inverse, isToMany: false,
+            isOptional: isOptional, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier)
     }
 
     /// A to-many relationship named `name` to objects of `destination`, whose to-one
     /// `inverse` points back.
-    public static func toMany(_ name: String, destination: String, inverse: String, isOptional: Bool = true,
-                              minCount: Int = 0, maxCount: Int = 0, deleteRule: DeleteRule = .nullify,
-                              renamingIdentifier: String? = nil) -> RelationshipDescription {
-        RelationshipDescription(name: name, destinationEntityName: destination, inverseName: inverse, isToMany: true,
-                                isOptional: isOptional, minCount: minCount, maxCount: maxCount,
-                                deleteRule: deleteRule, renamingIdentifier: renamingIdentifier)
+    public static func toMany(
+        _ name: String, destination: String, inverse: String, isOptional: Bool = true,
+        minCount: Int = 0, maxCount: Int = 0, deleteRule: DeleteRule = .nullify,
+        renamingIdentifier: String? = nil
+    ) -> RelationshipDescription {
+        RelationshipDescription(
+            name: name, destinationEntityName: destination, inverseName: inverse, isToMany: true,
+            isOptional: isOptional, minCount: minCount, maxCount: maxCount,
+            deleteRule: deleteRule, renamingIdentifier: renamingIdentifier)
     }
 
     public var description: String {
@@ -93,6 +104,7 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
         var facts = [isToMany ? "to-many" : "to-one"]
         if isOptional { facts.append("optional") }
         if isToMany && (minCount > 0 || maxCount > 0) { facts.append("count \(minCount)...\(maxCount)") }
-        return "relationship \(entity).\(name) \(isToMany ? "->>" : "->") \(destinationEntityName) (\(facts.joined(separator: ", ")))"
+        return
+            "relationship \(entity).\(name) \(isToMany ? "->>" : "->") \(destinationEntityName) (\(facts.joined(separator: ", ")))"
     }
 }

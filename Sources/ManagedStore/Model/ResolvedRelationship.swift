@@ -16,8 +16,11 @@ final class ResolvedRelationship: Sendable {
     /// The inverse's index among the destination's relationships (resolved too, once the model is).
     @usableFromInline let inverseIndex: Int?
 
-    init(description: RelationshipDescription, slot: Int?, destination: EntityDescription, inverse: RelationshipDescription?,
-         inverseSlot: Int?, inverseIndex: Int?) {
+    init(
+        description: RelationshipDescription, slot: Int?, destination: EntityDescription,
+        inverse: RelationshipDescription?,
+        inverseSlot: Int?, inverseIndex: Int?
+    ) {
         self.description = description
         self.slot = slot
         self.destination = destination

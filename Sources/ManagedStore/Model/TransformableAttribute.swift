@@ -26,7 +26,8 @@ extension TransformableAttribute {
 
     public init?(attributeValue: AttributeValue) {
         guard case .binaryData(let data) = attributeValue,
-              let value = try? JSONDecoder().decode(Self.self, from: data) else { return nil }
+            let value = try? JSONDecoder().decode(Self.self, from: data)
+        else { return nil }
         self = value
     }
 
@@ -36,7 +37,8 @@ extension TransformableAttribute {
         do {
             return .binaryData(try encoder.encode(self))
         } catch {
-            preconditionFailure("ManagedStore: a \(Self.self) could not be encoded for a transformable attribute: \(error)")
+            preconditionFailure(
+                "ManagedStore: a \(Self.self) could not be encoded for a transformable attribute: \(error)")
         }
     }
 }

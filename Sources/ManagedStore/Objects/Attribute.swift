@@ -49,7 +49,8 @@ public struct Attribute<Value: AttributeRepresentable>: AttributePropertyWrapper
             return value
         }
         set {
-            object.writeAttribute(newValue.attributeValue, slot: object.entity.slot(forStorage: storageKeyPath, of: object))
+            object.writeAttribute(
+                newValue.attributeValue, slot: object.entity.slot(forStorage: storageKeyPath, of: object))
         }
     }
 }

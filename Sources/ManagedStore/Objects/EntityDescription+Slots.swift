@@ -1,5 +1,5 @@
-@_spi(Reflection) import Swift
 import Foundation
+@_spi(Reflection) import Swift
 
 extension EntityDescription {
     /// The attribute slot of an `@Attribute` property, given the key path of its wrapper storage.
@@ -26,7 +26,9 @@ extension EntityDescription {
         defer { object[keyPath: storage].tag = saved }
         let name = Self.propertyName(of: Wrapper.self, in: object, taggedWith: tag)
         guard let name, let slot = slotByName[name] else {
-            preconditionFailure("ManagedStore: \(type(of: object)).\(name ?? "?") is an @Attribute, but entity \(self.name) has no attribute of that name")
+            preconditionFailure(
+                "ManagedStore: \(type(of: object)).\(name ?? "?") is an @Attribute, but entity \(self.name) has no attribute of that name"
+            )
         }
         publish(storage, slot: slot)
         return slot
@@ -57,9 +59,9 @@ extension EntityDescription {
         if let slot = keyPathSlots.withLock({ $0[keyPath] }) { return slot }
         let probe = ManagedObject.makeProbe(for: self)
         guard let result = probe[keyPath: keyPath],
-              probe.probeReads.count == 1, let slot = probe.probeReads.first,
-              let representable = result as? any AttributeRepresentable,
-              representable.attributeValue == probe.values[slot]
+            probe.probeReads.count == 1, let slot = probe.probeReads.first,
+            let representable = result as? any AttributeRepresentable,
+            representable.attributeValue == probe.values[slot]
         else { return nil }
         keyPathSlots.withLock { $0[keyPath] = slot }
         return slot
@@ -85,7 +87,8 @@ extension EntityDescription {
             let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
             _ = _forEachField(of: type(of: object), options: classFields) { fieldName, offset, fieldType, _ in
                 guard fieldType == Wrapper.self,
-                      (base + offset).assumingMemoryBound(to: Wrapper.self).pointee.tag == tag else { return true }
+                    (base + offset).assumingMemoryBound(to: Wrapper.self).pointee.tag == tag
+                else { return true }
                 name = String(String(cString: fieldName).dropFirst())
                 return false
             }

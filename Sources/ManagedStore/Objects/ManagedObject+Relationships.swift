@@ -10,12 +10,14 @@ extension ManagedObject {
                 return []
             }
             guard let context = managedObjectContext else {
-                preconditionFailure("ManagedStore: relationship '\(relationship.name)' of \(objectID) was read outside a context")
+                preconditionFailure(
+                    "ManagedStore: relationship '\(relationship.name)' of \(objectID) was read outside a context")
             }
             do {
                 return try context.members(of: self, relationship)
             } catch {
-                preconditionFailure("ManagedStore: could not read relationship '\(relationship.name)' of \(objectID): \(error)")
+                preconditionFailure(
+                    "ManagedStore: could not read relationship '\(relationship.name)' of \(objectID): \(error)")
             }
         }
         return destination(relationship).map { [$0] } ?? []
@@ -26,7 +28,8 @@ extension ManagedObject {
     final func destination(_ relationship: ResolvedRelationship) -> ManagedObject? {
         guard let slot = relationship.slot, case .object(let id) = readAttribute(slot) else { return nil }
         guard let context = managedObjectContext else {
-            preconditionFailure("ManagedStore: relationship '\(relationship.name)' of \(objectID) was read outside a context")
+            preconditionFailure(
+                "ManagedStore: relationship '\(relationship.name)' of \(objectID) was read outside a context")
         }
         return context.object(with: id)
     }
@@ -57,7 +60,9 @@ extension ManagedObject {
         setDestination(destination, relationship, in: context)
     }
 
-    private func checkedContext(for objects: [ManagedObject], _ relationship: ResolvedRelationship) -> ManagedObjectContext {
+    private func checkedContext(
+        for objects: [ManagedObject], _ relationship: ResolvedRelationship
+    ) -> ManagedObjectContext {
         let context = checkedContext(relationship)
         for object in objects { check(object, joins: relationship, in: context) }
         return context
@@ -66,23 +71,32 @@ extension ManagedObject {
     private func checkedContext(_ relationship: ResolvedRelationship) -> ManagedObjectContext {
         checkAccess()
         guard let context = managedObjectContext else {
-            preconditionFailure("ManagedStore: relationship '\(relationship.name)' of \(objectID) was set outside a context")
+            preconditionFailure(
+                "ManagedStore: relationship '\(relationship.name)' of \(objectID) was set outside a context")
         }
         return context
     }
 
-    private func check(_ object: ManagedObject, joins relationship: ResolvedRelationship, in context: ManagedObjectContext) {
-        precondition(object.managedObjectContext === context,
-                     "ManagedStore: \(object.objectID) belongs to another context than \(objectID) (relationship '\(relationship.name)')")
-        precondition(object.entity === relationship.destination,
-                     "ManagedStore: \(object.objectID) is not a \(relationship.destination.name) (relationship '\(relationship.name)')")
+    private func check(
+        _ object: ManagedObject, joins relationship: ResolvedRelationship, in context: ManagedObjectContext
+    ) {
+        precondition(
+            object.managedObjectContext === context,
+            "ManagedStore: \(object.objectID) belongs to another context than \(objectID) (relationship '\(relationship.name)')"
+        )
+        precondition(
+            object.entity === relationship.destination,
+            "ManagedStore: \(object.objectID) is not a \(relationship.destination.name) (relationship '\(relationship.name)')"
+        )
     }
 
     /// Points the to-one `relationship` at `destination`, and fixes the inverse: a to-one
     /// inverse is set on the new destination and cleared on the old one (and on the object the
     /// new destination pointed at before); a to-many inverse follows by itself (it is read from
     /// the to-one keys).
-    func setDestination(_ destination: ManagedObject?, _ relationship: ResolvedRelationship, in context: ManagedObjectContext) {
+    func setDestination(
+        _ destination: ManagedObject?, _ relationship: ResolvedRelationship, in context: ManagedObjectContext
+    ) {
         guard let slot = relationship.slot else { return }
         let new: AttributeValue = destination.map { .object($0.objectID) } ?? .null
         guard let inverseSlot = relationship.inverseSlot else {
@@ -90,7 +104,8 @@ extension ManagedObject {
             writeAttribute(new, slot: slot)
             return
         }
-        let old: ManagedObject? = if case .object(let id) = readAttribute(slot) { context.object(with: id) } else { nil }
+        let old: ManagedObject? =
+            if case .object(let id) = readAttribute(slot) { context.object(with: id) } else { nil }
         if old === destination { return }
         writeAttribute(new, slot: slot)
         if let old, case .object(let id) = old.readAttribute(inverseSlot), id == objectID {

@@ -178,12 +178,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
             case let object as ManagedObject: objects = [object]
             case let set as Set<ManagedObject>: objects = Array(set)
             case let array as [ManagedObject]: objects = array
-            default: preconditionFailure("ManagedStore: \(type(of: value!)) cannot be stored in relationship '\(key)' of \(entity.name)")
+            default:
+                preconditionFailure(
+                    "ManagedStore: \(type(of: value!)) cannot be stored in relationship '\(key)' of \(entity.name)")
             }
             if relationship.isToMany {
                 setMembers(objects, relationship)
             } else {
-                precondition(objects.count <= 1, "ManagedStore: to-one relationship '\(key)' was given \(objects.count) objects")
+                precondition(
+                    objects.count <= 1, "ManagedStore: to-one relationship '\(key)' was given \(objects.count) objects")
                 setDestination(objects.first, relationship)
             }
             return
@@ -193,11 +196,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         var stored = AttributeValue.null
         if let value {
             guard let representable = value as? any AttributeRepresentable else {
-                preconditionFailure("ManagedStore: \(type(of: value)) cannot be stored in attribute '\(key)' of \(entity.name)")
+                preconditionFailure(
+                    "ManagedStore: \(type(of: value)) cannot be stored in attribute '\(key)' of \(entity.name)")
             }
             stored = representable.attributeValue
         }
-        precondition(stored.fits(attribute.type), "ManagedStore: \(stored) does not fit attribute '\(key)' (\(attribute.type)) of \(entity.name)")
+        precondition(
+            stored.fits(attribute.type),
+            "ManagedStore: \(stored) does not fit attribute '\(key)' (\(attribute.type)) of \(entity.name)")
         writeAttribute(stored, slot: slot)
     }
 
@@ -236,7 +242,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         if isInsertedState {
             // Nothing to compare with: an inserted object has no committed values.
             values[slot] = value
-            if insertionAnnounced, let context = managedObjectContext { context.pendingUpdated[ObjectIdentifier(self)] = self }
+            if insertionAnnounced, let context = managedObjectContext {
+                context.pendingUpdated[ObjectIdentifier(self)] = self
+            }
             return
         }
         if isFaultState { fireFault() }
@@ -251,13 +259,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @inline(__always)
     final func checkAccess() {
         if ConcurrencyDebug.isEnabled, let context = managedObjectContext, !context.isOnQueue {
-            fatalError("ManagedStore concurrency violation: \(entity.name) \(objectID) of context \(context) was touched on \(ConcurrencyDebug.currentThreadDescription), outside that context's queue. Use the context's perform or performAndWait.")
+            fatalError(
+                "ManagedStore concurrency violation: \(entity.name) \(objectID) of context \(context) was touched on \(ConcurrencyDebug.currentThreadDescription), outside that context's queue. Use the context's perform or performAndWait."
+            )
         }
     }
 
     final func fireFault() {
         guard let context = managedObjectContext else {
-            preconditionFailure("ManagedStore: \(objectID) is a fault with no context (its context was reset or it was deleted)")
+            preconditionFailure(
+                "ManagedStore: \(objectID) is a fault with no context (its context was reset or it was deleted)")
         }
         context.fulfillFault(self)
     }
@@ -266,12 +277,17 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     func trapOnUnreadableValue<Value>(_ stored: AttributeValue, slot: Int, as type: Value.Type) -> Never {
         let name = entity.storedProperties[slot].name
         if isProbe {
-            preconditionFailure("ManagedStore: a predicate or sort descriptor uses '\(name)' of \(entity.name), a non-optional \(entity.storedProperties[slot].type) attribute, which it cannot compare; make the attribute optional to compare it whole")
+            preconditionFailure(
+                "ManagedStore: a predicate or sort descriptor uses '\(name)' of \(entity.name), a non-optional \(entity.storedProperties[slot].type) attribute, which it cannot compare; make the attribute optional to compare it whole"
+            )
         }
         if stored.isNull {
-            preconditionFailure("ManagedStore: attribute '\(name)' of \(entity.name) \(objectID) is nil, but its property is the non-optional \(Value.self); set it first or give the attribute a default")
+            preconditionFailure(
+                "ManagedStore: attribute '\(name)' of \(entity.name) \(objectID) is nil, but its property is the non-optional \(Value.self); set it first or give the attribute a default"
+            )
         }
-        preconditionFailure("ManagedStore: attribute '\(name)' of \(entity.name) holds \(stored), which is not a \(Value.self)")
+        preconditionFailure(
+            "ManagedStore: attribute '\(name)' of \(entity.name) holds \(stored), which is not a \(Value.self)")
     }
 
     /// An unregistered object of `entity` whose attributes hold distinct sentinels; reading

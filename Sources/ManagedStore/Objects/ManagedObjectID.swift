@@ -105,8 +105,11 @@ extension ManagedObjectID: Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: decoder.codingPath,
-            debugDescription: "a ManagedObjectID is resolved by PersistentStoreCoordinator.managedObjectID(forURIRepresentation:), not decoded"))
+        throw DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: decoder.codingPath,
+                debugDescription:
+                    "a ManagedObjectID is resolved by PersistentStoreCoordinator.managedObjectID(forURIRepresentation:), not decoded"
+            ))
     }
 }

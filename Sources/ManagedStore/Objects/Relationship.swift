@@ -46,12 +46,14 @@ public struct Relationship<Value: RelationshipRepresentable>: RelationshipProper
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Relationship<Value>>
     ) -> Value {
         get {
-            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
+            let relationship = object.entity.relationship(
+                forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
             if Value.isToMany { return Value(relationshipObjects: object.relatedObjects(relationship)) }
             return Value(relationshipObject: object.destination(relationship))
         }
         set {
-            let relationship = object.entity.relationship(forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
+            let relationship = object.entity.relationship(
+                forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
             if Value.isToMany {
                 object.setMembers(newValue.relationshipObjects, relationship)
             } else {
@@ -104,12 +106,13 @@ extension Optional: RelationshipRepresentable where Wrapped: ManagedObject {
 extension Set: RelationshipRepresentable where Element: ManagedObject {
     public static var isToMany: Bool { true }
     public init(relationshipObjects: [ManagedObject]) {
-        self.init(relationshipObjects.map { object in
-            guard let typed = object as? Element else {
-                preconditionFailure("ManagedStore: the related object \(object.objectID) is not a \(Element.self)")
-            }
-            return typed
-        })
+        self.init(
+            relationshipObjects.map { object in
+                guard let typed = object as? Element else {
+                    preconditionFailure("ManagedStore: the related object \(object.objectID) is not a \(Element.self)")
+                }
+                return typed
+            })
     }
     public var relationshipObjects: [ManagedObject] { Array(self) }
 }
@@ -128,7 +131,9 @@ extension EntityDescription {
         forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object, isToMany: Bool
     ) -> ResolvedRelationship {
         let key = ObjectIdentifier(storage)
-        if let found = storageSlotTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.slot(for: key) }), found < 0 {
+        if let found = storageSlotTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.slot(for: key) }),
+            found < 0
+        {
             return resolvedRelationships[-1 - found]
         }
         let tag = Int.min + 11
@@ -137,11 +142,15 @@ extension EntityDescription {
         defer { object[keyPath: storage].tag = saved }
         let found = Self.propertyName(of: Wrapper.self, in: object, taggedWith: tag)
         guard let found, let index = resolvedRelationships.firstIndex(where: { $0.name == found }) else {
-            preconditionFailure("ManagedStore: \(type(of: object)).\(found ?? "?") is a @Relationship, but entity \(name) has no relationship of that name")
+            preconditionFailure(
+                "ManagedStore: \(type(of: object)).\(found ?? "?") is a @Relationship, but entity \(name) has no relationship of that name"
+            )
         }
         let relationship = resolvedRelationships[index]
-        precondition(relationship.isToMany == isToMany,
-                     "ManagedStore: \(type(of: object)).\(found) is a \(isToMany ? "set" : "single object"), but the relationship is \(relationship.isToMany ? "to-many" : "to-one")")
+        precondition(
+            relationship.isToMany == isToMany,
+            "ManagedStore: \(type(of: object)).\(found) is a \(isToMany ? "set" : "single object"), but the relationship is \(relationship.isToMany ? "to-many" : "to-one")"
+        )
         publish(storage, slot: -1 - index)
         return relationship
     }

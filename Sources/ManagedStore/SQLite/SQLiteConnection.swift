@@ -104,6 +104,7 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Quotes an identifier for SQL: `"name"`, with inner quotes doubled.
     static func quote(_ identifier: String) -> String {
-        identifier.contains("\"") ? "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + identifier + "\""
+        identifier.contains("\"")
+            ? "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + identifier + "\""
     }
 }

@@ -103,7 +103,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
             extended = resultCode
             message = String(cString: sqlite3_errstr(resultCode))
         }
-        let path = db.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let path = db.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         return SQLiteError(resultCode: extended, message: message, sql: sql, path: path)
     }
 }

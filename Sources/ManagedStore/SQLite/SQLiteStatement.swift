@@ -62,7 +62,9 @@ final class SQLiteStatement {
 
     func bind(_ value: Data, _ index: Int32) throws {
         let rc = value.withUnsafeBytes { buffer in
-            sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), csqlite_transient())
+            sqlite3_bind_blob(
+                handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+                csqlite_transient())
         }
         try SQLiteError.check(rc, db, sql: sql)
     }

@@ -59,14 +59,17 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
         case .notAStore(let url, let reason):
             return "\(url.path) is not a ManagedStore store: \(reason)"
         case .incompatibleModel(let url, let differences):
-            return "the store at \(url.path) was made by an incompatible model, so it was left untouched: " + differences.joined(separator: "; ")
+            return "the store at \(url.path) was made by an incompatible model, so it was left untouched: "
+                + differences.joined(separator: "; ")
         case .storeNeedsMigration(let url, let changes):
-            return "the store at \(url.path) was made by an earlier model and must be migrated (\(changes.joined(separator: "; "))), which a read-only open cannot do; open it for writing once. It was left untouched"
+            return
+                "the store at \(url.path) was made by an earlier model and must be migrated (\(changes.joined(separator: "; "))), which a read-only open cannot do; open it for writing once. It was left untouched"
         case .cannotInferMapping(let url, let entity, let property, let reason):
             let what = property.map { "\(entity).\($0)" } ?? entity
             return "the store at \(url.path) cannot be migrated to this model: \(what): \(reason). Nothing was written"
         case .unsupportedStoreFormat(let url, let version, let supported):
-            return "the store at \(url.path) has format \(version), newer than this version reads (\(supported)); it was left untouched"
+            return
+                "the store at \(url.path) has format \(version), newer than this version reads (\(supported)); it was left untouched"
         case .noPersistentStore:
             return "no persistent store is loaded"
         case .storeAlreadyAdded(let url):
@@ -90,19 +93,25 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
         case .saveConflicts(let constraint, let locking):
             // The first few, then a count: the full lists are in the associated values.
             let lines = constraint.map(\.description) + locking.map(\.description)
-            var text = "the save failed with \(lines.count) conflict\(lines.count == 1 ? "" : "s"): " + lines.prefix(5).joined(separator: "; ")
+            var text =
+                "the save failed with \(lines.count) conflict\(lines.count == 1 ? "" : "s"): "
+                + lines.prefix(5).joined(separator: "; ")
             if lines.count > 5 { text += "; and \(lines.count - 5) more" }
             return text
         case .persistentHistoryTrackingRequired(let url):
-            return "the store at \(url.path) records persistent history, but was opened without tracking it, so it is read-only: open it with persistentHistoryTracking on"
+            return
+                "the store at \(url.path) records persistent history, but was opened without tracking it, so it is read-only: open it with persistentHistoryTracking on"
         case .persistentHistoryTokenExpired(let token, let oldestKept):
-            return "persistent history after transaction \(token.transactionNumber) was purged (the oldest kept is \(oldestKept)): what changed since is no longer known; start again from the store's contents"
+            return
+                "persistent history after transaction \(token.transactionNumber) was purged (the oldest kept is \(oldestKept)): what changed since is no longer known; start again from the store's contents"
         case .foreignHistoryToken(let token, let storeIdentifier):
-            return "the history token \(token.transactionNumber) belongs to store \(token.storeIdentifier), not to this store (\(storeIdentifier))"
+            return
+                "the history token \(token.transactionNumber) belongs to store \(token.storeIdentifier), not to this store (\(storeIdentifier))"
         case .invalidBatchRequest(let entity, let reason):
             return "batch request on \(entity): \(reason)"
         case .historyTokenAfterHistory(let token, let current):
-            return "history token \(token.transactionNumber) is later than the store's history, which reaches \(current.transactionNumber): it is not one this store gave (or the store was made again since)"
+            return
+                "history token \(token.transactionNumber) is later than the store's history, which reaches \(current.transactionNumber): it is not one this store gave (or the store was made again since)"
         case .queryGenerationUnavailable(let reason):
             return "no query generation: \(reason)"
         }
@@ -139,7 +148,8 @@ public struct ConstraintConflict: Sendable, CustomStringConvertible {
     public var description: String {
         let shared = constraint.map { "\($0) = \(values[$0] ?? .null)" }.joined(separator: ", ")
         let with = databaseObjectID.map { "the stored \($0)" } ?? "each other"
-        return "\(entityName) unique on (\(constraint.joined(separator: ", "))): \(conflictingObjectIDs.map(\.description).joined(separator: ", ")) conflict with \(with) (\(shared))"
+        return
+            "\(entityName) unique on (\(constraint.joined(separator: ", "))): \(conflictingObjectIDs.map(\.description).joined(separator: ", ")) conflict with \(with) (\(shared))"
     }
 }
 
@@ -158,7 +168,8 @@ public struct OptimisticLockingConflict: Sendable, CustomStringConvertible {
 
     public var description: String {
         if let persistedVersion {
-            return "\(objectID) was changed in the store since it was read (version \(cachedVersion) read, \(persistedVersion) stored)"
+            return
+                "\(objectID) was changed in the store since it was read (version \(cachedVersion) read, \(persistedVersion) stored)"
         }
         return "\(objectID) was deleted from the store since it was read"
     }

@@ -50,7 +50,9 @@ open class PersistentContainer: @unchecked Sendable {
         }
         // $HOME first: asking the user database (getpwuid) loads NSS and tries nscd, at the
         // start of every program that makes a container, even one that names its store.
-        let home = ProcessEnvironment.value("HOME").flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+        let home = ProcessEnvironment.value("HOME").flatMap {
+            $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil
+        }
         return (home ?? FileManager.default.homeDirectoryForCurrentUser)
             .appendingPathComponent(".local", isDirectory: true)
             .appendingPathComponent("share", isDirectory: true)

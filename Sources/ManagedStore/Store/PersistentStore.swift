@@ -1,5 +1,5 @@
-import Synchronization
 import Foundation
+import Synchronization
 
 /// A store added to a coordinator: an SQLite file, or an in-memory database.
 public final class PersistentStore: Sendable, CustomStringConvertible {

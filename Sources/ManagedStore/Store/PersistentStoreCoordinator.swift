@@ -48,8 +48,10 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         let store = try SQLiteStore.open(description, model: managedObjectModel)
         // The monitor first: a store whose notifications cannot be had is not added at all.
-        let monitor = description.remoteChangeNotificationsEnabled && !description.isInMemory
-            ? try makeRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval) : nil
+        let monitor =
+            description.remoteChangeNotificationsEnabled && !description.isInMemory
+            ? try makeRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval)
+            : nil
         do {
             try backend.withLock { current in
                 if let current { throw ManagedStoreError.storeAlreadyAdded(url: current.persistentStore.url) }
@@ -86,15 +88,20 @@ public final class PersistentStoreCoordinator: Sendable {
         public static let historyToken = RemoteChangeKey(rawValue: "historyToken")
     }
 
-    private func makeRemoteChangeMonitor(for store: PersistentStore, interval: TimeInterval) throws -> RemoteChangeMonitor {
+    private func makeRemoteChangeMonitor(
+        for store: PersistentStore, interval: TimeInterval
+    ) throws -> RemoteChangeMonitor {
         let url = store.url, identifier = store.identifier
-        return try RemoteChangeMonitor(path: url.path, storeIdentifier: identifier, interval: interval) { [weak self] token in
+        return try RemoteChangeMonitor(path: url.path, storeIdentifier: identifier, interval: interval) {
+            [weak self] token in
             guard let self else { return }
-            NotificationCenter.default.post(name: Self.persistentStoreRemoteChangeNotification, object: self, userInfo: [
-                RemoteChangeKey.storeURL.rawValue: url,
-                RemoteChangeKey.storeUUID.rawValue: identifier,
-                RemoteChangeKey.historyToken.rawValue: token,
-            ])
+            NotificationCenter.default.post(
+                name: Self.persistentStoreRemoteChangeNotification, object: self,
+                userInfo: [
+                    RemoteChangeKey.storeURL.rawValue: url,
+                    RemoteChangeKey.storeUUID.rawValue: identifier,
+                    RemoteChangeKey.historyToken.rawValue: token,
+                ])
         }
     }
 
@@ -105,7 +112,9 @@ public final class PersistentStoreCoordinator: Sendable {
     public static func metadataForPersistentStore(at url: URL) throws -> StoreMetadata {
         guard FileManager.default.fileExists(atPath: url.path) else { throw ManagedStoreError.storeNotFound(url: url) }
         let connection = try SQLiteConnection(path: url.path, mode: .init(readOnly: true, uri: false))
-        guard let metadata = try StoreSchema.inspect(connection, url: url) else { throw ManagedStoreError.storeNotFound(url: url) }
+        guard let metadata = try StoreSchema.inspect(connection, url: url) else {
+            throw ManagedStoreError.storeNotFound(url: url)
+        }
         return StoreMetadata(metadata)
     }
 
@@ -117,12 +126,16 @@ public final class PersistentStoreCoordinator: Sendable {
         guard parts.count == 2, let entity = managedObjectModel.entitiesByName[parts[0]] else { return nil }
         let reference = parts[1]
         if reference.hasPrefix("p"), let key = Int64(reference.dropFirst()), ManagedObjectID.canHold(key) {
-            guard let store = backend.withLock({ $0?.persistentStore }), url.host == store.identifier else { return nil }
+            guard let store = backend.withLock({ $0?.persistentStore }), url.host == store.identifier else {
+                return nil
+            }
             return ManagedObjectID(entity: entity, store: store, primaryKey: key)
         }
         if reference.hasPrefix("t"), (url.host ?? "").isEmpty {
             let token = "t" + ManagedObjectID.processToken + "-"
-            guard reference.hasPrefix(token), let number = Int64(reference.dropFirst(token.count)), ManagedObjectID.canHold(number) else { return nil }
+            guard reference.hasPrefix(token), let number = Int64(reference.dropFirst(token.count)),
+                ManagedObjectID.canHold(number)
+            else { return nil }
             return ManagedObjectID.temporary(for: entity, number: number)
         }
         return nil
@@ -139,8 +152,10 @@ public final class PersistentStoreCoordinator: Sendable {
     ///     try await importEveryNote()
     /// }
     /// ```
-    public func deferringIndexes<T>(of entityName: String, isolation: isolated (any Actor)? = #isolation,
-                                    during body: () async throws -> T) async throws -> T {
+    public func deferringIndexes<T>(
+        of entityName: String, isolation: isolated (any Actor)? = #isolation,
+        during body: () async throws -> T
+    ) async throws -> T {
         guard let entity = managedObjectModel.entitiesByName[entityName] else {
             throw ManagedStoreError.unknownEntity(entityName)
         }

@@ -17,7 +17,8 @@ final class QueryGeneration: Sendable {
         try connection.execute("BEGIN")
         // A read transaction starts at its first read: make it now.
         _ = try connection.scalarInt("SELECT count(*) FROM sqlite_master")
-        historyTransactionNumber = try HistoryLog.exists(on: connection) ? HistoryLog.currentTransactionNumber(on: connection) : 0
+        historyTransactionNumber =
+            try HistoryLog.exists(on: connection) ? HistoryLog.currentTransactionNumber(on: connection) : 0
         self.connection = Locked(connection)
         self.store = store
     }

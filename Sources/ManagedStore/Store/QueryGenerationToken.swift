@@ -41,12 +41,15 @@ public final class QueryGenerationToken: Sendable, Hashable, CustomStringConvert
     /// holds exactly what this generation does not see. Not in Core Data, whose tokens are
     /// opaque; it lets a front-end start following the history where its first fetch left off.
     public var persistentHistoryToken: PersistentHistoryToken? {
-        generation.map { PersistentHistoryToken(transactionNumber: $0.historyTransactionNumber, storeIdentifier: $0.store.identifier) }
+        generation.map {
+            PersistentHistoryToken(transactionNumber: $0.historyTransactionNumber, storeIdentifier: $0.store.identifier)
+        }
     }
 
     public var description: String {
         if isUnpinned { return "unpinned" }
         guard let generation else { return "current generation" }
-        return "generation of store \(generation.store.identifier) at history transaction \(generation.historyTransactionNumber)"
+        return
+            "generation of store \(generation.store.identifier) at history transaction \(generation.historyTransactionNumber)"
     }
 }

@@ -26,8 +26,9 @@ extension SQLiteStore {
             while try statement.step() {
                 let id = ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0))
                 let keys = slots.enumerated().map { column, slot in
-                    statement.attributeValue(Int32(column + 1), type: entity.storedProperties[slot].type,
-                                             destination: entity.slotDestinations[slot], store: persistentStore)
+                    statement.attributeValue(
+                        Int32(column + 1), type: entity.storedProperties[slot].type,
+                        destination: entity.slotDestinations[slot], store: persistentStore)
                 }
                 rows.append(KeyedRow(id: id, keys: keys))
             }
@@ -38,7 +39,9 @@ extension SQLiteStore {
     /// The rows of `ids` (permanent IDs of `entity` in this store), in no particular order; an
     /// ID whose row is gone is left out. One statement whatever the number of IDs (they travel
     /// as one JSON array), so that the connection's statement cache does not grow with them.
-    func fetchRows(_ ids: [ManagedObjectID], entity: EntityDescription, in generation: QueryGeneration? = nil) throws -> [RowSnapshot] {
+    func fetchRows(
+        _ ids: [ManagedObjectID], entity: EntityDescription, in generation: QueryGeneration? = nil
+    ) throws -> [RowSnapshot] {
         var query = StoreQuery(entity: entity)
         query.whereClause = "Z_PK IN (SELECT value FROM json_each(?))"
         query.arguments = [.text("[" + ids.map { String($0.key) }.joined(separator: ",") + "]")]

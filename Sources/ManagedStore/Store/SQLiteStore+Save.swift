@@ -60,7 +60,9 @@ private struct SaveTransaction {
     /// Records an update for the history: the names of the properties whose values changed.
     mutating func recordHistoryUpdate(_ id: ManagedObjectID, from old: [AttributeValue], to new: [AttributeValue]) {
         guard recordsHistory else { return }
-        let names = id.entity.storedProperties.indices.filter { old[$0] != new[$0] }.map { id.entity.storedProperties[$0].name }
+        let names = id.entity.storedProperties.indices.filter { old[$0] != new[$0] }.map {
+            id.entity.storedProperties[$0].name
+        }
         history.updated.append((id, names))
     }
 
@@ -69,7 +71,8 @@ private struct SaveTransaction {
     mutating func perform(_ delete: SaveRequest.Delete) throws -> SaveOutcome.Fate {
         let entity = delete.objectID.entity
         // The history keeps the values of the row's uniqueness constraints (its tombstone).
-        let tombstoneRow = recordsHistory && !entity.uniquenessConstraints.isEmpty
+        let tombstoneRow =
+            recordsHistory && !entity.uniquenessConstraints.isEmpty
             ? try store.row(for: delete.objectID, on: connection) : nil
         let statement = try connection.statement(entity.checkedDeleteSQL)
         try statement.bind(delete.objectID.key, 1)
@@ -80,7 +83,8 @@ private struct SaveTransaction {
         if !deletedRow, let current = try store.row(for: delete.objectID, on: connection) {
             // The row changed since the object was read.
             if policy == .error {
-                lockingConflicts.append(conflict(delete.objectID, cached: delete.version, values: nil, current: current))
+                lockingConflicts.append(
+                    conflict(delete.objectID, cached: delete.version, values: nil, current: current))
                 return .row(current)
             }
             let force = try connection.statement(entity.deleteSQL)
@@ -174,7 +178,8 @@ private struct SaveTransaction {
         while start < inserts.count {
             let entity = inserts[start].objectID.entity
             var end = start + 1
-            while end < inserts.count && end - start < entity.insertBatchRows && inserts[end].objectID.entity === entity {
+            while end < inserts.count && end - start < entity.insertBatchRows && inserts[end].objectID.entity === entity
+            {
                 end += 1
             }
             if end - start == entity.insertBatchRows {
@@ -183,7 +188,9 @@ private struct SaveTransaction {
                     for index in start..<end { recordInserted(index, id: ids[index]) }
                     start = end
                     continue
-                } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode && !entity.uniquenessConstraints.isEmpty {
+                } catch let error as SQLiteError
+                    where SQLiteError.ResultCode.constraint ~= error.resultCode && !entity.uniquenessConstraints.isEmpty
+                {
                     // Replayed row by row below.
                 }
             }
@@ -192,7 +199,9 @@ private struct SaveTransaction {
                 do {
                     try insertRow(ids[index], values: inserts[index].values, version: 1, using: statement)
                     recordInserted(index, id: ids[index])
-                } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode && !entity.uniquenessConstraints.isEmpty {
+                } catch let error as SQLiteError
+                    where SQLiteError.ResultCode.constraint ~= error.resultCode && !entity.uniquenessConstraints.isEmpty
+                {
                     outcome.insertFates.append(try resolveConstraintConflict(index, error: error))
                 }
             }
@@ -273,10 +282,11 @@ private struct SaveTransaction {
         case .error:
             var values: [String: AttributeValue] = [:]
             for name in constraint { values[name] = insert.values[entity.slotByName[name]!] }
-            constraintConflicts.append(ConstraintConflict(
-                entityName: entity.name, constraint: constraint, values: values,
-                conflictingObjectIDs: (owner.map { [request.inserts[$0].objectID] } ?? []) + [insert.objectID],
-                databaseObjectID: owner == nil ? existing.id : nil))
+            constraintConflicts.append(
+                ConstraintConflict(
+                    entityName: entity.name, constraint: constraint, values: values,
+                    conflictingObjectIDs: (owner.map { [request.inserts[$0].objectID] } ?? []) + [insert.objectID],
+                    databaseObjectID: owner == nil ? existing.id : nil))
             return .deleted
         case .mergeByPropertyObjectTrump, .overwrite:
             // The object takes over the row with its values.
@@ -313,7 +323,8 @@ private struct SaveTransaction {
         }
         // Keys were handed out in insert order, one per temporary ID of the entity.
         var key = range.lowerBound
-        for (index, insert) in request.inserts.enumerated() where insert.objectID.isTemporaryID && insert.objectID.entity === id.entity {
+        for (index, insert) in request.inserts.enumerated()
+        where insert.objectID.isTemporaryID && insert.objectID.entity === id.entity {
             if key == id.key { return index }
             key += 1
         }
@@ -324,7 +335,8 @@ private struct SaveTransaction {
     func conflictingRow(for values: [AttributeValue], entity: EntityDescription) throws -> ([String], RowSnapshot)? {
         for constraint in entity.uniquenessConstraints {
             let condition = constraint.map { "\(SQLiteConnection.quote($0)) IS ?" }.joined(separator: " AND ")
-            let statement = try connection.statement("SELECT \(entity.selectColumns) FROM \(entity.quotedTable) WHERE \(condition) LIMIT 1")
+            let statement = try connection.statement(
+                "SELECT \(entity.selectColumns) FROM \(entity.quotedTable) WHERE \(condition) LIMIT 1")
             defer { statement.reset() }
             for (index, name) in constraint.enumerated() {
                 try statement.bind(values[entity.slotByName[name]!].sqliteValue, Int32(index + 1))
@@ -338,7 +350,9 @@ private struct SaveTransaction {
 
     // MARK: Rows
 
-    func insertRow(_ id: ManagedObjectID, values: [AttributeValue], version: Int64, using prepared: SQLiteStatement? = nil) throws {
+    func insertRow(
+        _ id: ManagedObjectID, values: [AttributeValue], version: Int64, using prepared: SQLiteStatement? = nil
+    ) throws {
         let statement = try prepared ?? connection.statement(id.entity.insertSQL)
         // Every parameter is bound again below, so the old bindings need no clearing.
         defer { statement.resetKeepingBindings() }
@@ -370,7 +384,9 @@ private struct SaveTransaction {
         return connection.changes > 0
     }
 
-    func conflict(_ id: ManagedObjectID, cached: Int64, values: [AttributeValue]?, current: RowSnapshot?) -> OptimisticLockingConflict {
+    func conflict(
+        _ id: ManagedObjectID, cached: Int64, values: [AttributeValue]?, current: RowSnapshot?
+    ) -> OptimisticLockingConflict {
         let names = id.entity.storedProperties.map(\.name)
         func snapshot(_ values: [AttributeValue]) -> [String: AttributeValue] {
             Dictionary(uniqueKeysWithValues: zip(names, values))

@@ -31,9 +31,11 @@ final class SQLiteStore: Sendable {
     /// True when saves record persistent history.
     var recordsHistory: Bool { if case .tracking = history { return true } else { return false } }
 
-    private init(persistentStore: PersistentStore, model: ManagedObjectModel, writer: SQLiteConnection?,
-                 readers: [SQLiteConnection], description: PersistentStoreDescription,
-                 readerFilename: (name: String, uri: Bool)? = nil, history: HistoryMode = .off) {
+    private init(
+        persistentStore: PersistentStore, model: ManagedObjectModel, writer: SQLiteConnection?,
+        readers: [SQLiteConnection], description: PersistentStoreDescription,
+        readerFilename: (name: String, uri: Bool)? = nil, history: HistoryMode = .off
+    ) {
         self.history = history
         self.readerFilename = readerFilename ?? (persistentStore.url.path, false)
         self.immutableSignature = self.readerFilename.uri ? FileSignature(path: persistentStore.url.path) : nil
@@ -70,8 +72,9 @@ final class SQLiteStore: Sendable {
                 return identifier
             }
             let store = PersistentStore(identifier: identifier, url: url, isReadOnly: description.isReadOnly)
-            return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description,
-                               history: HistoryMode(description, storeHasHistory: false))
+            return SQLiteStore(
+                persistentStore: store, model: model, writer: connection, readers: [], description: description,
+                history: HistoryMode(description, storeHasHistory: false))
         }
 
         let path = url.path
@@ -83,14 +86,16 @@ final class SQLiteStore: Sendable {
             // come in one transaction): to a reader, there is no store yet.
             guard let metadata else { throw ManagedStoreError.storeNotFound(url: url) }
             if let migration = try metadata.migration(to: model, url: url) {
-                guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically else {
+                guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically
+                else {
                     throw metadata.incompatibility(with: model, url: url)
                 }
                 throw ManagedStoreError.storeNeedsMigration(url: url, changes: migration.summary)
             }
             let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)
-            return SQLiteStore(persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
-                               readerFilename: filename)
+            return SQLiteStore(
+                persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
+                readerFilename: filename)
         }
 
         let directory = url.deletingLastPathComponent()
@@ -107,7 +112,8 @@ final class SQLiteStore: Sendable {
         let identifier: String
         if let metadata = try StoreSchema.inspect(connection, url: url) {
             if try metadata.migration(to: model, url: url) != nil {
-                guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically else {
+                guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically
+                else {
                     throw metadata.incompatibility(with: model, url: url)
                 }
                 try StoreSchema.enableWAL(on: connection)
@@ -115,7 +121,8 @@ final class SQLiteStore: Sendable {
                 // the store meanwhile.
                 try connection.transaction {
                     guard let current = try StoreSchema.inspect(connection, url: url),
-                          let migration = try current.migration(to: model, url: url) else { return }
+                        let migration = try current.migration(to: model, url: url)
+                    else { return }
                     try migration.apply(on: connection, model: model, url: url)
                 }
             }
@@ -148,8 +155,9 @@ final class SQLiteStore: Sendable {
             storeHasHistory = true
         }
         let store = PersistentStore(identifier: identifier, url: url, isReadOnly: false)
-        return SQLiteStore(persistentStore: store, model: model, writer: connection, readers: [], description: description,
-                           history: HistoryMode(description, storeHasHistory: storeHasHistory))
+        return SQLiteStore(
+            persistentStore: store, model: model, writer: connection, readers: [], description: description,
+            history: HistoryMode(description, storeHasHistory: storeHasHistory))
     }
 
     // MARK: Persistent history
@@ -180,7 +188,9 @@ final class SQLiteStore: Sendable {
     }
 
     /// Runs a history request: a fetch on a read connection, a purge in a write transaction.
-    func execute(_ request: PersistentHistoryChangeRequest, in generation: QueryGeneration? = nil) throws -> PersistentHistoryResult {
+    func execute(
+        _ request: PersistentHistoryChangeRequest, in generation: QueryGeneration? = nil
+    ) throws -> PersistentHistoryResult {
         if let token = request.token, token.storeIdentifier != persistentStore.identifier {
             throw ManagedStoreError.foreignHistoryToken(token: token, storeIdentifier: persistentStore.identifier)
         }
@@ -198,7 +208,8 @@ final class SQLiteStore: Sendable {
             }
             return request.resultType == .count ? .count(count) : .status(true)
         }
-        let withChanges = request.resultType != .transactionsOnly && request.resultType != .count && request.resultType != .statusOnly
+        let withChanges =
+            request.resultType != .transactionsOnly && request.resultType != .count && request.resultType != .statusOnly
         let transactions = try read(in: generation) { connection -> [PersistentHistoryTransaction] in
             let selection: HistoryLog.Selection
             switch request.operation {
@@ -216,7 +227,8 @@ final class SQLiteStore: Sendable {
             case .deleteThroughToken, .deleteBeforeDate:
                 preconditionFailure("ManagedStore: a purge taken for a fetch")
             }
-            return try HistoryLog.transactions(selection, withChanges: withChanges, on: connection, store: persistentStore, model: model)
+            return try HistoryLog.transactions(
+                selection, withChanges: withChanges, on: connection, store: persistentStore, model: model)
         }
         switch request.resultType {
         case .statusOnly: return .status(true)
@@ -225,7 +237,8 @@ final class SQLiteStore: Sendable {
         case .changesOnly: return .changes(transactions.flatMap { $0.changes ?? [] })
         case .objectIDs:
             var seen = Set<ManagedObjectID>(), ids: [ManagedObjectID] = []
-            for change in transactions.flatMap({ $0.changes ?? [] }) where seen.insert(change.changedObjectID).inserted {
+            for change in transactions.flatMap({ $0.changes ?? [] }) where seen.insert(change.changedObjectID).inserted
+            {
                 ids.append(change.changedObjectID)
             }
             return .objectIDs(ids)
@@ -272,7 +285,8 @@ final class SQLiteStore: Sendable {
     /// it is now until it is let go of.
     func makeGeneration() throws -> QueryGeneration {
         if inMemory {
-            throw ManagedStoreError.queryGenerationUnavailable(reason: "an in-memory store has one connection, which cannot hold a read transaction beside its writes")
+            throw ManagedStoreError.queryGenerationUnavailable(
+                reason: "an in-memory store has one connection, which cannot hold a read transaction beside its writes")
         }
         return try QueryGeneration(connection: openReader(), store: persistentStore)
     }
@@ -290,17 +304,25 @@ final class SQLiteStore: Sendable {
     /// user cannot write (a store shared read-only by another user), where SQLite says
     /// "read-only" rather than "cannot open"; its owner can still write it, so each read checks
     /// that the file did not change under it (``FileSignature``).
-    private static func openReadOnly(url: URL, timeout: TimeInterval)
-        throws -> (SQLiteConnection, StoreSchema.Metadata?, (name: String, uri: Bool)) {
+    private static func openReadOnly(
+        url: URL, timeout: TimeInterval
+    )
+        throws -> (SQLiteConnection, StoreSchema.Metadata?, (name: String, uri: Bool))
+    {
         let path = url.path
         let connection = try openReader(path: path, uri: false, timeout: timeout)
         do {
             return (connection, try StoreSchema.inspect(connection, url: url), (path, false))
-        } catch let error as SQLiteError where SQLiteError.ResultCode.cannotOpen ~= error.resultCode || SQLiteError.ResultCode.readOnly ~= error.resultCode {
+        } catch let error as SQLiteError
+            where SQLiteError.ResultCode.cannotOpen ~= error.resultCode
+            || SQLiteError.ResultCode.readOnly ~= error.resultCode
+        {
             let directory = url.deletingLastPathComponent().path
-            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+            let wal =
+                (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
             guard access(directory, W_OK) != 0, wal == 0,
-                  let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["?", "#", "%"]))
+                let escaped = path.addingPercentEncoding(
+                    withAllowedCharacters: .urlPathAllowed.subtracting(["?", "#", "%"]))
             else { throw error }
             let name = "file:\(escaped)?immutable=1"
             let immutable = try openReader(path: name, uri: true, timeout: timeout)
@@ -347,7 +369,9 @@ final class SQLiteStore: Sendable {
     }
 
     /// The values of the attributes in `slots` of each row a query selects.
-    func fetchValues(_ query: StoreQuery, slots: [Int], in generation: QueryGeneration? = nil) throws -> [[AttributeValue]] {
+    func fetchValues(
+        _ query: StoreQuery, slots: [Int], in generation: QueryGeneration? = nil
+    ) throws -> [[AttributeValue]] {
         try read(in: generation) { connection in
             let statement = try connection.statement(query.selectSQL(slots: slots))
             defer { statement.reset() }
@@ -357,10 +381,12 @@ final class SQLiteStore: Sendable {
             let entity = query.entity
             var rows: [[AttributeValue]] = []
             while try statement.step() {
-                rows.append(slots.enumerated().map { column, slot in
-                    statement.attributeValue(Int32(column), type: entity.storedProperties[slot].type,
-                                             destination: entity.slotDestinations[slot], store: persistentStore)
-                })
+                rows.append(
+                    slots.enumerated().map { column, slot in
+                        statement.attributeValue(
+                            Int32(column), type: entity.storedProperties[slot].type,
+                            destination: entity.slotDestinations[slot], store: persistentStore)
+                    })
             }
             return rows
         }
@@ -398,24 +424,31 @@ final class SQLiteStore: Sendable {
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.storedProperties.count)
         for (index, attribute) in entity.storedProperties.enumerated() {
-            values.append(statement.attributeValue(Int32(index + 2), type: attribute.type,
-                                                   destination: entity.slotDestinations[index], store: persistentStore))
+            values.append(
+                statement.attributeValue(
+                    Int32(index + 2), type: attribute.type,
+                    destination: entity.slotDestinations[index], store: persistentStore))
         }
-        return RowSnapshot(id: ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0)),
-                           version: statement.int64(1), values: values)
+        return RowSnapshot(
+            id: ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0)),
+            version: statement.int64(1), values: values)
     }
 
     // MARK: Primary keys
 
     /// Reserves `count` primary keys of `entity` inside the current write transaction.
-    func reservePrimaryKeys(_ count: Int, for entity: EntityDescription, on connection: SQLiteConnection) throws -> ClosedRange<Int64> {
-        let statement = try connection.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
+    func reservePrimaryKeys(
+        _ count: Int, for entity: EntityDescription, on connection: SQLiteConnection
+    ) throws -> ClosedRange<Int64> {
+        let statement = try connection.statement(
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
         defer { statement.reset() }
         try statement.bind(Int64(count), 1)
         try statement.bind(entity.name, 2)
         guard try statement.step() else {
-            throw SQLiteError(resultCode: SQLITE_CORRUPT,
-                              message: "Z_PRIMARYKEY has no row for entity \(entity.name)", sql: statement.sql)
+            throw SQLiteError(
+                resultCode: SQLITE_CORRUPT,
+                message: "Z_PRIMARYKEY has no row for entity \(entity.name)", sql: statement.sql)
         }
         let maximum = statement.int64(0)
         return (maximum - Int64(count) + 1)...maximum

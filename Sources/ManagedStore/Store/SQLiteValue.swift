@@ -64,8 +64,10 @@ extension SQLiteStatement {
 
     /// Reads the 0-based `column` as an attribute of `type`; a to-one relationship's column
     /// (`.objectID`) needs the `destination` entity and its `store`.
-    func attributeValue(_ column: Int32, type: AttributeType, destination: EntityDescription? = nil,
-                        store: PersistentStore? = nil) -> AttributeValue {
+    func attributeValue(
+        _ column: Int32, type: AttributeType, destination: EntityDescription? = nil,
+        store: PersistentStore? = nil
+    ) -> AttributeValue {
         if isNull(column) { return .null }
         switch type {
         case .objectID:
@@ -77,7 +79,9 @@ extension SQLiteStatement {
         case .integer16, .integer32, .integer64: return .integer(int64(column))
         case .double: return .double(double(column))
         case .decimal:
-            if columnType(column) == SQLITE_TEXT_TYPE, let decimal = DecimalText.parse(text(column)) { return .decimal(decimal) }
+            if columnType(column) == SQLITE_TEXT_TYPE, let decimal = DecimalText.parse(text(column)) {
+                return .decimal(decimal)
+            }
             return .decimal(DecimalText.parse(String(double(column))) ?? Decimal(double(column)))
         case .boolean: return .boolean(int64(column) != 0)
         case .date: return .date(Date(timeIntervalSince1970: double(column)))

@@ -15,7 +15,8 @@ struct StoreQuery: Sendable {
 
     /// Selects only the attributes in `slots`, in that order.
     func selectSQL(slots: [Int]) -> String {
-        "SELECT \(slots.map { entity.quotedColumns[$0] }.joined(separator: ", ")) FROM \(entity.quotedTable)" + clauses(ordered: true)
+        "SELECT \(slots.map { entity.quotedColumns[$0] }.joined(separator: ", ")) FROM \(entity.quotedTable)"
+            + clauses(ordered: true)
     }
 
     /// Counts the rows; with a limit or an offset, only as many as they allow (so that a count

@@ -25,7 +25,8 @@ enum StoreSchema {
         /// (throwing when none can be inferred).
         func migration(to model: ManagedObjectModel, url: URL) throws -> InferredMigration? {
             guard formatVersion <= StoreSchema.formatVersion else {
-                throw ManagedStoreError.unsupportedStoreFormat(url: url, version: formatVersion, supported: StoreSchema.formatVersion)
+                throw ManagedStoreError.unsupportedStoreFormat(
+                    url: url, version: formatVersion, supported: StoreSchema.formatVersion)
             }
             guard model.schemaLines != schemaLines else { return nil }
             guard let stored = StoredEntity.parse(schemaLines) else { throw incompatibility(with: model, url: url) }
@@ -36,7 +37,9 @@ enum StoreSchema {
         func incompatibility(with model: ManagedObjectModel, url: URL) -> ManagedStoreError {
             let modelLines = model.schemaLines
             let stored = Set(schemaLines), wanted = Set(modelLines)
-            var differences = schemaLines.filter { !wanted.contains($0) }.map { "the store has \($0), the model does not" }
+            var differences = schemaLines.filter { !wanted.contains($0) }.map {
+                "the store has \($0), the model does not"
+            }
             differences += modelLines.filter { !stored.contains($0) }.map { "the model has \($0), the store does not" }
             if differences.isEmpty { differences = ["the entities are in another order"] }
             return ManagedStoreError.incompatibleModel(url: url, differences: differences)
@@ -58,15 +61,17 @@ enum StoreSchema {
         }
         if tables.isEmpty { return nil }
         guard tables.contains("Z_METADATA") else {
-            throw ManagedStoreError.notAStore(url: url, reason: "it is an SQLite database of another program (it has no Z_METADATA table)")
+            throw ManagedStoreError.notAStore(
+                url: url, reason: "it is an SQLite database of another program (it has no Z_METADATA table)")
         }
         let statement = try connection.statement("SELECT Z_UUID, Z_VERSION, Z_SCHEMA FROM Z_METADATA")
         defer { statement.reset() }
         guard try statement.step() else {
             throw ManagedStoreError.notAStore(url: url, reason: "its Z_METADATA table is empty")
         }
-        return Metadata(identifier: statement.text(0), formatVersion: Int(statement.int64(1)),
-                        schemaLines: statement.text(2).split(separator: "\n").map(String.init))
+        return Metadata(
+            identifier: statement.text(0), formatVersion: Int(statement.int64(1)),
+            schemaLines: statement.text(2).split(separator: "\n").map(String.init))
     }
 
     /// Makes every table and index of `model`, and the metadata; returns the new identifier.
@@ -74,9 +79,11 @@ enum StoreSchema {
     static func create(on connection: SQLiteConnection, model: ManagedObjectModel) throws -> String {
         let identifier = UUID().uuidString
         do {
-            try connection.execute("CREATE TABLE Z_METADATA (Z_VERSION INTEGER NOT NULL, Z_UUID TEXT NOT NULL, Z_SCHEMA TEXT NOT NULL)")
+            try connection.execute(
+                "CREATE TABLE Z_METADATA (Z_VERSION INTEGER NOT NULL, Z_UUID TEXT NOT NULL, Z_SCHEMA TEXT NOT NULL)")
             try connection.execute("CREATE TABLE Z_PRIMARYKEY (Z_ENT TEXT PRIMARY KEY, Z_MAX INTEGER NOT NULL)")
-            let metadata = try connection.statement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_SCHEMA) VALUES (?, ?, ?)")
+            let metadata = try connection.statement(
+                "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_SCHEMA) VALUES (?, ?, ?)")
             try metadata.bind(Int64(formatVersion), 1)
             try metadata.bind(identifier, 2)
             try metadata.bind(model.schemaLines.joined(separator: "\n"), 3)
@@ -109,22 +116,27 @@ enum StoreSchema {
 
     /// Makes the unique indexes that enforce `entity`'s uniqueness constraints, unless they
     /// exist. During a migration (`url` given), stored rows that break a constraint refuse it.
-    static func createUniquenessIndexes(of entity: EntityDescription, on connection: SQLiteConnection, url: URL?) throws {
+    static func createUniquenessIndexes(of entity: EntityDescription, on connection: SQLiteConnection, url: URL?) throws
+    {
         for (index, constraint) in entity.uniquenessConstraints.enumerated() {
             let columns = constraint.map(SQLiteConnection.quote).joined(separator: ", ")
             let name = SQLiteConnection.quote("\(entity.name)_unique_\(index)")
             do {
-                try connection.execute("CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))")
+                try connection.execute(
+                    "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))")
             } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode && url != nil {
-                throw ManagedStoreError.cannotInferMapping(url: url!, entity: entity.name, property: constraint.joined(separator: ", "),
-                    reason: "the stored rows break the uniqueness constraint on (\(constraint.joined(separator: ", ")))")
+                throw ManagedStoreError.cannotInferMapping(
+                    url: url!, entity: entity.name, property: constraint.joined(separator: ", "),
+                    reason: "the stored rows break the uniqueness constraint on (\(constraint.joined(separator: ", ")))"
+                )
             }
         }
     }
 
     /// Drops every index ManagedStore made on `table` (uniqueness constraints' and declared ones).
     static func dropAllIndexes(onTable table: String, on connection: SQLiteConnection) throws {
-        let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+        let statement = try connection.statement(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
         try statement.bind(table, 1)
         var names: [String] = []
         while try statement.step() { names.append(statement.text(0)) }
@@ -137,7 +149,8 @@ enum StoreSchema {
         for entity in model.entities {
             for names in entity.indexes {
                 let columns = names.map(SQLiteConnection.quote).joined(separator: ", ")
-                try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName(entity, names)) ON \(entity.quotedTable) (\(columns))")
+                try connection.execute(
+                    "CREATE INDEX IF NOT EXISTS \(indexName(entity, names)) ON \(entity.quotedTable) (\(columns))")
             }
         }
     }

@@ -26,8 +26,10 @@ public enum DecimalText {
     }
 
     /// The digits of `significand` × 10^`exponent`, trailing zeros of the fraction dropped.
-    private static func render<Mantissa: FixedWidthInteger & UnsignedInteger>(_ significand: Mantissa, exponent decimalExponent: Int,
-                                                                              negative: Bool) -> String {
+    private static func render<Mantissa: FixedWidthInteger & UnsignedInteger>(
+        _ significand: Mantissa, exponent decimalExponent: Int,
+        negative: Bool
+    ) -> String {
         var mantissa = significand
         var exponent = decimalExponent
         while mantissa % 10 == 0 && exponent < 0 {
@@ -50,7 +52,9 @@ public enum DecimalText {
             if negative { buffer[at] = UInt8(ascii: "-"); at += 1 }
             // Integer part: the digits above the fraction, or a single 0.
             if count > fraction {
-                for position in stride(from: count - 1, through: fraction, by: -1) { buffer[at] = reversed[position]; at += 1 }
+                for position in stride(from: count - 1, through: fraction, by: -1) {
+                    buffer[at] = reversed[position]; at += 1
+                }
             } else {
                 buffer[at] = UInt8(ascii: "0"); at += 1
             }
@@ -71,7 +75,10 @@ public enum DecimalText {
     public static func wideParts(of decimal: Decimal) -> (UInt128, Int)? {
         guard wideLayoutIsKnown else { return nil }
         let words = withUnsafeBytes(of: decimal) { bytes in
-            (bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+            (
+                bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self),
+                bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+            )
         }
         return (UInt128(UInt64(littleEndian: words.1)) << 64 | UInt128(UInt64(littleEndian: words.0)), decimal.exponent)
     }
@@ -82,7 +89,10 @@ public enum DecimalText {
         if layoutIsKnown {
             // Bytes 4..<20 hold the 128-bit significand, least significant word first.
             let words = withUnsafeBytes(of: decimal) { bytes in
-                (bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+                (
+                    bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self),
+                    bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+                )
             }
             guard words.1 == 0 else { return nil }
             return (UInt64(littleEndian: words.0), decimal.exponent)
@@ -105,7 +115,10 @@ public enum DecimalText {
             guard let decimal = Decimal(string: text, locale: nil) else { return false }
             let significand = NSDecimalNumber(decimal: decimal.significand).stringValue
             let (low, high) = withUnsafeBytes(of: decimal) { bytes in
-                (bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+                (
+                    bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self),
+                    bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+                )
             }
             guard high == 0, String(UInt64(littleEndian: low)) == significand else { return false }
         }
@@ -119,7 +132,10 @@ public enum DecimalText {
         for text in ["12345678901234567890123456789012345678", "-0.00006300898654669839554766585829126809"] {
             guard let decimal = Decimal(string: text, locale: nil) else { return false }
             let words = withUnsafeBytes(of: decimal) { bytes in
-                (bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+                (
+                    bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self),
+                    bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self)
+                )
             }
             let value = UInt128(UInt64(littleEndian: words.1)) << 64 | UInt128(UInt64(littleEndian: words.0))
             guard String(value) == NSDecimalNumber(decimal: decimal.significand).stringValue else { return false }
