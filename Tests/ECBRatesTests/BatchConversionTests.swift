@@ -1,7 +1,7 @@
 import ECBRates
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `convert --input`: every row of a CSV converted on its own day, as `convert` converts one.
 @Suite struct BatchConversionTests {
@@ -18,7 +18,8 @@ import TestSupport
     /// Values from the file with Python's decimal: 100 USD → JPY on 2024-03-28 is
     /// 100 × 163.45 / 1.0811 = 15118.86…; on Saturday 2024-03-30, Friday's rates.
     @Test func rowsGainRateDayAndResult() async throws {
-        let run = try await batch("""
+        let run = try await batch(
+            """
             invoice,date,amount,from,to
             "A-1, ACME",2024-03-28,100,USD,JPY
             A-2,2024-03-30,12.50,USD,EUR
@@ -27,37 +28,53 @@ import TestSupport
 
             """)
         #expect(run.status == 0, "\(run)")
-        #expect(run.out == """
-            invoice,date,amount,from,to,rate,rate_day,result
-            "A-1, ACME",2024-03-28,100,USD,JPY,151.18860419942651004,2024-03-28,15119
-            A-2,2024-03-30,12.50,USD,EUR,0.92498381278327629266,2024-03-28,11.56
-            A-3,2024-03-28,-5,EUR,USD,1.0811,2024-03-28,-5.41
-            A-4, 2024-03-28 ,1000000000000,IDR,USD,0.000063008986546698395547,2024-03-28,63008986.55
+        #expect(
+            run.out == """
+                invoice,date,amount,from,to,rate,rate_day,result
+                "A-1, ACME",2024-03-28,100,USD,JPY,151.18860419942651004,2024-03-28,15119
+                A-2,2024-03-30,12.50,USD,EUR,0.92498381278327629266,2024-03-28,11.56
+                A-3,2024-03-28,-5,EUR,USD,1.0811,2024-03-28,-5.41
+                A-4, 2024-03-28 ,1000000000000,IDR,USD,0.000063008986546698395547,2024-03-28,63008986.55
 
-            """)
+                """)
     }
 
     @Test func aBadRowStopsTheBatchWithItsLineUnlessSkipped() async throws {
-        let input = "date,amount,from,to\n2024-03-28,100,USD,JPY\n2024-02-30,1,USD,JPY\n2023-06-01,5,HRK,EUR\n2024-03-28,x,USD,JPY\n2024-03-28,2,USD,GBP\n"
+        let input =
+            "date,amount,from,to\n2024-03-28,100,USD,JPY\n2024-02-30,1,USD,JPY\n2023-06-01,5,HRK,EUR\n2024-03-28,x,USD,JPY\n2024-03-28,2,USD,GBP\n"
         let stopped = try await batch(input)
         #expect(stopped.status == 65)
-        #expect(stopped.err.hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected YYYY-MM-DD\n"), "\(stopped.err)")
+        #expect(
+            stopped.err.hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected YYYY-MM-DD\n"), "\(stopped.err)"
+        )
         let skipped = try await batch(input, ["--skip-bad-rows"])
         #expect(skipped.status == 0, "\(skipped)")
         #expect(skipped.out.split(separator: "\n").count == 3, "the header and the two good rows: \(skipped.out)")
         let lines = skipped.err.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(skipped.err)")
         #expect(lines[0].hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected YYYY-MM-DD"))
-        #expect(lines[1].hasSuffix("in.csv:4: HRK has no rate on 2023-06-01: the euro replaced the Croatian kuna on 2023-01-01; HRK was last quoted on 2022-12-30, and not since"))
-        #expect(lines[2].hasSuffix("in.csv:5: amount \"x\" is not a number like 100, 12.50 or -3.10 (of at most 28 digits)"))
+        #expect(
+            lines[1].hasSuffix(
+                "in.csv:4: HRK has no rate on 2023-06-01: the euro replaced the Croatian kuna on 2023-01-01; HRK was last quoted on 2022-12-30, and not since"
+            ))
+        #expect(
+            lines[2].hasSuffix("in.csv:5: amount \"x\" is not a number like 100, 12.50 or -3.10 (of at most 28 digits)")
+        )
         #expect(lines[3] == "warning: 3 bad rows left out; 2 converted")
     }
 
-    @Test(arguments: [
-        ("day,amount,from,to\n2024-03-28,1,USD,JPY\n", "in.csv:1: the header lacks a date column; expected date, amount, from and to (in any order)"),
-        ("date,amount,from,to,rate\n2024-03-28,1,USD,JPY,2\n", "in.csv:1: the header already has a rate column, which the output adds; rename it"),
-        ("date,amount,from,to,date\n2024-03-28,1,USD,JPY,x\n", "in.csv:1: the header names the date column twice"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            (
+                "day,amount,from,to\n2024-03-28,1,USD,JPY\n",
+                "in.csv:1: the header lacks a date column; expected date, amount, from and to (in any order)"
+            ),
+            (
+                "date,amount,from,to,rate\n2024-03-28,1,USD,JPY,2\n",
+                "in.csv:1: the header already has a rate column, which the output adds; rename it"
+            ),
+            ("date,amount,from,to,date\n2024-03-28,1,USD,JPY,x\n", "in.csv:1: the header names the date column twice"),
+        ] as [(String, String)])
     func aHeaderWithoutTheColumnsOrWithTheOutputsIsRefused(input: String, message: String) async throws {
         let run = try await batch(input)
         #expect(run.status == 65)
@@ -69,7 +86,10 @@ import TestSupport
     @Test func aByteOrderMarkIsNotPartOfTheHeader() async throws {
         let run = try await batch("\u{FEFF}date,amount,from,to\r\n2024-03-28,100,USD,JPY\r\n")
         #expect(run.status == 0, "\(run)")
-        #expect(run.out == "date,amount,from,to,rate,rate_day,result\n2024-03-28,100,USD,JPY,151.18860419942651004,2024-03-28,15119\n")
+        #expect(
+            run.out
+                == "date,amount,from,to,rate,rate_day,result\n2024-03-28,100,USD,JPY,151.18860419942651004,2024-03-28,15119\n"
+        )
     }
 
     /// Seeded random rows (every currency, days anywhere, every fallback), converted as a batch,
@@ -97,7 +117,8 @@ import TestSupport
         var output = run.out.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }[...]
         for row in rows {
             let prefix = "\(row.1)\t\(row.2)\t\(row.3)\t\(row.0)\t\(fallback.rawValue)\t"
-            if let fields = output.first, fields[0] == row.0, fields[1] == row.1, fields[2] == row.2, fields[3] == row.3 {
+            if let fields = output.first, fields[0] == row.0, fields[1] == row.1, fields[2] == row.2, fields[3] == row.3
+            {
                 answers += prefix + "ok\t\(fields[6])\t\(fields[4])\t\(fields[5])\n"
                 output = output.dropFirst()
             } else {
@@ -107,11 +128,16 @@ import TestSupport
         #expect(output.isEmpty, "every output row is one of the input's, in order")
         let dir = TemporaryDirectory()
         try answers.write(to: dir.file("answers.tsv"), atomically: true, encoding: .utf8)
-        let judged = try SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                            ["python3", FixturePaths.root.appendingPathComponent("scripts/rate_oracle.py").path,
-                                             FixturePaths.history.path, dir.file("answers.tsv").path, "--rate-digits", "20"])
+        let judged = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", FixturePaths.root.appendingPathComponent("scripts/rate_oracle.py").path,
+                FixturePaths.history.path, dir.file("answers.tsv").path, "--rate-digits", "20",
+            ])
         // A skipped row's kind is not in the batch's output: only whether it failed is judged.
-        #expect(judged.status == 0 && judged.out.hasSuffix("rate_oracle: 600 cases, 0 disagreements\n"), "seed \(seed): \(judged.out.prefix(2_000))")
+        #expect(
+            judged.status == 0 && judged.out.hasSuffix("rate_oracle: 600 cases, 0 disagreements\n"),
+            "seed \(seed): \(judged.out.prefix(2_000))")
     }
 }
 
@@ -119,7 +145,7 @@ import TestSupport
 /// the newest.
 enum CalendarDayText {
     static func random(using random: inout SeededGenerator) -> String {
-        let first = 10_588, last = 20_727   // 1998-12-28 and 2026-10-01, days since 1970
+        let first = 10_588, last = 20_727  // 1998-12-28 and 2026-10-01, days since 1970
         let days = Int.random(in: first...last, using: &random)
         let date = Date(timeIntervalSince1970: Double(days) * 86_400)
         return date.formatted(.iso8601.year().month().day())

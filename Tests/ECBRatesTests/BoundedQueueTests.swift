@@ -1,5 +1,6 @@
-@testable import ECBRates
 import Testing
+
+@testable import ECBRates
 
 /// The queue between an import's reader and its workers.
 @Suite struct BoundedQueueTests {

@@ -1,9 +1,10 @@
 import ECBRates
 import EurofxrefFeed
 import Foundation
-@testable import ECBRatesCLI
-import Testing
 import TestSupport
+import Testing
+
+@testable import ECBRatesCLI
 
 /// Charts: value ticks at round numbers (1, 2 or 5 × 10ⁿ apart) that cover the data, date ticks
 /// on calendar boundaries, and lines told apart without colour.
@@ -27,14 +28,18 @@ import TestSupport
             #expect([1, 2, 5, 10].contains(leading), "\(context): step \(step)")
             for (a, b) in zip(ticks, ticks.dropFirst()) { #expect(abs((b - a) - step) <= step * 1e-9, "\(context)") }
             // Each label shows the tick exactly (no more decimals than the step needs, none fewer).
-            for tick in ticks { #expect(abs(Double(ChartTicks.label(tick, decimals: decimals))! - tick) <= step * 1e-6, "\(context)") }
+            for tick in ticks {
+                #expect(abs(Double(ChartTicks.label(tick, decimals: decimals))! - tick) <= step * 1e-6, "\(context)")
+            }
         }
     }
 
     @Test func dateTicksFallOnYearsMonthsOrDays() {
         func days(_ from: String, _ to: String) -> [CalendarDay] {
             let first = CalendarDay(from)!, last = CalendarDay(to)!
-            return (0...last.days(since: first)).map { first.adding(days: $0) }.filter { TargetCalendar.isBusinessDay($0) }
+            return (0...last.days(since: first)).map { first.adding(days: $0) }.filter {
+                TargetCalendar.isBusinessDay($0)
+            }
         }
         let years = ChartTicks.dates(days("1999-01-04", "2026-09-30"))
         #expect(years.map(\.label) == ["2000", "2005", "2010", "2015", "2020", "2025"])
@@ -47,17 +52,21 @@ import TestSupport
     @Test func severalLinesAreToldApartWithoutColour() async throws {
         let dir = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: dir)
-        let chart = await ecbrates(["series", "USD,JPY", "--from", "2024-01-01", "--to", "2024-06-30", "--chart"], store: store,
-                                   environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1"])
+        let chart = await ecbrates(
+            ["series", "USD,JPY", "--from", "2024-01-01", "--to", "2024-06-30", "--chart"], store: store,
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1"])
         #expect(chart.status == 0, "\(chart)")
         #expect(!chart.out.contains("\u{1B}["), "no colour")
         let plot = chart.out.split(separator: "\n").dropFirst().prefix(16).joined()
         #expect(plot.contains("1") && plot.contains("2"), "each line carries its number:\n\(chart.out)")
         #expect(chart.out.hasSuffix("  1 USD   2 JPY\n"))
         #expect(chart.out.contains("2024-02   2024-03   2024-04"), "\(chart.out)")
-        let svg = await ecbrates(["series", "USD,JPY", "--from", "2024-01-01", "--to", "2024-06-30", "--format", "svg"], store: store,
-                                 environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
-        #expect(svg.out.components(separatedBy: "stroke-dasharray=\"6 3\"").count == 3, "JPY's line and its legend are dashed")
+        let svg = await ecbrates(
+            ["series", "USD,JPY", "--from", "2024-01-01", "--to", "2024-06-30", "--format", "svg"], store: store,
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
+        #expect(
+            svg.out.components(separatedBy: "stroke-dasharray=\"6 3\"").count == 3,
+            "JPY's line and its legend are dashed")
         #expect(svg.out.contains(">2024-03</text>") && svg.out.contains(">105</text>"), "\(svg.out.prefix(3_000))")
     }
 }

@@ -1,9 +1,10 @@
 import ECBRates
 import EurofxrefFeed
-@testable import ECBRatesCLI
 import Foundation
 import TestSupport
 import Testing
+
+@testable import ECBRatesCLI
 
 /// Each command declares every input once, and reads every input it declares: a declared
 /// option that the command never reads would be accepted and silently ignored.
@@ -11,18 +12,30 @@ import Testing
     /// Command lines that, together, give each command every input it declares. `{store}` is a
     /// copy of the full history, `{dir}` the test's directory, `{fixtures}` the Fixtures folder.
     static let lines: [String: [String]] = [
-        "import": ["import {fixtures}/eurofxref-daily.xml --workers 1 --chunk-days 5 --method batch --from 2026-01-01 --to 2026-12-31 "
-            + "--currencies USD --dry-run --wait 0 --connect-timeout 5 --idle-timeout 5 --format json --quiet --store {dir}/new.sqlite"],
+        "import": [
+            "import {fixtures}/eurofxref-daily.xml --workers 1 --chunk-days 5 --method batch --from 2026-01-01 --to 2026-12-31 "
+                + "--currencies USD --dry-run --wait 0 --connect-timeout 5 --idle-timeout 5 --format json --quiet --store {dir}/new.sqlite"
+        ],
         "validate": ["validate {fixtures}/eurofxref-daily.xml --format json --quiet"],
-        "rate": ["rate USD --date 2024-03-28 --base GBP --fallback next --format json --as-of 2026-10-01 --store {store}"],
-        "convert": ["convert 100 USD JPY --date 2024-03-28 --precision 2 --fallback next --format json --as-of 2026-10-01 --store {store}"],
+        "rate": [
+            "rate USD --date 2024-03-28 --base GBP --fallback next --format json --as-of 2026-10-01 --store {store}"
+        ],
+        "convert": [
+            "convert 100 USD JPY --date 2024-03-28 --precision 2 --fallback next --format json --as-of 2026-10-01 --store {store}"
+        ],
         "latest": ["latest --currencies USD --date 2024-03-28 --base GBP --format csv --store {store}"],
-        "stats": ["stats USD --from 2024-01-01 --to 2024-02-01 --base GBP --partial --format json --as-of 2026-10-01 --store {store}"],
-        "series": ["series USD --from 2024-01-01 --to 2024-02-01 --base GBP --group month --statistic max --format json "
-            + "--output {dir}/series.json --partial --as-of 2026-10-01 --store {store}"],
+        "stats": [
+            "stats USD --from 2024-01-01 --to 2024-02-01 --base GBP --partial --format json --as-of 2026-10-01 --store {store}"
+        ],
+        "series": [
+            "series USD --from 2024-01-01 --to 2024-02-01 --base GBP --group month --statistic max --format json "
+                + "--output {dir}/series.json --partial --as-of 2026-10-01 --store {store}"
+        ],
         "currencies": ["currencies --format json --store {store}"],
-        "export": ["export --from 2024-01-01 --to 2024-02-01 --currencies USD --base GBP --layout long --format ndjson "
-            + "--output {dir}/export.ndjson --partial --quiet --as-of 2026-10-01 --store {store}"],
+        "export": [
+            "export --from 2024-01-01 --to 2024-02-01 --currencies USD --base GBP --layout long --format ndjson "
+                + "--output {dir}/export.ndjson --partial --quiet --as-of 2026-10-01 --store {store}"
+        ],
         "corrections": ["corrections --currency USD --since 2020-01-01 --format json --store {store}"],
         "status": ["status --max-age-days 3 --quiet --format json --store {store}"],
         // The two long-running commands read their inputs before they open the store, which
@@ -43,8 +56,10 @@ import Testing
         var read: Set<String> = []
         for line in lines {
             let words = line.split(separator: " ").map {
-                $0.replacingOccurrences(of: "{store}", with: store.path).replacingOccurrences(of: "{dir}", with: directory.url.path)
-                    .replacingOccurrences(of: "{fixtures}", with: FixturePaths.fixtures.path)
+                $0.replacingOccurrences(of: "{store}", with: store.path).replacingOccurrences(
+                    of: "{dir}", with: directory.url.path
+                )
+                .replacingOccurrences(of: "{fixtures}", with: FixturePaths.fixtures.path)
             }
             guard case .run(let parsed) = try Invocation(words) else {
                 Issue.record("\(line) did not parse to a command")
@@ -88,16 +103,24 @@ import Testing
 
     @Test func inputsAreDeclaredInHelpOrder() {
         let spec = CLI.commands.first { $0.name == "rate" }!.makeSpec()
-        #expect(spec.declarations.map(\.name) == ["currencies", "--date", "--base", "--fallback", "--format", "--as-of", "--store"])
-        #expect(spec.usage == "ecbrates rate [<currencies>] [--date <day>] [--base <currency>] [--fallback <rule>] [--format <format>] "
-            + "[--as-of <time>] [--store <path>]")
+        #expect(
+            spec.declarations.map(\.name) == [
+                "currencies", "--date", "--base", "--fallback", "--format", "--as-of", "--store",
+            ])
+        #expect(
+            spec.usage
+                == "ecbrates rate [<currencies>] [--date <day>] [--base <currency>] [--fallback <rule>] [--format <format>] "
+                + "[--as-of <time>] [--store <path>]")
     }
 
     @Test func aBadValueIsReportedWithTheCommandsFormat() async {
         let console = Console.capturing()
-        let status = await CLI.main(["rate", "USD", "--date", "2024-02-30", "--format", "json"], environment: [:], console: console)
+        let status = await CLI.main(
+            ["rate", "USD", "--date", "2024-02-30", "--format", "json"], environment: [:], console: console)
         #expect(status == 64)
-        #expect(console.capturedOutput.err
-            == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD","exitStatus":64}"# + "\n")
+        #expect(
+            console.capturedOutput.err
+                == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD","exitStatus":64}"#
+                + "\n")
     }
 }

@@ -1,8 +1,8 @@
 import ECBRates
 import EurofxrefFeed
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Model version 2 of the rates store: every import run records the rates it stored first and
 /// the corrections it made, `ecbrates corrections` lists them, and `--as-of` answers as the store
@@ -16,7 +16,9 @@ import TestSupport
             guard let start = line.range(of: "<Cube time=\"") else { continue }
             let day = String(line[start.upperBound...].prefix(10))
             var rest = line[start.upperBound...]
-            while let currency = rest.range(of: "currency=\""), let rate = rest.range(of: "rate=\"", range: currency.upperBound..<rest.endIndex) {
+            while let currency = rest.range(of: "currency=\""),
+                let rate = rest.range(of: "rate=\"", range: currency.upperBound..<rest.endIndex)
+            {
                 let code = String(rest[currency.upperBound...].prefix(3))
                 let value = rest[rate.upperBound...].prefix { $0 != "\"" }
                 rates["\(day) \(code)"] = String(value)
@@ -31,8 +33,10 @@ import TestSupport
         var lines = xml.components(separatedBy: "\n")
         for (key, value) in changes {
             let day = String(key.prefix(10)), code = String(key.suffix(3))
-            guard let index = lines.firstIndex(where: { $0.contains("<Cube time=\"\(day)\"") }), let old = original[key] else { continue }
-            lines[index] = lines[index].replacingOccurrences(of: "currency=\"\(code)\" rate=\"\(old)\"", with: "currency=\"\(code)\" rate=\"\(value)\"")
+            guard let index = lines.firstIndex(where: { $0.contains("<Cube time=\"\(day)\"") }), let old = original[key]
+            else { continue }
+            lines[index] = lines[index].replacingOccurrences(
+                of: "currency=\"\(code)\" rate=\"\(old)\"", with: "currency=\"\(code)\" rate=\"\(value)\"")
         }
         return lines.joined(separator: "\n")
     }
@@ -54,23 +58,30 @@ import TestSupport
     /// value: rates compare by value).
     static func canonical(_ line: String) -> String {
         let parts = line.split(separator: " ").map(String.init)
-        guard parts.count == 3, let value = Decimal(string: parts[2], locale: Locale(identifier: "en_US_POSIX")) else { return line }
+        guard parts.count == 3, let value = Decimal(string: parts[2], locale: Locale(identifier: "en_US_POSIX")) else {
+            return line
+        }
         return "\(parts[0]) \(parts[1]) \(value)"
     }
 
     /// `export` of the 90-day file's days for `currencies`, as `day currency rate` lines.
     static func exported(_ store: URL, currencies: [String], asOf: String? = nil) async throws -> [String] {
-        let run = await ecbrates(["export", "--from", "2026-07-03", "--to", "2026-09-30", "--currencies", currencies.joined(separator: ",")]
-            + (asOf.map { ["--as-of", $0] } ?? []), store: store, environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
+        let run = await ecbrates(
+            ["export", "--from", "2026-07-03", "--to", "2026-09-30", "--currencies", currencies.joined(separator: ",")]
+                + (asOf.map { ["--as-of", $0] } ?? []), store: store,
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
         #expect(run.status == 0, "\(run)")
-        return run.out.split(separator: "\n").dropFirst().map { canonical($0.replacingOccurrences(of: ",", with: " ")) }.sorted()
+        return run.out.split(separator: "\n").dropFirst().map { canonical($0.replacingOccurrences(of: ",", with: " ")) }
+            .sorted()
     }
 
     /// Import the history, then a 90-day file with seeded random rates changed, then another with
     /// some of them changed again: `corrections` lists each change, and `--as-of` a moment
     /// between the imports gives the values of that moment, for the changed rates and the rest.
     @Test func correctionsAreListedAndAsOfGivesEachMomentsValues() async throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["CORRECTIONS_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["CORRECTIONS_SEED"] ?? "")
+            ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let dir = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: dir)
@@ -82,11 +93,13 @@ import TestSupport
             let key = keys.randomElement(using: &random)!
             first[key] = Self.nudged(original[key]!, step: Int.random(in: 1...8, using: &random))
         }
-        let again = Dictionary(uniqueKeysWithValues: first.keys.sorted().prefix(1).map { ($0, Self.nudged(first[$0]!, step: 1)) })
+        let again = Dictionary(
+            uniqueKeysWithValues: first.keys.sorted().prefix(1).map { ($0, Self.nudged(first[$0]!, step: 1)) })
         let currencies = Array(Set(first.keys.map { String($0.suffix(3)) } + ["USD"])).sorted()
         func expected(_ values: [String: String]) -> [String] {
             original.filter { currencies.contains(String($0.key.suffix(3))) }
-                .map { Self.canonical("\($0.key.prefix(10)) \($0.key.suffix(3)) \(values[$0.key] ?? $0.value)") }.sorted()
+                .map { Self.canonical("\($0.key.prefix(10)) \($0.key.suffix(3)) \(values[$0.key] ?? $0.value)") }
+                .sorted()
         }
         let merged = first.merging(again) { $1 }
 
@@ -107,8 +120,10 @@ import TestSupport
         let after = Date()
 
         // The store itself, read with the sqlite3 tool, holds the newest values.
-        let stored = try storedRates(store).filter { line in currencies.contains(String(line.split(separator: " ")[1])) && line >= "2026-07-03" }
-            .map(Self.canonical)
+        let stored = try storedRates(store).filter { line in
+            currencies.contains(String(line.split(separator: " ")[1])) && line >= "2026-07-03"
+        }
+        .map(Self.canonical)
         #expect(stored == expected(merged), "seed \(seed)")
 
         let listed = await ecbrates(["corrections", "--format", "csv"], store: store)
@@ -118,21 +133,35 @@ import TestSupport
             let fields = line.split(separator: ",").map(String.init)
             return "\(fields[0]) \(fields[1]) \(value(fields[2])) \(value(fields[3]))"
         }
-        let newest = Set(again.map { "\($0.key.prefix(10)) \($0.key.suffix(3)) \(value(first[$0.key]!)) \(value($0.value))" })
-        let older = Set(first.map { "\($0.key.prefix(10)) \($0.key.suffix(3)) \(value(original[$0.key]!)) \(value($0.value))" })
-        #expect(rows.count == newest.count + older.count && Set(rows) == newest.union(older), "seed \(seed): \(listed.out)")
+        let newest = Set(
+            again.map { "\($0.key.prefix(10)) \($0.key.suffix(3)) \(value(first[$0.key]!)) \(value($0.value))" })
+        let older = Set(
+            first.map { "\($0.key.prefix(10)) \($0.key.suffix(3)) \(value(original[$0.key]!)) \(value($0.value))" })
+        #expect(
+            rows.count == newest.count + older.count && Set(rows) == newest.union(older), "seed \(seed): \(listed.out)")
         #expect(Set(rows.prefix(newest.count)) == newest, "the newest corrections come first; seed \(seed)")
 
-        #expect(try await Self.exported(store, currencies: currencies, asOf: Self.moment(before)) == expected([:]), "seed \(seed)")
-        #expect(try await Self.exported(store, currencies: currencies, asOf: Self.moment(between)) == expected(first), "seed \(seed)")
-        #expect(try await Self.exported(store, currencies: currencies, asOf: Self.moment(after)) == expected(merged), "seed \(seed)")
+        #expect(
+            try await Self.exported(store, currencies: currencies, asOf: Self.moment(before)) == expected([:]),
+            "seed \(seed)")
+        #expect(
+            try await Self.exported(store, currencies: currencies, asOf: Self.moment(between)) == expected(first),
+            "seed \(seed)")
+        #expect(
+            try await Self.exported(store, currencies: currencies, asOf: Self.moment(after)) == expected(merged),
+            "seed \(seed)")
         #expect(try await Self.exported(store, currencies: currencies) == expected(merged), "seed \(seed)")
 
         // One rate, answered as of each moment, says so.
         let key = first.keys.sorted()[0]
-        let rate = await ecbrates(["rate", String(key.suffix(3)), "--date", String(key.prefix(10)), "--as-of", Self.moment(between)], store: store,
-                                  environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
-        #expect(rate.out == "As of \(Self.moment(between)) (the store as it was then):\n\(key.suffix(3)) \(value(first[key]!)) on \(key.prefix(10))\n", "\(rate)")
+        let rate = await ecbrates(
+            ["rate", String(key.suffix(3)), "--date", String(key.prefix(10)), "--as-of", Self.moment(between)],
+            store: store,
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
+        #expect(
+            rate.out
+                == "As of \(Self.moment(between)) (the store as it was then):\n\(key.suffix(3)) \(value(first[key]!)) on \(key.prefix(10))\n",
+            "\(rate)")
     }
 
     @Test func aMomentDuringAnImportIsRefusedSayingWhichImport() async throws {
@@ -143,8 +172,14 @@ import TestSupport
         let middle = Date(timeIntervalSince1970: (times[0] + times[1]) / 2)
         let run = await ecbrates(["rate", "USD", "--as-of", Self.moment(middle)], store: store)
         #expect(run.status == 65, "\(run)")
-        #expect(run.err.hasPrefix("Error: at \(middle.formatted(.iso8601)) an import (\(FixturePaths.history.path)) was storing rates: it ran from "), "\(run.err)")
-        #expect(run.err.hasSuffix("and when each of its days arrived is not recorded; ask as of a moment before or after it\n"), "\(run.err)")
+        #expect(
+            run.err.hasPrefix(
+                "Error: at \(middle.formatted(.iso8601)) an import (\(FixturePaths.history.path)) was storing rates: it ran from "
+            ), "\(run.err)")
+        #expect(
+            run.err.hasSuffix(
+                "and when each of its days arrived is not recorded; ask as of a moment before or after it\n"),
+            "\(run.err)")
     }
 
     @Test func aBadAsOfIsAUsageErrorSayingWhatIsExpected() async throws {
@@ -152,7 +187,10 @@ import TestSupport
         let store = try await PreparedStore.copy(into: dir)
         let run = await ecbrates(["rate", "USD", "--as-of", "yesterday"], store: store)
         #expect(run.status == 64)
-        #expect(run.err.hasPrefix("Error: The value 'yesterday' is invalid for '--as-of <time>': expected a day as YYYY-MM-DD or a time as YYYY-MM-DDTHH:MM:SSZ (or with an offset, +02:00)\nUsage: ecbrates rate "), "\(run.err)")
+        #expect(
+            run.err.hasPrefix(
+                "Error: The value 'yesterday' is invalid for '--as-of <time>': expected a day as YYYY-MM-DD or a time as YYYY-MM-DDTHH:MM:SSZ (or with an offset, +02:00)\nUsage: ecbrates rate "
+            ), "\(run.err)")
     }
 
     /// The store written by the release before (model version 1, committed under
@@ -160,15 +198,19 @@ import TestSupport
     @Test func aModelOneStoreIsMigratedOnFirstUseLosingNothing() async throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
-        try FileManager.default.copyItem(at: FixturePaths.fixtures.appendingPathComponent("stores/rates-model1.sqlite"), to: store)
-        let runColumns = "source, startedAt, finishedAt, outcomeText, processID, days, rates, inserted, corrected, unchanged, errorMessage"
+        try FileManager.default.copyItem(
+            at: FixturePaths.fixtures.appendingPathComponent("stores/rates-model1.sqlite"), to: store)
+        let runColumns =
+            "source, startedAt, finishedAt, outcomeText, processID, days, rates, inserted, corrected, unchanged, errorMessage"
         let ratesBefore = try storedRates(store)
         let runsBefore = try sqlite3Lines(store, "SELECT \(runColumns) FROM ImportRun ORDER BY Z_PK")
         let feedsBefore = try sqlite3Lines(store, "SELECT * FROM FeedState ORDER BY Z_PK")
         #expect(ratesBefore.count == 1856 && runsBefore.count == 2)
 
         // A query is the first use: it opens the store read-only, which migrates it first.
-        let rate = await ecbrates(["rate", "USD", "--date", "2026-09-30"], store: store, environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
+        let rate = await ecbrates(
+            ["rate", "USD", "--date", "2026-09-30"], store: store, environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"]
+        )
         #expect(rate.status == 0 && rate.out == "USD 1.1356 on 2026-09-30\n", "\(rate)")
 
         #expect(try storedRates(store) == ratesBefore)
@@ -181,25 +223,37 @@ import TestSupport
         #expect(corrections.out == "No corrections recorded.\n", "model 1 kept only counts: \(corrections)")
 
         // Before the end of its last import, the old store's record cannot say what it held.
-        let lastEnd = Date(timeIntervalSince1970: Double(try sqlite3Lines(store, "SELECT MAX(finishedAt) FROM ImportRun")[0])!)
+        let lastEnd = Date(
+            timeIntervalSince1970: Double(try sqlite3Lines(store, "SELECT MAX(finishedAt) FROM ImportRun")[0])!)
         let early = await ecbrates(["rate", "USD", "--date", "2026-09-30", "--as-of", "2026-10-01"], store: store)
         #expect(early.status == 65)
-        #expect(early.err == "Error: the store cannot say what it held at 2026-10-01T23:59:59Z: it was written by an earlier release, which did not record when rates arrived, so its record starts at \(lastEnd.formatted(.iso8601)) (the end of the last import before the upgrade)\n", "\(early)")
+        #expect(
+            early.err
+                == "Error: the store cannot say what it held at 2026-10-01T23:59:59Z: it was written by an earlier release, which did not record when rates arrived, so its record starts at \(lastEnd.formatted(.iso8601)) (the end of the last import before the upgrade)\n",
+            "\(early)")
 
         // From then on it records: an import with a correction is listed and undone as of before it.
         let marker = Date()
         try await Task.sleep(for: .milliseconds(20))
-        let xml = try String(contentsOf: FixturePaths.daily, encoding: .utf8).replacingOccurrences(of: "currency='USD' rate='1.1355'", with: "currency='USD' rate='1.1357'")
-            .replacingOccurrences(of: "currency='GBP' rate='0.85463'", with: "currency='GBP' rate='0.85471'")
+        let xml = try String(contentsOf: FixturePaths.daily, encoding: .utf8).replacingOccurrences(
+            of: "currency='USD' rate='1.1355'", with: "currency='USD' rate='1.1357'"
+        )
+        .replacingOccurrences(of: "currency='GBP' rate='0.85463'", with: "currency='GBP' rate='0.85471'")
         let file = dir.file("daily.xml")
         try xml.write(to: file, atomically: true, encoding: .utf8)
         let imported = await ecbrates(["import", file.path], store: store)
         #expect(imported.status == 0, "\(imported)")
         let listed = await ecbrates(["corrections", "--format", "csv"], store: store)
-        #expect(listed.out.hasPrefix("day,currency,old,new,corrected_at,source\n2026-09-30,USD,1.1356,1.1357,"), "\(listed)")
+        #expect(
+            listed.out.hasPrefix("day,currency,old,new,corrected_at,source\n2026-09-30,USD,1.1356,1.1357,"), "\(listed)"
+        )
         #expect(listed.out.split(separator: "\n").count == 2, "only USD changed: \(listed)")
-        let then = await ecbrates(["rate", "USD", "--date", "2026-09-30", "--as-of", Self.moment(marker), "--format", "json"], store: store,
-                                  environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
-        #expect(then.out.hasPrefix("{\"asOf\":\"\(Self.moment(marker))\",\"currency\":\"USD\",\"base\":\"EUR\",\"rate\":1.1356,"), "\(then)")
+        let then = await ecbrates(
+            ["rate", "USD", "--date", "2026-09-30", "--as-of", Self.moment(marker), "--format", "json"], store: store,
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
+        #expect(
+            then.out.hasPrefix(
+                "{\"asOf\":\"\(Self.moment(marker))\",\"currency\":\"USD\",\"base\":\"EUR\",\"rate\":1.1356,"),
+            "\(then)")
     }
 }

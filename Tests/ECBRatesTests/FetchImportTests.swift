@@ -23,8 +23,12 @@ import Testing
         let rates = try RatesStore(url: store)
         let context = rates.container.newBackgroundContext()
         let (states, outcomes) = try context.performAndWait {
-            (try context.fetch(FetchRequest<FeedState>()).map { "\($0.url) \($0.etag != nil) \($0.lastModified != nil)" },
-             try context.fetch(FetchRequest<ImportRun>(sortBy: [SortDescriptor(\.startedAt)])).map(\.outcomeText))
+            (
+                try context.fetch(FetchRequest<FeedState>()).map {
+                    "\($0.url) \($0.etag != nil) \($0.lastModified != nil)"
+                },
+                try context.fetch(FetchRequest<ImportRun>(sortBy: [SortDescriptor(\.startedAt)])).map(\.outcomeText)
+            )
         }
         #expect(states == ["\(url) true true"])
         #expect(outcomes == ["succeeded", "not modified"])
@@ -33,9 +37,14 @@ import Testing
     @Test func aServerErrorIsRetryLater() async throws {
         let server = try LoopbackServer(serving: FixturePaths.fixtures)
         let dir = TemporaryDirectory()
-        let run = try CommandRun.process(["import", server.url("/status/500").absoluteString, "--store", dir.file("r.sqlite").path])
+        let run = try CommandRun.process([
+            "import", server.url("/status/500").absoluteString, "--store", dir.file("r.sqlite").path,
+        ])
         #expect(run.status == 75)
-        #expect(run.err == "Error: \(server.url("/status/500").absoluteString): HTTP 500 Internal Server Error (after 4 attempts)\n")
+        #expect(
+            run.err
+                == "Error: \(server.url("/status/500").absoluteString): HTTP 500 Internal Server Error (after 4 attempts)\n"
+        )
     }
 
     /// URLSession's download tasks (swift-corelibs-foundation) leave an empty `UUID.tmp` in the
@@ -49,12 +58,18 @@ import Testing
         let environment = ["TMPDIR": temporary.path]
         let good = server.url("/ok/eurofxref-daily.xml").absoluteString
         async let fetched = Self.process(["import", good, "--store", dir.file("a.sqlite").path], environment)
-        async let refused = Self.process(["import", "http://127.0.0.1:9/eurofxref-daily.xml", "--store", dir.file("b.sqlite").path], environment)
-        async let html = Self.process(["import", server.url("/html/eurofxref-daily.xml").absoluteString, "--store", dir.file("c.sqlite").path], environment)
+        async let refused = Self.process(
+            ["import", "http://127.0.0.1:9/eurofxref-daily.xml", "--store", dir.file("b.sqlite").path], environment)
+        async let html = Self.process(
+            ["import", server.url("/html/eurofxref-daily.xml").absoluteString, "--store", dir.file("c.sqlite").path],
+            environment)
         let (a, b, c) = try await (fetched, refused, html)
         #expect(a.status == 0, "\(a)")
         #expect(b.status == 75, "\(b)")
-        #expect(b.err == "Error: http://127.0.0.1:9/eurofxref-daily.xml: could not connect to 127.0.0.1:9: connection refused (after 4 attempts)\n")
+        #expect(
+            b.err
+                == "Error: http://127.0.0.1:9/eurofxref-daily.xml: could not connect to 127.0.0.1:9: connection refused (after 4 attempts)\n"
+        )
         #expect(c.status == 65, "\(c)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
     }
@@ -64,9 +79,12 @@ import Testing
         let dir = TemporaryDirectory()
         let missing = dir.file("no-such-directory")
         let url = server.url("/ok/eurofxref-daily.xml").absoluteString
-        let run = try CommandRun.process(["import", url, "--store", dir.file("r.sqlite").path], environment: ["TMPDIR": missing.path])
+        let run = try CommandRun.process(
+            ["import", url, "--store", dir.file("r.sqlite").path], environment: ["TMPDIR": missing.path])
         #expect(run.status == 74, "\(run)")
-        #expect(run.err.hasPrefix("Error: \(url): cannot write the download to \(missing.path)/ecbrates-download-"), "\(run)")
+        #expect(
+            run.err.hasPrefix("Error: \(url): cannot write the download to \(missing.path)/ecbrates-download-"),
+            "\(run)")
         #expect(try await server.requestCount("/ok/eurofxref-daily.xml") == 1)
     }
 
@@ -123,12 +141,17 @@ import Testing
         let environment = ["ECBRATES_ECB_URL": server.url("/ok/").absoluteString]
         let run = try await Self.process(["import", "--store", store.path], environment)
         #expect(run.status == 0, "\(run)")
-        #expect(run.out.hasPrefix("note: the 90-day file begins on 2026-07-03, and the store's newest day is 2026-06-30: the full history was imported instead, so that no day is missing\n"), "\(run)")
+        #expect(
+            run.out.hasPrefix(
+                "note: the 90-day file begins on 2026-07-03, and the store's newest day is 2026-06-30: the full history was imported instead, so that no day is missing\n"
+            ), "\(run)")
         #expect(try await server.requestCount("/ok/eurofxref-hist.xml") == 1)
         #expect(try storedRates(store) == fileRates(FixturePaths.history))
         let status = try CommandRun.process(["status", "--format", "json", "--store", store.path])
         #expect(status.out.contains("\"holes\":[]"), "\(status)")
         // The import log names what was read: the mirror's history, not the ECB's 90-day file.
-        #expect(status.out.contains("\"source\":\"\(server.url("/ok/eurofxref-hist.xml").absoluteString)\""), "\(status.out)")
+        #expect(
+            status.out.contains("\"source\":\"\(server.url("/ok/eurofxref-hist.xml").absoluteString)\""),
+            "\(status.out)")
     }
 }

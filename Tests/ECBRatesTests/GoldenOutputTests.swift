@@ -31,7 +31,8 @@ import Testing
     /// What varies from run to run, replaced by a placeholder: the store's path, import times
     /// and durations.
     static func normalized(_ text: String, store: String, directory: String) -> String {
-        var text = text.replacingOccurrences(of: store, with: "{store}").replacingOccurrences(of: directory, with: "{dir}")
+        var text = text.replacingOccurrences(of: store, with: "{store}").replacingOccurrences(
+            of: directory, with: "{dir}")
         text = text.replacingOccurrences(of: FixturePaths.fixtures.path, with: "{fixtures}")
         let patterns = [
             (#"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, "{time}"),
@@ -56,12 +57,16 @@ import Testing
         let store = try await PreparedStore.copy(into: directory)
         let fresh = directory.file("fresh.sqlite").path
         let arguments = golden.arguments.split(separator: " ").map {
-            String($0).replacingOccurrences(of: "{store}", with: store.path).replacingOccurrences(of: "{fresh}", with: fresh)
-                .replacingOccurrences(of: "{fixtures}", with: FixturePaths.fixtures.path)
+            String($0).replacingOccurrences(of: "{store}", with: store.path).replacingOccurrences(
+                of: "{fresh}", with: fresh
+            )
+            .replacingOccurrences(of: "{fixtures}", with: FixturePaths.fixtures.path)
         }
-        let run = try CommandRun.process(arguments, environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1"])
-        let actual = Self.normalized("exit \(run.status)\n--- stdout\n\(run.out)--- stderr\n\(run.err)",
-                                     store: store.path, directory: directory.url.path)
+        let run = try CommandRun.process(
+            arguments, environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1"])
+        let actual = Self.normalized(
+            "exit \(run.status)\n--- stdout\n\(run.out)--- stderr\n\(run.err)",
+            store: store.path, directory: directory.url.path)
         let file = Self.folder.appendingPathComponent(golden.name)
         if ProcessInfo.processInfo.environment["ECBRATES_GOLDEN_RECORD"] == "1" {
             try actual.write(to: file, atomically: true, encoding: .utf8)

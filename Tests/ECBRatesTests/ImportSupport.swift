@@ -14,7 +14,9 @@ func ecbrates(_ arguments: [String], store: URL, environment: [String: String] =
 /// Every stored rate as `YYYY-MM-DD CUR rate`, sorted, read with the sqlite3 tool (not through
 /// ecbrates, so that a test checks the store by other means than the code under test).
 func storedRates(_ store: URL) throws -> [String] {
-    try sqlite3Lines(store, "SELECT date(date, 'unixepoch') || ' ' || currencySymbol || ' ' || exchangeRate FROM Eurofxrefhist ORDER BY 1")
+    try sqlite3Lines(
+        store,
+        "SELECT date(date, 'unixepoch') || ' ' || currencySymbol || ' ' || exchangeRate FROM Eurofxrefhist ORDER BY 1")
 }
 
 /// The lines the sqlite3 shell prints for `sql` on `store`, opened read-only.
@@ -48,7 +50,9 @@ func fileRates(_ url: URL) throws -> [String] {
 }
 
 /// A copy of `source` with the text `old` replaced by `new`, in `directory`.
-func edited(_ source: URL, replacing old: String, with new: String, in directory: TemporaryDirectory, name: String) throws -> URL {
+func edited(
+    _ source: URL, replacing old: String, with new: String, in directory: TemporaryDirectory, name: String
+) throws -> URL {
     let text = try String(contentsOf: source, encoding: .utf8)
     precondition(text.contains(old), "the fixture has no \(old)")
     let url = directory.file(name)

@@ -30,7 +30,10 @@ enum PreparedStore {
         // last connection closes.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-cmd", ".timeout 10000", source.path, "VACUUM INTO '\(target.path.replacingOccurrences(of: "'", with: "''"))'"]
+        process.arguments = [
+            "sqlite3", "-cmd", ".timeout 10000", source.path,
+            "VACUUM INTO '\(target.path.replacingOccurrences(of: "'", with: "''"))'",
+        ]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }

@@ -11,7 +11,9 @@ import Testing
     func theModelsAttributesAreWhatTheClassDeclares(entity name: String) throws {
         let entity = try #require(RatesModel.model.entitiesByName[name])
         let declared = EntityDescription(name: "Declared\(name)", declaredBy: entity.managedObjectClass)
-        func facts(_ entity: EntityDescription) -> [String] { entity.attributes.map { "\($0.name) \($0.type) \($0.isOptional)" } }
+        func facts(_ entity: EntityDescription) -> [String] {
+            entity.attributes.map { "\($0.name) \($0.type) \($0.isOptional)" }
+        }
         #expect(facts(entity) == facts(declared))
     }
 }

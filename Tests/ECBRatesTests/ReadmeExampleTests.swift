@@ -1,8 +1,8 @@
 import ECBRates
 import EurofxrefFeed
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The library example in README.md, as written there (with a store of the test's own).
 @Suite struct ReadmeExampleTests {

@@ -21,23 +21,29 @@ import Testing
         let view = store.viewContext
         let day = CalendarDay("2026-08-28")!
         let held = try await view.perform { () throws -> ManagedObjectID in
-            view.retainsRegisteredObjects = true   // so that the object is still held when the merge comes
-            let rate = try view.fetch(FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == day && $0.currencySymbol == "USD" }))[0]
+            view.retainsRegisteredObjects = true  // so that the object is still held when the merge comes
+            let rate = try view.fetch(
+                FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == day && $0.currencySymbol == "USD" }))[0]
             #expect(rate.exchangeRate == Decimal(string: "1.1643")!)
             return rate.objectID
         }
         let merged = Mutex<[PersistentHistoryTransaction]>([])
         let merger = try RemoteChangeMerger(store: store) { transactions in merged.withLock { $0 += transactions } }
 
-        let corrected = try edited(FixturePaths.ninetyDays, replacing: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1643"/>"#,
-                                   with: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1650"/>"#, in: dir, name: "90d.xml")
+        let corrected = try edited(
+            FixturePaths.ninetyDays, replacing: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1643"/>"#,
+            with: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1650"/>"#, in: dir, name: "90d.xml")
         let second = try CommandRun.process(["import", corrected.path, "--store", url.path, "--quiet"])
         #expect(second.status == 0, "\(second.err)")
         let start = ContinuousClock.now
-        while merged.withLock({ !$0.contains { $0.author == RateImporter.transactionAuthor } }) && ContinuousClock.now - start < .seconds(5) {
+        while merged.withLock({ !$0.contains { $0.author == RateImporter.transactionAuthor } })
+            && ContinuousClock.now - start < .seconds(5)
+        {
             try await Task.sleep(for: .milliseconds(10))
         }
-        #expect(merged.withLock { $0.contains { $0.author == RateImporter.transactionAuthor } }, "the import's chunk was merged")
+        #expect(
+            merged.withLock { $0.contains { $0.author == RateImporter.transactionAuthor } },
+            "the import's chunk was merged")
         let value = await view.perform { () -> Decimal? in
             // Registered and refreshed by the merge: no fetch here.
             (view.registeredObject(for: held) as? Eurofxrefhist)?.exchangeRate

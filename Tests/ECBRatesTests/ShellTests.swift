@@ -7,8 +7,9 @@ import Testing
     @Test(.timeLimit(.minutes(3)))
     func statusAnswersWhileTheImportRunsAndTheCountGrowsToTheWholeHistory() throws {
         let dir = TemporaryDirectory()
-        let shell = try InteractiveProcess(CommandRun.executable, arguments: ["shell", "--store", dir.file("rates.sqlite").path],
-                                           environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"], directory: FixturePaths.root)
+        let shell = try InteractiveProcess(
+            CommandRun.executable, arguments: ["shell", "--store", dir.file("rates.sqlite").path],
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"], directory: FixturePaths.root)
         shell.send("status --format json")
         let before = try #require(shell.readLine(timeout: 30))
         #expect(before.contains(#""rates":0"#))
@@ -40,14 +41,17 @@ import Testing
         #expect(line == "USD 1.1104 on 2020-03-13")
         shell.send("quit")
         if importLine == nil { importLine = shell.readLine(timeout: 60) }
-        #expect(importLine?.hasPrefix("Fixtures/eurofxref-hist.xml: 7104 days 1999-01-04..2026-09-30, 221064 rates: 221064 new") == true)
+        #expect(
+            importLine?.hasPrefix(
+                "Fixtures/eurofxref-hist.xml: 7104 days 1999-01-04..2026-09-30, 221064 rates: 221064 new") == true)
         let (status, errors) = shell.finish()
         #expect(status == 0, "\(errors)")
     }
 
     @Test func theShellExplainsItselfAndRejectsUnknownCommands() throws {
         let dir = TemporaryDirectory()
-        let run = try CommandRun.process(["shell", "--store", dir.file("r.sqlite").path], input: Data("help\nfrobnicate\n# a comment\nquit\n".utf8))
+        let run = try CommandRun.process(
+            ["shell", "--store", dir.file("r.sqlite").path], input: Data("help\nfrobnicate\n# a comment\nquit\n".utf8))
         #expect(run.status == 0)
         #expect(run.out.hasPrefix("Commands (as on the command line, without 'ecbrates' and --store):\n"))
         #expect(run.err == "Error: unknown command 'frobnicate'; 'help' lists them\n")

@@ -8,8 +8,9 @@ import Testing
 @Suite(.serialized) struct WatchTests {
     /// The 90-day fixture with USD on 2026-08-28 changed from 1.1643 to 1.1650 (a correction).
     static func correctedNinetyDays(in dir: TemporaryDirectory) throws -> URL {
-        try edited(FixturePaths.ninetyDays, replacing: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1643"/>"#,
-                   with: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1650"/>"#, in: dir, name: "90d.xml")
+        try edited(
+            FixturePaths.ninetyDays, replacing: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1643"/>"#,
+            with: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1650"/>"#, in: dir, name: "90d.xml")
     }
 
     static func importing(_ file: URL, store: URL, _ extra: [String] = []) throws {
@@ -21,10 +22,15 @@ import Testing
     /// the token after each (rates as the file spells them, parsed here without ecbrates).
     static func event(_ line: String) -> (text: String, token: Int)? {
         if let match = line.wholeMatch(of: /\{"event":"rates","date":"([0-9-]+)","rates":\{(.*)\},"token":"(\d+)"\}/) {
-            let rates = match.2.split(separator: ",").map { $0.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: ":", with: "=") }
+            let rates = match.2.split(separator: ",").map {
+                $0.replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: ":", with: "=")
+            }
             return ("rates \(match.1) " + rates.joined(separator: " "), Int(match.3)!)
         }
-        if let match = line.wholeMatch(of: /\{"event":"correction","date":"([0-9-]+)","currency":"([A-Z]{3})","old":([0-9.]+),"new":([0-9.]+),"source":"[^"]*","token":"(\d+)"\}/) {
+        if let match = line.wholeMatch(
+            of:
+                /\{"event":"correction","date":"([0-9-]+)","currency":"([A-Z]{3})","old":([0-9.]+),"new":([0-9.]+),"source":"[^"]*","token":"(\d+)"\}/
+        ) {
             return ("correction \(match.1) \(match.2) \(match.3) \(match.4)", Int(match.5)!)
         }
         return nil
@@ -51,8 +57,9 @@ import Testing
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
         try Self.importing(FixturePaths.history, store: store, ["--to", "2026-08-31"])
-        let watch = try InteractiveProcess(CommandRun.executable, arguments: ["watch", "usd,GBP", "--format", "ndjson", "--store", store.path],
-                                           directory: dir.url)
+        let watch = try InteractiveProcess(
+            CommandRun.executable, arguments: ["watch", "usd,GBP", "--format", "ndjson", "--store", store.path],
+            directory: dir.url)
         let first = try #require(watch.readLine(timeout: 30).flatMap(Self.event))
         #expect(first.text == "rates 2026-08-31 GBP=0.85648 USD=1.1596")
 
@@ -69,25 +76,37 @@ import Testing
         #expect(Set(events.map(\.text)) == Set(expectedDays + [correction]))
         #expect(events.count == expectedDays.count + 1, "each day and the correction once")
         let tokens = events.map(\.token)
-        #expect(tokens == tokens.sorted() && Set(tokens).count == tokens.count && tokens[0] > first.token,
-                "one transaction per day, in commit order: \(tokens)")
+        #expect(
+            tokens == tokens.sorted() && Set(tokens).count == tokens.count && tokens[0] > first.token,
+            "one transaction per day, in commit order: \(tokens)")
 
         watch.interrupt()
         let (status, errors) = watch.finish()
         #expect(status == 0)
-        let resume = try #require(errors.firstMatch(of: /stopped; resume with --since (\d+)\n$/).map { Int($0.1)! }, "\(errors)")
+        let resume = try #require(
+            errors.firstMatch(of: /stopped; resume with --since (\d+)\n$/).map { Int($0.1)! }, "\(errors)")
         #expect(resume >= tokens.last!)
 
         // Resuming after any event replays exactly the events after it.
         let middle = events.count / 2
-        for (since, expected) in [("\(first.token)", events.map(\.text)), ("\(events[middle].token)", events[(middle + 1)...].map(\.text)),
-                                  ("2026-08-31", expectedDays + [correction]), ("\(resume)", [])] {
-            let replay = try InteractiveProcess(CommandRun.executable, arguments: ["watch", "USD,GBP", "--format", "ndjson", "--since", since,
-                                                                                  "--store", store.path], directory: dir.url)
+        for (since, expected) in [
+            ("\(first.token)", events.map(\.text)), ("\(events[middle].token)", events[(middle + 1)...].map(\.text)),
+            ("2026-08-31", expectedDays + [correction]), ("\(resume)", []),
+        ] {
+            let replay = try InteractiveProcess(
+                CommandRun.executable,
+                arguments: [
+                    "watch", "USD,GBP", "--format", "ndjson", "--since", since,
+                    "--store", store.path,
+                ], directory: dir.url)
             var replayed: [String] = []
-            while replayed.count < expected.count, let line = replay.readLine(timeout: 10) { replayed.append(Self.event(line)?.text ?? line) }
+            while replayed.count < expected.count, let line = replay.readLine(timeout: 10) {
+                replayed.append(Self.event(line)?.text ?? line)
+            }
             #expect(replay.readLine(timeout: 0.5) == nil, "--since \(since): nothing more")
-            #expect(since == "2026-08-31" ? Set(replayed) == Set(expected) : replayed == Array(expected), "--since \(since)")
+            #expect(
+                since == "2026-08-31" ? Set(replayed) == Set(expected) : replayed == Array(expected), "--since \(since)"
+            )
             replay.interrupt()
             #expect(replay.finish().status == 0)
         }
@@ -101,26 +120,43 @@ import Testing
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
         try Self.importing(FixturePaths.history, store: store, ["--from", "2026-08-01", "--to", "2026-08-31"])
-        let watch = try InteractiveProcess(CommandRun.executable, arguments: ["watch", "USD", "--format", "ndjson", "--store", store.path],
-                                           directory: dir.url)
+        let watch = try InteractiveProcess(
+            CommandRun.executable, arguments: ["watch", "USD", "--format", "ndjson", "--store", store.path],
+            directory: dir.url)
         let first = try #require(watch.readLine(timeout: 30).flatMap(Self.event))
-        try Self.importing(FixturePaths.ninetyDays, store: store, ["--from", "2026-09-01", "--to", "2026-09-01", "--currencies", "USD"])
-        try Self.importing(FixturePaths.ninetyDays, store: store, ["--from", "2026-09-01", "--to", "2026-09-01", "--currencies", "JPY"])
+        try Self.importing(
+            FixturePaths.ninetyDays, store: store,
+            ["--from", "2026-09-01", "--to", "2026-09-01", "--currencies", "USD"])
+        try Self.importing(
+            FixturePaths.ninetyDays, store: store,
+            ["--from", "2026-09-01", "--to", "2026-09-01", "--currencies", "JPY"])
         try Self.importing(FixturePaths.history, store: store, ["--from", "2026-07-20", "--to", "2026-07-31"])
         try Self.importing(FixturePaths.ninetyDays, store: store, ["--from", "2026-09-02", "--to", "2026-09-02"])
-        let backfill = try fileRates(FixturePaths.history).filter { $0 >= "2026-07-20" && $0 < "2026-08" && $0.contains(" USD ") }
-            .map { line in let parts = line.split(separator: " "); return "rates \(parts[0]) USD=\(parts[2])" }
+        let backfill = try fileRates(FixturePaths.history).filter {
+            $0 >= "2026-07-20" && $0 < "2026-08" && $0.contains(" USD ")
+        }
+        .map { line in
+            let parts = line.split(separator: " "); return "rates \(parts[0]) USD=\(parts[2])"
+        }
         let expected = ["rates 2026-09-01 USD=1.159"] + backfill + ["rates 2026-09-02 USD=1.1578"]
         var live: [String] = []
-        while live.count < expected.count, let line = watch.readLine(timeout: 5) { live.append(Self.event(line)?.text ?? line) }
+        while live.count < expected.count, let line = watch.readLine(timeout: 5) {
+            live.append(Self.event(line)?.text ?? line)
+        }
         #expect(watch.readLine(timeout: 1) == nil, "the JPY rates of 2026-09-01 are not a second report of the day")
         #expect(live == expected)
         watch.interrupt()
         _ = watch.finish()
-        let replay = try InteractiveProcess(CommandRun.executable, arguments: ["watch", "USD", "--format", "ndjson", "--since", "\(first.token)",
-                                                                              "--store", store.path], directory: dir.url)
+        let replay = try InteractiveProcess(
+            CommandRun.executable,
+            arguments: [
+                "watch", "USD", "--format", "ndjson", "--since", "\(first.token)",
+                "--store", store.path,
+            ], directory: dir.url)
         var replayed: [String] = []
-        while replayed.count < expected.count, let line = replay.readLine(timeout: 10) { replayed.append(Self.event(line)?.text ?? line) }
+        while replayed.count < expected.count, let line = replay.readLine(timeout: 10) {
+            replayed.append(Self.event(line)?.text ?? line)
+        }
         #expect(replay.readLine(timeout: 1) == nil)
         #expect(replayed == live, "replay and live agree")
         replay.interrupt()
@@ -136,10 +172,15 @@ import Testing
         try Self.importing(FixturePaths.daily, store: store)
         let badSince = try CommandRun.process(["watch", "--since", "yesterday", "--store", store.path])
         #expect(badSince.status == 64)
-        #expect(badSince.err.hasPrefix("Error: The value 'yesterday' is invalid for '--since <token|day>': expected a history token (a number ecbrates watch printed) or a day as YYYY-MM-DD\n"), "\(badSince.err)")
+        #expect(
+            badSince.err.hasPrefix(
+                "Error: The value 'yesterday' is invalid for '--since <token|day>': expected a history token (a number ecbrates watch printed) or a day as YYYY-MM-DD\n"
+            ), "\(badSince.err)")
         let future = try CommandRun.process(["watch", "--since", "999999", "--store", store.path])
         #expect(future.status == 65)
-        #expect(future.err.hasPrefix("Error: history token 999999 is later than the store's history, which reaches "), "\(future.err)")
+        #expect(
+            future.err.hasPrefix("Error: history token 999999 is later than the store's history, which reaches "),
+            "\(future.err)")
         let unknown = try CommandRun.process(["watch", "XXX", "--store", store.path])
         #expect(unknown.status == 65 || unknown.status == 64)
         #expect(unknown.err.contains("XXX"), "\(unknown.err)")
@@ -154,14 +195,18 @@ import Testing
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
         try Self.importing(FixturePaths.history, store: store)
-        let lines = try String(contentsOf: FixturePaths.history, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOf: FixturePaths.history, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         let header = lines.prefix { !$0.hasPrefix("<Cube time=") }
-        let days = lines.filter { $0.hasPrefix(#"<Cube time="2026-09-30">"#) || $0.hasPrefix(#"<Cube time="2000-06-01">"#) }
+        let days = lines.filter {
+            $0.hasPrefix(#"<Cube time="2026-09-30">"#) || $0.hasPrefix(#"<Cube time="2000-06-01">"#)
+        }
         #expect(days.count == 2)
         let original = (header + days + ["\t</Cube>", "</gesmes:Envelope>", ""]).joined(separator: "\n")
         let a = dir.file("a.xml"), b = dir.file("b.xml")
         try original.write(to: a, atomically: true, encoding: .utf8)
-        try original.replacing(/currency="USD" rate="([0-9.]+)"/) { "currency=\"USD\" rate=\"\($0.1)7\"" }.write(to: b, atomically: true, encoding: .utf8)
+        try original.replacing(/currency="USD" rate="([0-9.]+)"/) { "currency=\"USD\" rate=\"\($0.1)7\"" }.write(
+            to: b, atomically: true, encoding: .utf8)
         func export() throws -> String {
             let run = try CommandRun.process(["export", "--layout", "long", "--store", store.path])
             #expect(run.status == 0, "\(run.err)")
@@ -190,7 +235,7 @@ import Testing
 }
 
 /// A flag shared with a thread.
-final class StopFlag: @unchecked Sendable {   // guarded by `lock`
+final class StopFlag: @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
     private var value: Bool
     init(_ value: Bool) { self.value = value }

@@ -8,8 +8,10 @@ import Testing
     @Test(arguments: FixturePaths.brokenCases)
     func eachBrokenFileGivesItsExactError(name: String) throws {
         let file = FixturePaths.broken.appendingPathComponent(name + ".xml")
-        let expected = try String(contentsOf: FixturePaths.broken.appendingPathComponent(name + ".expected"), encoding: .utf8)
-            .trimmingCharacters(in: .newlines)
+        let expected = try String(
+            contentsOf: FixturePaths.broken.appendingPathComponent(name + ".expected"), encoding: .utf8
+        )
+        .trimmingCharacters(in: .newlines)
         let stream = try #require(InputStream(url: file))
         #expect {
             _ = try EurofxrefReader(source: name + ".xml").validate(stream)

@@ -1,10 +1,11 @@
 import EurofxrefFeed
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Fetching over HTTP, against a loopback server the test starts; never the internet.
 @Suite struct FetcherTests {
@@ -24,7 +25,8 @@ import Testing
         #expect(file.byteCount == (try Data(contentsOf: FixturePaths.ninetyDays)).count)
         #expect(file.validators.etag?.hasPrefix("\"") == true)
         #expect(file.validators.lastModified != nil)
-        let summary = try EurofxrefReader(source: file.url.absoluteString).validate(try #require(InputStream(url: file.file)))
+        let summary = try EurofxrefReader(source: file.url.absoluteString).validate(
+            try #require(InputStream(url: file.file)))
         #expect(summary.days == 64)
         file.remove()
         #expect(!FileManager.default.fileExists(atPath: file.file.path))
@@ -42,7 +44,8 @@ import Testing
             Issue.record("expected not modified by ETag, got \(byETag)")
             return
         }
-        let byDate = try await fetcher.fetch(url, validators: HTTPValidators(lastModified: first.validators.lastModified))
+        let byDate = try await fetcher.fetch(
+            url, validators: HTTPValidators(lastModified: first.validators.lastModified))
         guard case .notModified = byDate else {
             Issue.record("expected not modified by date, got \(byDate)")
             return
@@ -73,7 +76,9 @@ import Testing
         } catch let error as FetchError {
             #expect(error.kind == .httpStatus(503))
             #expect(error.isTransient)
-            #expect(error.description == "\(server.url(path).absoluteString): HTTP 503 Service Unavailable (after 3 attempts)")
+            #expect(
+                error.description
+                    == "\(server.url(path).absoluteString): HTTP 503 Service Unavailable (after 3 attempts)")
         }
         #expect(try await server.requestCount(path) == 3)
     }
@@ -97,7 +102,10 @@ import Testing
             Issue.record("expected a failure")
         } catch let error as FetchError {
             #expect(error.kind == .notXML)
-            #expect(error.description == "\(server.url("/html/x").absoluteString): the server sent an HTML page (Content-Type text/html), not the XML rates file")
+            #expect(
+                error.description
+                    == "\(server.url("/html/x").absoluteString): the server sent an HTML page (Content-Type text/html), not the XML rates file"
+            )
         }
     }
 
@@ -110,7 +118,10 @@ import Testing
         } catch let error as FetchError {
             #expect(error.kind == .network)
             #expect(error.isTransient)
-            #expect(error.description == "\(server.url(path).absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)")
+            #expect(
+                error.description
+                    == "\(server.url(path).absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)"
+            )
         }
     }
 
@@ -121,7 +132,10 @@ import Testing
             Issue.record("expected a failure")
         } catch let error as FetchError {
             #expect(error.kind == .network)
-            #expect(error.description == "http://127.0.0.1:9/eurofxref-daily.xml: could not connect to 127.0.0.1:9: connection refused (after 3 attempts)")
+            #expect(
+                error.description
+                    == "http://127.0.0.1:9/eurofxref-daily.xml: could not connect to 127.0.0.1:9: connection refused (after 3 attempts)"
+            )
         }
     }
 }
@@ -141,9 +155,13 @@ import Testing
             #expect(error.kind == .tls)
             #expect(error.isTransient)
             #expect(error.attempts == 1)
-            #expect(error.description.hasPrefix("\(url.absoluteString): the TLS connection to 127.0.0.1:\(server.port) was refused: SSL certificate problem: self"), "\(error)")
+            #expect(
+                error.description.hasPrefix(
+                    "\(url.absoluteString): the TLS connection to 127.0.0.1:\(server.port) was refused: SSL certificate problem: self"
+                ), "\(error)")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads.url.path).isEmpty, "no temporary file left")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: downloads.url.path).isEmpty, "no temporary file left")
     }
 
     @Test func aRedirectToPlainHTTPIsRefused() async throws {
@@ -155,7 +173,8 @@ import Testing
         } catch let error as FetchError {
             #expect(error.kind == .redirect)
             #expect(!error.isTransient)
-            #expect(error.description.hasSuffix("; ecbrates follows at most 5 redirects, and only to https"), "\(error)")
+            #expect(
+                error.description.hasSuffix("; ecbrates follows at most 5 redirects, and only to https"), "\(error)")
         }
         #expect(try await server.requestCount("/ok/eurofxref-daily.xml") == 0)
     }
@@ -176,10 +195,14 @@ import Testing
         let dir = TemporaryDirectory()
         let url = server.url("/stall/eurofxref-hist.xml")
         do {
-            _ = try await FeedFetcher(connectTimeout: 2, idleTimeout: 1, attempts: 2, backoff: 0.05, directory: dir.url).fetch(url)
+            _ = try await FeedFetcher(connectTimeout: 2, idleTimeout: 1, attempts: 2, backoff: 0.05, directory: dir.url)
+                .fetch(url)
             Issue.record("a stalled body was accepted")
         } catch let error as FetchError {
-            #expect(error.description == "\(url.absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)")
+            #expect(
+                error.description
+                    == "\(url.absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)"
+            )
         }
         // No bound on the time here: the suites run beside each other and can keep this test's
         // task waiting for a thread; SilentServerTests times the same as a process.
@@ -193,7 +216,10 @@ import Testing
             _ = try await FeedFetcher(idleTimeout: 5, attempts: 3, backoff: 0.05, transferTimeout: 2).fetch(url)
             Issue.record("a trickle of 5 bytes a second finished within 2 s")
         } catch let error as FetchError {
-            #expect(error.description == "\(url.absoluteString): 127.0.0.1:\(server.port) took longer than 2 s to send the file (the transfer timeout)")
+            #expect(
+                error.description
+                    == "\(url.absoluteString): 127.0.0.1:\(server.port) took longer than 2 s to send the file (the transfer timeout)"
+            )
         }
         // The whole trickle would take about 7 minutes; it was cut, and not tried again.
         #expect(try await server.requestCount("/trickle/eurofxref-daily.xml") == 1)
@@ -221,7 +247,9 @@ import Testing
             Issue.record("an 8 MB body passed a 1 MiB limit")
         } catch let error as FetchError {
             #expect(error.kind == .tooLarge(limit: 1 << 20))
-            #expect(error.description.hasSuffix(": the answer is larger than 1 MiB, the most a rates file may be; nothing was kept"))
+            #expect(
+                error.description.hasSuffix(
+                    ": the answer is larger than 1 MiB, the most a rates file may be; nothing was kept"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).isEmpty, "no temporary file left")
         #expect(try await server.requestCount("/ok/eurofxref-hist.xml") == 1)
@@ -232,8 +260,12 @@ import Testing
 @Suite struct FeedSourceTests {
     @Test func argumentsNameTheirSources() {
         #expect(FeedSource("daily") == .ecb(.daily))
-        #expect(FeedSource("90d").remoteURL?.absoluteString == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml")
-        #expect(FeedSource("hist").remoteURL?.absoluteString == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.xml")
+        #expect(
+            FeedSource("90d").remoteURL?.absoluteString
+                == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml")
+        #expect(
+            FeedSource("hist").remoteURL?.absoluteString
+                == "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist.xml")
         #expect(FeedSource("-") == .standardInput)
         #expect(FeedSource("https://example.org/rates.xml") == .url(URL(string: "https://example.org/rates.xml")!))
         #expect(FeedSource("Fixtures/eurofxref-daily.xml") == .file("Fixtures/eurofxref-daily.xml"))

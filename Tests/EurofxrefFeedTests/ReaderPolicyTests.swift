@@ -54,23 +54,43 @@ import Testing
                 parts[position + 1] = "1.2.3" + parts[position + 1].drop { $0 != "\"" }
                 var broken = lines
                 broken[dayIndex] = parts.joined(separator: "rate=\"")
-                let (days, rates, error) = read(Self.header + broken.joined(separator: "\n") + Self.footer, chunkDays: chunkDays)
+                let (days, rates, error) = read(
+                    Self.header + broken.joined(separator: "\n") + Self.footer, chunkDays: chunkDays)
                 let expected = lines[..<dayIndex].map { String($0.dropFirst(12).prefix(10)) }
                 let context = "day \(dayIndex), rate \(position) of \(rateCount), chunkDays \(chunkDays)"
                 #expect(days == expected, "\(context)")
-                #expect(rates == lines[..<dayIndex].map { $0.components(separatedBy: "rate=\"").count - 1 }.reduce(0, +), "\(context)")
-                #expect(error?.line == dayIndex + 4 && error?.message.hasPrefix("rate \"1.2.3\" for ") == true, "\(context): \(String(describing: error))")
+                #expect(
+                    rates == lines[..<dayIndex].map { $0.components(separatedBy: "rate=\"").count - 1 }.reduce(0, +),
+                    "\(context)")
+                #expect(
+                    error?.line == dayIndex + 4 && error?.message.hasPrefix("rate \"1.2.3\" for ") == true,
+                    "\(context): \(String(describing: error))")
             }
         }
     }
 
     @Test(arguments: [
-        (#"<Cub currency="CHF" rate="0.9194"/>"#, #"t.xml:4:25: unexpected <Cub> in the day Cube of 2026-09-30; expected a rate <Cube currency="XXX" rate="…"/>"#),
-        (#"<Note/>"#, #"t.xml:4:25: unexpected <Note> in the day Cube of 2026-09-30; expected a rate <Cube currency="XXX" rate="…"/>"#),
-        (#"<Cube currency="CHF" rate="0.9194" note="est"/>"#, #"t.xml:4:66: unexpected attribute note="est" on the CHF Cube of 2026-09-30; expected only currency and rate"#),
-        (#"<Cube currency="CHF" rate="0.9194">0.95</Cube>"#, #"t.xml:4:60: unexpected text "0.95" inside the CHF Cube of 2026-09-30; a rate Cube is empty"#),
+        (
+            #"<Cub currency="CHF" rate="0.9194"/>"#,
+            #"t.xml:4:25: unexpected <Cub> in the day Cube of 2026-09-30; expected a rate <Cube currency="XXX" rate="…"/>"#
+        ),
+        (
+            #"<Note/>"#,
+            #"t.xml:4:25: unexpected <Note> in the day Cube of 2026-09-30; expected a rate <Cube currency="XXX" rate="…"/>"#
+        ),
+        (
+            #"<Cube currency="CHF" rate="0.9194" note="est"/>"#,
+            #"t.xml:4:66: unexpected attribute note="est" on the CHF Cube of 2026-09-30; expected only currency and rate"#
+        ),
+        (
+            #"<Cube currency="CHF" rate="0.9194">0.95</Cube>"#,
+            #"t.xml:4:60: unexpected text "0.95" inside the CHF Cube of 2026-09-30; a rate Cube is empty"#
+        ),
         (#"0.9194"#, #"t.xml:4:25: unexpected text "0.9194" in the day Cube of 2026-09-30; expected only rate Cubes"#),
-        (#"<x:Cube xmlns:x="urn:other" currency="CHF" rate="0.9194"/>"#, #"t.xml:4:25: unexpected <Cube> (of namespace urn:other) in the day Cube of 2026-09-30; expected a rate <Cube currency="XXX" rate="…"/>"#),
+        (
+            #"<x:Cube xmlns:x="urn:other" currency="CHF" rate="0.9194"/>"#,
+            #"t.xml:4:25: unexpected <Cube> (of namespace urn:other) in the day Cube of 2026-09-30; expected a rate <Cube currency="XXX" rate="…"/>"#
+        ),
     ])
     func whatTheReaderDoesNotUnderstandInsideADayIsAnError(inserted: String, message: String) throws {
         let day = #"<Cube time="2026-09-30">"# + inserted + #"<Cube currency="USD" rate="1.1355"/></Cube>"#
@@ -80,27 +100,47 @@ import Testing
     }
 
     @Test func anAttributeOnTheDayOrTheWrapperIsAnError() throws {
-        let (_, _, onDay) = read(Self.header + #"<Cube time="2026-09-30" kind="final"><Cube currency="USD" rate="1.1355"/></Cube>"# + Self.footer, chunkDays: 1)
-        #expect(onDay?.description == #"t.xml:4:31: unexpected attribute kind="final" on a day Cube; expected only time="YYYY-MM-DD""#)
+        let (_, _, onDay) = read(
+            Self.header + #"<Cube time="2026-09-30" kind="final"><Cube currency="USD" rate="1.1355"/></Cube>"#
+                + Self.footer, chunkDays: 1)
+        #expect(
+            onDay?.description
+                == #"t.xml:4:31: unexpected attribute kind="final" on a day Cube; expected only time="YYYY-MM-DD""#)
         let wrapped = Self.header.replacingOccurrences(of: "<Cube>\n", with: "<Cube kind=\"x\">\n")
         let (_, _, onWrapper) = read(wrapped + Self.dayLines[0] + Self.footer, chunkDays: 1)
-        #expect(onWrapper?.description == #"t.xml:3:13: unexpected attribute kind="x" on the <Cube> that holds the days; expected none"#)
+        #expect(
+            onWrapper?.description
+                == #"t.xml:3:13: unexpected attribute kind="x" on the <Cube> that holds the days; expected none"#)
     }
 
     @Test func aRateOfThirtyEightDigitsIsKeptExactlyAndOneOfMoreIsRefused() throws {
-        let exact = "12345678901234567890.123456789012345678"   // 38 digits
+        let exact = "12345678901234567890.123456789012345678"  // 38 digits
         var records: [RateRecord] = []
-        _ = try EurofxrefReader(source: "t.xml").read(Data((Self.header + #"<Cube time="2026-09-30"><Cube currency="USD" rate="\#(exact)"/><Cube currency="JPY" rate="0.00000000000000000000000000000000000001"/><Cube currency="GBP" rate="1.50000000000000000000000000000000000000000000"/></Cube>"# + Self.footer).utf8)) {
+        _ = try EurofxrefReader(source: "t.xml").read(
+            Data(
+                (Self.header
+                    + #"<Cube time="2026-09-30"><Cube currency="USD" rate="\#(exact)"/><Cube currency="JPY" rate="0.00000000000000000000000000000000000001"/><Cube currency="GBP" rate="1.50000000000000000000000000000000000000000000"/></Cube>"#
+                    + Self.footer).utf8)
+        ) {
             records += $0.records
         }
         #expect(records.map { "\($0.rate)" } == [exact, "0.00000000000000000000000000000000000001", "1.5"])
 
-        let long = "1234567890123456789012345678901234567.89"   // 39 digits
-        let (_, _, error) = read(Self.header + #"<Cube time="2026-09-30"><Cube currency="USD" rate="\#(long)"/></Cube>"# + Self.footer, chunkDays: 1)
-        #expect(error?.description == #"t.xml:4:52: rate "1234567890123456789012345678901234567.89" for USD on 2026-09-30 has 39 digits; at most 38 are kept exactly, and a rate is never rounded"#)
-        let tiny = "0.000000000000000000000000000000000000001"   // 39 digits after the point
-        let (_, _, tinyError) = read(Self.header + #"<Cube time="2026-09-30"><Cube currency="USD" rate="\#(tiny)"/></Cube>"# + Self.footer, chunkDays: 1)
-        #expect(tinyError?.message.hasSuffix("has 39 digits; at most 38 are kept exactly, and a rate is never rounded") == true)
+        let long = "1234567890123456789012345678901234567.89"  // 39 digits
+        let (_, _, error) = read(
+            Self.header + #"<Cube time="2026-09-30"><Cube currency="USD" rate="\#(long)"/></Cube>"# + Self.footer,
+            chunkDays: 1)
+        #expect(
+            error?.description
+                == #"t.xml:4:52: rate "1234567890123456789012345678901234567.89" for USD on 2026-09-30 has 39 digits; at most 38 are kept exactly, and a rate is never rounded"#
+        )
+        let tiny = "0.000000000000000000000000000000000000001"  // 39 digits after the point
+        let (_, _, tinyError) = read(
+            Self.header + #"<Cube time="2026-09-30"><Cube currency="USD" rate="\#(tiny)"/></Cube>"# + Self.footer,
+            chunkDays: 1)
+        #expect(
+            tinyError?.message.hasSuffix("has 39 digits; at most 38 are kept exactly, and a rate is never rounded")
+                == true)
     }
 
     @Test func bytesInAnotherEncodingThanTheDeclaredOneAreRefused() throws {
@@ -115,10 +155,19 @@ import Testing
         }
         var utf16LE = Data([0xFF, 0xFE])
         utf16LE.append(text.data(using: .utf16LittleEndian)!)
-        #expect(error(utf16LE) == #"t.xml:1:21: the file's bytes are UTF-16 (little-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#)
-        #expect(error(text.data(using: .utf16BigEndian)!) == #"t.xml:1:21: the file's bytes are UTF-16 (big-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#)
+        #expect(
+            error(utf16LE)
+                == #"t.xml:1:21: the file's bytes are UTF-16 (little-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#
+        )
+        #expect(
+            error(text.data(using: .utf16BigEndian)!)
+                == #"t.xml:1:21: the file's bytes are UTF-16 (big-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#
+        )
         let latin = text.replacingOccurrences(of: "UTF-8", with: "ISO-8859-1")
-        #expect(error(Data(latin.utf8)) == #"t.xml:1:21: the file declares encoding="ISO-8859-1"; ecbrates reads the UTF-8 the ECB publishes, and reading it as another would misread it"#)
+        #expect(
+            error(Data(latin.utf8))
+                == #"t.xml:1:21: the file declares encoding="ISO-8859-1"; ecbrates reads the UTF-8 the ECB publishes, and reading it as another would misread it"#
+        )
         #expect(error(Data(text.utf8)) == nil)
         #expect(error(Data(text.replacingOccurrences(of: "UTF-8", with: "utf-8").utf8)) == nil)
     }

@@ -43,7 +43,10 @@ import Testing
         #expect(records.contains { $0.currency == "LVL" && $0.rate == Decimal(string: "0.702804") })
         #expect(records.filter { $0.currency == "RUB" }.map(\.day).max() == CalendarDay("2022-03-01"))
         #expect(records.filter { $0.currency == "BGN" }.map(\.day).max() == CalendarDay("2025-12-31"))
-        #expect(records.filter { $0.currency == "ISK" && $0.day > CalendarDay("2008-12-10")! && $0.day < CalendarDay("2018-01-31")! }.isEmpty)
+        #expect(
+            records.filter {
+                $0.currency == "ISK" && $0.day > CalendarDay("2008-12-10")! && $0.day < CalendarDay("2018-01-31")!
+            }.isEmpty)
         #expect(records.filter { $0.currency == "CNY" }.map(\.day).min() == CalendarDay("2005-04-01"))
     }
 
@@ -58,7 +61,11 @@ import Testing
             }
             // Every chunk but the last holds exactly chunkDays days; the last, what is left.
             let isLast = index == chunks.count - 1
-            if isLast { #expect(chunk.days.count == summary.days - chunkDays * index) } else { #expect(chunk.days.count == chunkDays) }
+            if isLast {
+                #expect(chunk.days.count == summary.days - chunkDays * index)
+            } else {
+                #expect(chunk.days.count == chunkDays)
+            }
         }
         #expect(seenDays.count == summary.days)
     }
@@ -67,7 +74,9 @@ import Testing
         let (daily, dailyChunks) = try readAll(try Data(contentsOf: FixturePaths.daily))
         let (ninety, ninetyChunks) = try readAll(try Data(contentsOf: FixturePaths.ninetyDays))
         #expect(daily.days == 1 && daily.lastDay == CalendarDay("2026-09-30"))
-        #expect(ninety.days == 64 && ninety.firstDay == CalendarDay("2026-07-03") && ninety.lastDay == CalendarDay("2026-09-30"))
+        #expect(
+            ninety.days == 64 && ninety.firstDay == CalendarDay("2026-07-03")
+                && ninety.lastDay == CalendarDay("2026-09-30"))
         let newest = ninetyChunks.flatMap(\.records).filter { $0.day == CalendarDay("2026-09-30") }
         // 24.440 in the daily file, 24.44 in the 90-day file: one value.
         #expect(Set(dailyChunks.flatMap(\.records)) == Set(newest))
@@ -87,7 +96,8 @@ import Testing
         struct Stop: Error {}
         var calls = 0
         #expect(throws: Stop.self) {
-            _ = try EurofxrefReader(source: "hist", chunkDays: 1).read(try Data(contentsOf: FixturePaths.ninetyDays)) { _ in
+            _ = try EurofxrefReader(source: "hist", chunkDays: 1).read(try Data(contentsOf: FixturePaths.ninetyDays)) {
+                _ in
                 calls += 1
                 if calls == 2 { throw Stop() }
             }
@@ -98,7 +108,9 @@ import Testing
     @Test func chunksHandedOnBeforeABadDayHoldCompleteCheckedDays() throws {
         // Three good days, then a bad rate on the fourth.
         var text = LayoutVariant.sample
-        text = text.replacingOccurrences(of: "</Cube>\n\t</Cube>", with: "</Cube>\n<Cube time=\"2019-02-27\"><Cube currency=\"USD\" rate=\"x\"/></Cube>\n\t</Cube>")
+        text = text.replacingOccurrences(
+            of: "</Cube>\n\t</Cube>",
+            with: "</Cube>\n<Cube time=\"2019-02-27\"><Cube currency=\"USD\" rate=\"x\"/></Cube>\n\t</Cube>")
         var received: [RateRecord] = []
         #expect(throws: FeedError.self) {
             _ = try EurofxrefReader(source: "s", chunkDays: 1).read(Data(text.utf8)) { received += $0.records }
@@ -110,35 +122,40 @@ import Testing
 
 /// The layouts of the ECB's three files and the variants seen in the wild, applied to a sample.
 enum LayoutVariant: String, CaseIterable, CustomTestStringConvertible {
-    case singleQuotes, elementPerLineWithTabs, noIndentation, crlf, byteOrderMark, comments, daysInAnyOrder, whitespaceInTags
+    case singleQuotes, elementPerLineWithTabs, noIndentation, crlf, byteOrderMark, comments, daysInAnyOrder,
+        whitespaceInTags
 
     var testDescription: String { rawValue }
 
     /// Three days in the history's layout (double quotes, one day per line).
     static let sample = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
-    \t<gesmes:subject>Reference rates</gesmes:subject>
-    \t<gesmes:Sender>
-    \t\t<gesmes:name>European Central Bank</gesmes:name>
-    \t</gesmes:Sender>
-    \t<Cube>
-    <Cube time="2019-03-04"><Cube currency="USD" rate="1.1342"/><Cube currency="JPY" rate="126.82"/><Cube currency="ISK" rate="136.1"/></Cube>
-    <Cube time="2019-03-01"><Cube currency="USD" rate="1.1383"/><Cube currency="JPY" rate="127.11"/></Cube>
-    <Cube time="2019-02-28"><Cube currency="USD" rate="1.1416"/><Cube currency="JPY" rate="126.82"/></Cube>
-    \t</Cube>
-    </gesmes:Envelope>
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+        \t<gesmes:subject>Reference rates</gesmes:subject>
+        \t<gesmes:Sender>
+        \t\t<gesmes:name>European Central Bank</gesmes:name>
+        \t</gesmes:Sender>
+        \t<Cube>
+        <Cube time="2019-03-04"><Cube currency="USD" rate="1.1342"/><Cube currency="JPY" rate="126.82"/><Cube currency="ISK" rate="136.1"/></Cube>
+        <Cube time="2019-03-01"><Cube currency="USD" rate="1.1383"/><Cube currency="JPY" rate="127.11"/></Cube>
+        <Cube time="2019-02-28"><Cube currency="USD" rate="1.1416"/><Cube currency="JPY" rate="126.82"/></Cube>
+        \t</Cube>
+        </gesmes:Envelope>
 
-    """
+        """
 
     func apply(to text: String) -> Data {
         switch self {
         case .singleQuotes:
-            return Data(text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "version='1.0' encoding='UTF-8'", with: "version=\"1.0\" encoding=\"UTF-8\"").utf8)
+            return Data(
+                text.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(
+                    of: "version='1.0' encoding='UTF-8'", with: "version=\"1.0\" encoding=\"UTF-8\""
+                ).utf8)
         case .elementPerLineWithTabs:
-            return Data(text.replacingOccurrences(of: "><Cube currency", with: ">\n\t\t\t<Cube currency")
-                .replacingOccurrences(of: "/></Cube>", with: "/>\n\t\t</Cube>")
-                .replacingOccurrences(of: "\n<Cube time", with: "\n\t\t<Cube time").utf8)
+            return Data(
+                text.replacingOccurrences(of: "><Cube currency", with: ">\n\t\t\t<Cube currency")
+                    .replacingOccurrences(of: "/></Cube>", with: "/>\n\t\t</Cube>")
+                    .replacingOccurrences(of: "\n<Cube time", with: "\n\t\t<Cube time").utf8)
         case .noIndentation:
             return Data(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined().utf8)
         case .crlf:
@@ -146,13 +163,19 @@ enum LayoutVariant: String, CaseIterable, CustomTestStringConvertible {
         case .byteOrderMark:
             return Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)
         case .comments:
-            return Data(text.replacingOccurrences(of: "\t<Cube>\n", with: "\t<!-- published 16:00 CET -->\n\t<Cube>\n<!-- newest first -->\n").utf8)
+            return Data(
+                text.replacingOccurrences(
+                    of: "\t<Cube>\n", with: "\t<!-- published 16:00 CET -->\n\t<Cube>\n<!-- newest first -->\n"
+                ).utf8)
         case .daysInAnyOrder:
             var lines = text.components(separatedBy: "\n")
             lines.swapAt(7, 9)
             return Data(lines.joined(separator: "\n").utf8)
         case .whitespaceInTags:
-            return Data(text.replacingOccurrences(of: "<Cube currency=\"USD\" rate=", with: "<Cube  currency = \"USD\"\n rate =").utf8)
+            return Data(
+                text.replacingOccurrences(
+                    of: "<Cube currency=\"USD\" rate=", with: "<Cube  currency = \"USD\"\n rate ="
+                ).utf8)
         }
     }
 }

@@ -48,20 +48,22 @@ import Testing
         let context = container.newBackgroundContext()
         try context.performAndWait {
             var next = 0
-            try context.execute(BatchInsertRequest<Note>(dictionaryHandler: { row in
-                guard next < 3 else { return true }
-                row["title"] = .string("d\(next)")
-                next += 1
-                return false
-            }))
+            try context.execute(
+                BatchInsertRequest<Note>(dictionaryHandler: { row in
+                    guard next < 3 else { return true }
+                    row["title"] = .string("d\(next)")
+                    next += 1
+                    return false
+                }))
             var count = 0
-            try context.execute(BatchInsertRequest<Note>(managedObjectHandler: { note in
-                guard count < 2 else { return true }
-                note.title = "o\(count)"
-                note.stars = Int16(10 + count)
-                count += 1
-                return false
-            }))
+            try context.execute(
+                BatchInsertRequest<Note>(managedObjectHandler: { note in
+                    guard count < 2 else { return true }
+                    note.title = "o\(count)"
+                    note.stars = Int16(10 + count)
+                    count += 1
+                    return false
+                }))
         }
         #expect(try Self.stored(container) == ["d0": 0, "d1": 0, "d2": 0, "o0": 10, "o1": 11])
     }
@@ -73,9 +75,13 @@ import Testing
         let container = try makeContainer(in: dir)
         try insertNotesSync(["a", "b"], into: container)
         let context = container.newBackgroundContext()
-        let existing = try context.performAndWait { try context.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "b" }))[0].objectID }
+        let existing = try context.performAndWait {
+            try context.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "b" }))[0].objectID
+        }
         let ids = try context.performAndWait {
-            var request = BatchInsertRequest<Note>(objects: [["title": .string("b"), "stars": .integer(7)], ["title": .string("c")]])
+            var request = BatchInsertRequest<Note>(objects: [
+                ["title": .string("b"), "stars": .integer(7)], ["title": .string("c")],
+            ])
             request.resultType = .objectIDs
             return try context.execute(request).objectIDs ?? []
         }
@@ -90,13 +96,18 @@ import Testing
         let container = try makeContainer(in: dir)
         let context = container.newBackgroundContext()
         let ids = try context.performAndWait {
-            var request = BatchInsertRequest<Note>(objects: [["title": .string("x"), "stars": .integer(1)], ["title": .string("y")],
-                                                             ["title": .string("x"), "stars": .integer(3)]])
+            var request = BatchInsertRequest<Note>(objects: [
+                ["title": .string("x"), "stars": .integer(1)], ["title": .string("y")],
+                ["title": .string("x"), "stars": .integer(3)],
+            ])
             request.resultType = .objectIDs
             return try context.execute(request).objectIDs ?? []
         }
         #expect(ids.count == 3 && ids[0] == ids[2] && ids[0] != ids[1])
-        #expect(try context.performAndWait { try ids.map { (try context.existingObject(with: $0) as! Note).title } } == ["x", "y", "x"])
+        #expect(
+            try context.performAndWait { try ids.map { (try context.existingObject(with: $0) as! Note).title } } == [
+                "x", "y", "x",
+            ])
         #expect(try Self.stored(container) == ["x": 3, "y": 0])
     }
 
@@ -106,14 +117,25 @@ import Testing
         let container = try makeContainer(in: dir)
         let context = container.newBackgroundContext()
         #expect {
-            try context.performAndWait { try context.execute(BatchInsertRequest<Note>(objects: [["title": .string("a")], ["titel": .string("b")]])) }
+            try context.performAndWait {
+                try context.execute(
+                    BatchInsertRequest<Note>(objects: [["title": .string("a")], ["titel": .string("b")]]))
+            }
         } throws: { "\($0)" == "batch request on Note: it has no attribute or to-one relationship 'titel' (row 2)" }
         #expect {
-            try context.performAndWait { try context.execute(BatchInsertRequest<Note>(objects: [["title": .integer(1)]])) }
+            try context.performAndWait {
+                try context.execute(BatchInsertRequest<Note>(objects: [["title": .integer(1)]]))
+            }
         } throws: { "\($0)" == "batch request on Note: title is string, not 1 (row 1)" }
         #expect {
-            try context.performAndWait { try context.execute(BatchInsertRequest<Note>(objects: [["title": .string("a")], ["stars": .integer(2)]])) }
-        } throws: { "\($0)".hasPrefix("the save failed validation: Note.title of ") && "\($0)".hasSuffix(": is nil, but the attribute is not optional (row 2 of the batch insert)") }
+            try context.performAndWait {
+                try context.execute(
+                    BatchInsertRequest<Note>(objects: [["title": .string("a")], ["stars": .integer(2)]]))
+            }
+        } throws: {
+            "\($0)".hasPrefix("the save failed validation: Note.title of ")
+                && "\($0)".hasSuffix(": is nil, but the attribute is not optional (row 2 of the batch insert)")
+        }
         #expect(try Self.stored(container).isEmpty)
     }
 
@@ -127,17 +149,24 @@ import Testing
         let view = container.newBackgroundContext()
         let held = try view.performAndWait { try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])) }
         let stale = container.newBackgroundContext()
-        let staleNote = try stale.performAndWait { try stale.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "a" }))[0] }
+        let staleNote = try stale.performAndWait {
+            try stale.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "a" }))[0]
+        }
 
         let worker = container.newBackgroundContext()
         let ids = try worker.performAndWait {
-            var request = BatchUpdateRequest<Note>(predicate: #Predicate { $0.title != "c" }, propertiesToUpdate: ["stars": .integer(5), "body": .string("x")])
+            var request = BatchUpdateRequest<Note>(
+                predicate: #Predicate { $0.title != "c" },
+                propertiesToUpdate: ["stars": .integer(5), "body": .string("x")])
             request.resultType = .objectIDs
             return try worker.execute(request).objectIDs ?? []
         }
         #expect(Set(ids) == Set([held[0].objectID, held[1].objectID]))
-        #expect(view.performAndWait { held.map(\.stars) } == [0, 1, 2], "not merged yet: the context keeps what it read")
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ContextSaveChanges(insertedObjectIDs: [], updatedObjectIDs: Set(ids), deletedObjectIDs: []), into: [view])
+        #expect(
+            view.performAndWait { held.map(\.stars) } == [0, 1, 2], "not merged yet: the context keeps what it read")
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: ContextSaveChanges(
+                insertedObjectIDs: [], updatedObjectIDs: Set(ids), deletedObjectIDs: []), into: [view])
         #expect(view.performAndWait { held.map(\.stars) } == [5, 5, 2])
         #expect(view.performAndWait { held.map(\.body) } == ["x", "x", nil])
 
@@ -156,8 +185,14 @@ import Testing
         try insertNotesSync(["a", "b"], into: container)
         let context = container.newBackgroundContext()
         #expect {
-            try context.performAndWait { try context.execute(BatchUpdateRequest<Note>(propertiesToUpdate: ["title": .string("same"), "stars": .integer(2)])) }
-        } throws: { "\($0)" == "the save failed with 1 conflict: Note unique on (title):  conflict with each other (title = \"same\")" }
+            try context.performAndWait {
+                try context.execute(
+                    BatchUpdateRequest<Note>(propertiesToUpdate: ["title": .string("same"), "stars": .integer(2)]))
+            }
+        } throws: {
+            "\($0)"
+                == "the save failed with 1 conflict: Note unique on (title):  conflict with each other (title = \"same\")"
+        }
         #expect(try Self.stored(container) == ["a": 0, "b": 1])
     }
 
@@ -179,7 +214,9 @@ import Testing
         }
         #expect(ids == [held[1].objectID, held[2].objectID], "its fetch request's predicate, order and limit")
         #expect(try Self.stored(container) == ["a": 0, "d": 3])
-        ManagedObjectContext.mergeChanges(fromRemoteContextSave: ContextSaveChanges(insertedObjectIDs: [], updatedObjectIDs: [], deletedObjectIDs: Set(ids)), into: [view])
+        ManagedObjectContext.mergeChanges(
+            fromRemoteContextSave: ContextSaveChanges(
+                insertedObjectIDs: [], updatedObjectIDs: [], deletedObjectIDs: Set(ids)), into: [view])
         view.performAndWait {
             #expect(held.map(\.isDeleted) == [false, true, true, false])
             #expect(held[1].managedObjectContext == nil)
@@ -206,7 +243,11 @@ import Testing
         }
         #expect {
             try context.performAndWait { try context.execute(BatchDeleteRequest(FetchRequest<Author>())) }
-        } throws: { "\($0)".hasPrefix("batch request on Author: 1 Book object is related to the objects to delete by 'books', whose delete rule (deny)") }
+        } throws: {
+            "\($0)".hasPrefix(
+                "batch request on Author: 1 Book object is related to the objects to delete by 'books', whose delete rule (deny)"
+            )
+        }
         try context.performAndWait {
             try context.execute(BatchDeleteRequest(FetchRequest<Portrait>()))
             let author = try context.fetch(FetchRequest<Author>())[0]
@@ -224,12 +265,17 @@ import Testing
         context.transactionAuthor = "batch"
         let transactions = try context.performAndWait { () throws -> [PersistentHistoryTransaction] in
             try context.execute(BatchInsertRequest<Note>(objects: [["title": .string("a")], ["title": .string("b")]]))
-            try context.execute(BatchUpdateRequest<Note>(predicate: #Predicate { $0.title == "a" }, propertiesToUpdate: ["stars": .integer(4)]))
+            try context.execute(
+                BatchUpdateRequest<Note>(
+                    predicate: #Predicate { $0.title == "a" }, propertiesToUpdate: ["stars": .integer(4)]))
             try context.execute(BatchDeleteRequest(FetchRequest<Note>(predicate: #Predicate { $0.title == "b" })))
-            return try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)).transactions ?? []
+            return try context.execute(
+                PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            ).transactions ?? []
         }
         #expect(transactions.map(\.author) == ["batch", "batch", "batch"])
-        #expect(transactions.map { $0.changes?.map(\.changeType) ?? [] } == [[.insert, .insert], [.update], [.delete]])
+        #expect(
+            transactions.map { $0.changes?.map(\.changeType) ?? [] } == [[.insert, .insert], [.update], [.delete]])
         #expect(transactions[1].changes?.first?.updatedProperties == ["stars"])
         #expect(transactions[2].changes?.first?.tombstone == ["title": .string("b")])
     }
@@ -237,7 +283,8 @@ import Testing
     /// Property: any seeded sequence of batch inserts (with upserts), updates and deletes
     /// leaves the store equal to a plain dictionary model of the same operations.
     @Test func seededBatchSequencesMatchADictionaryModel() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["BATCH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["BATCH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         for round in 0..<20 {
             let dir = TemporaryDirectory()
@@ -253,7 +300,7 @@ import Testing
                     for _ in 0..<Int.random(in: 1...6, using: &generator) {
                         let name = title(), stars = Int16.random(in: 0..<9, using: &generator)
                         rows.append(["title": .string(name), "stars": .integer(Int64(stars))])
-                        batch[name] = stars   // a later row of the same title wins
+                        batch[name] = stars  // a later row of the same title wins
                     }
                     let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
                         var request = BatchInsertRequest<Note>(objects: rows)
@@ -263,18 +310,31 @@ import Testing
                     model.merge(batch) { $1 }
                     // Each row's ID is the object that holds its title now: rows of one title share one.
                     #expect(ids.count == rows.count, "BATCH_SEED=\(seed): round \(round), step \(step)")
-                    let titles = try context.performAndWait { try ids.map { try (context.existingObject(with: $0) as! Note).title } }
-                    #expect(titles == rows.map { row in if case .string(let title)? = row["title"] { return title } else { return "" } },
-                            "BATCH_SEED=\(seed): round \(round), step \(step)")
+                    let titles = try context.performAndWait {
+                        try ids.map { try (context.existingObject(with: $0) as! Note).title }
+                    }
+                    #expect(
+                        titles
+                            == rows.map { row in
+                                if case .string(let title)? = row["title"] { return title } else { return "" }
+                            },
+                        "BATCH_SEED=\(seed): round \(round), step \(step)")
                 case 1:
-                    let limit = Int16.random(in: 0..<9, using: &generator), stars = Int16.random(in: 0..<9, using: &generator)
+                    let limit = Int16.random(in: 0..<9, using: &generator),
+                        stars = Int16.random(in: 0..<9, using: &generator)
                     try context.performAndWait {
-                        _ = try context.execute(BatchUpdateRequest<Note>(predicate: #Predicate { $0.stars < limit }, propertiesToUpdate: ["stars": .integer(Int64(stars))]))
+                        _ = try context.execute(
+                            BatchUpdateRequest<Note>(
+                                predicate: #Predicate { $0.stars < limit },
+                                propertiesToUpdate: ["stars": .integer(Int64(stars))]))
                     }
                     for (key, value) in model where value < limit { model[key] = stars }
                 default:
                     let limit = Int16.random(in: 0..<9, using: &generator)
-                    try context.performAndWait { _ = try context.execute(BatchDeleteRequest(FetchRequest<Note>(predicate: #Predicate { $0.stars > limit }))) }
+                    try context.performAndWait {
+                        _ = try context.execute(
+                            BatchDeleteRequest(FetchRequest<Note>(predicate: #Predicate { $0.stars > limit })))
+                    }
                     model = model.filter { $0.value <= limit }
                 }
                 #expect(try Self.stored(container) == model, "BATCH_SEED=\(seed): round \(round), step \(step)")

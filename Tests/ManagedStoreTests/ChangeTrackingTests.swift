@@ -71,25 +71,35 @@ import Testing
                 let info = note.userInfo ?? [:]
                 if note.name == ManagedObjectContext.didSaveNotification {
                     // Delivered on the saving context's queue: its objects may be touched here.
-                    let inserted = info[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject> ?? []
-                    let updated = info[ManagedObjectContext.NotificationKey.updatedObjects.rawValue] as? Set<ManagedObject> ?? []
-                    let deleted = info[ManagedObjectContext.NotificationKey.deletedObjects.rawValue] as? Set<ManagedObject> ?? []
+                    let inserted =
+                        info[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject> ?? []
+                    let updated =
+                        info[ManagedObjectContext.NotificationKey.updatedObjects.rawValue] as? Set<ManagedObject> ?? []
+                    let deleted =
+                        info[ManagedObjectContext.NotificationKey.deletedObjects.rawValue] as? Set<ManagedObject> ?? []
                     let kinds = ["inserted \(inserted.count)", "updated \(updated.count)", "deleted \(deleted.count)"]
-                    let titles = inserted.compactMap { ($0 as? Note)?.title } + updated.compactMap { ($0 as? Note)?.title }
-                    seen.withLock { $0.objectNames = titles.sorted(); $0.objectKinds = kinds }
+                    let titles =
+                        inserted.compactMap { ($0 as? Note)?.title } + updated.compactMap { ($0 as? Note)?.title }
+                    seen.withLock {
+                        $0.objectNames = titles.sorted(); $0.objectKinds = kinds
+                    }
                 } else {
-                    let keys = [ManagedObjectContext.NotificationKey.insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs]
+                    let keys = [
+                        ManagedObjectContext.NotificationKey.insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs,
+                    ]
                     let counts = keys.map { (info[$0.rawValue] as? Set<ManagedObjectID>)?.count ?? -1 }
                     let hasObjects = info[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] != nil
-                    seen.withLock { $0.idCounts = counts; $0.idKeys = hasObjects ? ["objects"] : ["ids only"] }
+                    seen.withLock {
+                        $0.idCounts = counts; $0.idKeys = hasObjects ? ["objects"] : ["ids only"]
+                    }
                 }
             }
         }
         defer { observers.forEach(NotificationCenter.default.removeObserver) }
         try await worker.perform {
             let notes = try worker.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]))
-            notes[1].stars = 9                     // "old"
-            worker.delete(notes[0])                // "gone"
+            notes[1].stars = 9  // "old"
+            worker.delete(notes[0])  // "gone"
             let new = Note(context: worker)
             new.title = "new"
             try worker.save()
@@ -132,8 +142,10 @@ import Testing
         let view = container.viewContext
         let worker = container.newBackgroundContext()
         let captured = Mutex<ContextSaveChanges?>(nil)
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDsNotification,
-                                                              object: worker, queue: nil) { note in
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectIDsNotification,
+            object: worker, queue: nil
+        ) { note in
             captured.withLock { $0 = ContextSaveChanges(note) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -145,13 +157,17 @@ import Testing
             try worker.save()
         }
         let changes = try #require(captured.withLock { $0 })
-        final class Box: @unchecked Sendable {   // written and read on the main thread only (the merge posts there)
+        final class Box: @unchecked Sendable {  // written and read on the main thread only (the merge posts there)
             var inserted: Set<ManagedObject> = []
         }
         let box = Box()
-        let didChange = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification,
-                                                               object: view, queue: nil) { note in
-            box.inserted = note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject> ?? []
+        let didChange = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification,
+            object: view, queue: nil
+        ) { note in
+            box.inserted =
+                note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>
+                ?? []
         }
         defer { NotificationCenter.default.removeObserver(didChange) }
         view.mergeChanges(fromContextDidSave: changes)

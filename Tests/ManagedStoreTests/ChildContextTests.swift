@@ -73,7 +73,7 @@ import Testing
     @Test func fetchIncludesPendingInsertsUpdatesAndDeletes() async throws {
         let dir = TemporaryDirectory()
         let container = try makeContainer(in: dir)
-        try await insertNotes(["a", "b", "c"], into: container)   // stars 0, 1, 2
+        try await insertNotes(["a", "b", "c"], into: container)  // stars 0, 1, 2
         let view = container.viewContext
         let all = try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]))
         let (a, b, c) = (all[0], all[1], all[2])
@@ -89,8 +89,9 @@ import Testing
         #expect(try view.fetch(FetchRequest<Note>(predicate: #Predicate { $0.stars < 1 })).map(\.title) == ["a"])
 
         a.stars = 5
-        #expect(try view.fetch(FetchRequest<Note>(predicate: #Predicate { $0.stars < 1 })).isEmpty,
-                "a's unsaved value no longer matches, though its stored one does")
+        #expect(
+            try view.fetch(FetchRequest<Note>(predicate: #Predicate { $0.stars < 1 })).isEmpty,
+            "a's unsaved value no longer matches, though its stored one does")
         var limited = starred
         limited.fetchLimit = 2
         limited.fetchOffset = 1

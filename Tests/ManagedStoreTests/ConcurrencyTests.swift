@@ -20,17 +20,21 @@ import Testing
         var raw: OpaquePointer?
         #expect(sqlite3_open(dir.file("Test.sqlite").path, &raw) == SQLITE_OK)
         defer { sqlite3_close(raw) }
-        #expect(sqlite3_exec(raw, "BEGIN EXCLUSIVE; INSERT INTO Note (Z_PK, Z_OPT, title, stars, created) VALUES (1000, 1, 'uncommitted', 0, 0)", nil, nil, nil) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(
+                raw,
+                "BEGIN EXCLUSIVE; INSERT INTO Note (Z_PK, Z_OPT, title, stars, created) VALUES (1000, 1, 'uncommitted', 0, 0)",
+                nil, nil, nil) == SQLITE_OK)
 
         let worker = container.newBackgroundContext()
         let save = Task {
             try await worker.perform {
                 let note = Note(context: worker)
                 note.title = "b"
-                try worker.save()   // waits for the lock (busy timeout 120 s)
+                try worker.save()  // waits for the lock (busy timeout 120 s)
             }
         }
-        try await Task.sleep(for: .milliseconds(200))   // let the save reach the lock
+        try await Task.sleep(for: .milliseconds(200))  // let the save reach the lock
 
         let view = container.viewContext
         let whileBusy = try await view.perform { try view.fetch(FetchRequest<Note>()).map(\.title) }
@@ -87,7 +91,7 @@ import Testing
         let count = try child.performAndWait {
             let note = Note(context: child)
             note.title = "x"
-            try child.save()   // runs parent.performAndWait from the child's queue
+            try child.save()  // runs parent.performAndWait from the child's queue
             return try parent.performAndWait { try parent.count(for: FetchRequest<Note>()) }
         }
         #expect(count == 1)

@@ -9,7 +9,9 @@ import Testing
     /// The store holds note "x" (stars 1, body "stored"); a new context inserts another "x"
     /// (stars 2, no body) and saves under `policy`. Returns the stored (stars, body), the number
     /// of stored notes, and whether the inserted object ended up with the stored row's ID.
-    private func insertDuplicate(under policy: MergePolicy) async throws -> (stars: Int16, body: String?, count: Int, tookStoredID: Bool, objectStars: Int16) {
+    private func insertDuplicate(
+        under policy: MergePolicy
+    ) async throws -> (stars: Int16, body: String?, count: Int, tookStoredID: Bool, objectStars: Int16) {
         let container = try makeContainer(in: nil)
         let storedID = try await container.performBackgroundTask { context in
             let note = Note(context: context)
@@ -64,7 +66,10 @@ import Testing
                 #expect(constraint.first?.values == ["title": .string("x")])
                 #expect(constraint.first?.conflictingObjectIDs == [temporaryID])
                 #expect(constraint.first?.databaseObjectID == storedID)
-                #expect(error.description == "the save failed with 1 conflict: Note unique on (title): \(temporaryID) conflict with the stored \(storedID) (title = \"x\")")
+                #expect(
+                    error.description
+                        == "the save failed with 1 conflict: Note unique on (title): \(temporaryID) conflict with the stored \(storedID) (title = \"x\")"
+                )
             }
             #expect(note.isInserted, "a failed save keeps the context's changes")
             #expect(context.hasChanges)
@@ -174,7 +179,8 @@ import Testing
                 try context.save()
                 return "saved"
             } catch ManagedStoreError.saveConflicts(let constraint, _) {
-                return constraint.map { "\($0.values["title"]!) \($0.databaseObjectID == storedID)" }.joined(separator: ",")
+                return constraint.map { "\($0.values["title"]!) \($0.databaseObjectID == storedID)" }.joined(
+                    separator: ",")
             } catch {
                 return "\(error)"
             }
@@ -202,7 +208,8 @@ import Testing
     /// Counter "c" (value 0, flag false) is read by two contexts. The first renames it and sets
     /// value 1, and saves; the second, still holding what it read, sets value 2 and flag true,
     /// and saves under `policy`. Returns the stored (name, value, flag).
-    private func conflictingUpdates(under policy: MergePolicy) async throws -> (name: String, value: Int64, flag: Bool) {
+    private func conflictingUpdates(under policy: MergePolicy) async throws -> (name: String, value: Int64, flag: Bool)
+    {
         let container = try makeContainer(in: nil)
         let id = try await container.performBackgroundTask { context in
             let counter = Counter(context: context)
@@ -213,7 +220,9 @@ import Testing
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         second.mergePolicy = policy
-        try await second.perform { second.retainsRegisteredObjects = true; _ = try second.existingObject(with: id) }
+        try await second.perform {
+            second.retainsRegisteredObjects = true; _ = try second.existingObject(with: id)
+        }
         try await first.perform {
             let counter = try first.existingObject(with: id) as! Counter
             counter.name = "renamed"
@@ -237,9 +246,12 @@ import Testing
         await #expect {
             _ = try await conflictingUpdates(under: .error)
         } throws: { error in
-            guard case ManagedStoreError.saveConflicts(let constraint, let locking)? = error as? ManagedStoreError else { return false }
-            return constraint.isEmpty && locking.count == 1 && locking[0].cachedVersion == 1 && locking[0].persistedVersion == 2
-                && locking[0].persistedSnapshot?["name"] == .string("renamed") && locking[0].objectSnapshot["value"] == .integer(2)
+            guard case ManagedStoreError.saveConflicts(let constraint, let locking)? = error as? ManagedStoreError
+            else { return false }
+            return constraint.isEmpty && locking.count == 1 && locking[0].cachedVersion == 1
+                && locking[0].persistedVersion == 2
+                && locking[0].persistedSnapshot?["name"] == .string("renamed")
+                && locking[0].objectSnapshot["value"] == .integer(2)
         }
     }
 
@@ -283,7 +295,9 @@ import Testing
             #expect {
                 try holder.save()
             } throws: { error in
-                guard case ManagedStoreError.saveConflicts(_, let locking)? = error as? ManagedStoreError else { return false }
+                guard case ManagedStoreError.saveConflicts(_, let locking)? = error as? ManagedStoreError else {
+                    return false
+                }
                 return locking.count == 1 && locking[0].persistedVersion == nil
                     && locking[0].description == "\(id) was deleted from the store since it was read"
             }

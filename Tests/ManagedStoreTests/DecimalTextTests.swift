@@ -1,12 +1,15 @@
 import Foundation
-@testable import ManagedStore
 import Testing
+
+@testable import ManagedStore
 
 /// Decimal attributes are stored as exact text, formatted and parsed without Foundation's slow
 /// paths; the results must be Foundation's, value for value.
 @Suite struct DecimalTextTests {
-    @Test(arguments: ["1.1790", "1.179", "144", "20000", "1912400", "0.3883", "0.702804", "0", "-12.5", "100",
-                      "0.0001", "123456789012345678", "1234567890123456789012", "0.000000000001", "-0.5", "7.000"])
+    @Test(arguments: [
+        "1.1790", "1.179", "144", "20000", "1912400", "0.3883", "0.702804", "0", "-12.5", "100",
+        "0.0001", "123456789012345678", "1234567890123456789012", "0.000000000001", "-0.5", "7.000",
+    ])
     func formatAndParseMatchFoundation(text: String) throws {
         let decimal = try #require(Decimal(string: text, locale: nil))
         #expect(DecimalText.format(decimal) == decimal.description)

@@ -8,7 +8,9 @@ import Testing
     private func fixture() throws -> PersistentContainer {
         let container = try makeContainer(in: nil)
         let view = container.viewContext
-        let rows: [(String, Int16, String?, String)] = [("a", 0, nil, "1.1790"), ("b", 1, "x", "10"), ("c", 2, "y", "9.5"), ("d", 3, nil, "100")]
+        let rows: [(String, Int16, String?, String)] = [
+            ("a", 0, nil, "1.1790"), ("b", 1, "x", "10"), ("c", 2, "y", "9.5"), ("d", 3, nil, "100"),
+        ]
         for (title, stars, body, price) in rows {
             let note = Note(context: view)
             note.title = title
@@ -21,7 +23,10 @@ import Testing
         return container
     }
 
-    private func titles(_ container: PersistentContainer, _ predicate: Predicate<Note>?, sort: [SortDescriptor<Note>] = [SortDescriptor(\.title)]) throws -> [String] {
+    private func titles(
+        _ container: PersistentContainer, _ predicate: Predicate<Note>?,
+        sort: [SortDescriptor<Note>] = [SortDescriptor(\.title)]
+    ) throws -> [String] {
         try container.viewContext.fetch(FetchRequest(predicate: predicate, sortBy: sort)).map(\.title)
     }
 
@@ -63,9 +68,11 @@ import Testing
         #expect(try titles(container, #Predicate { $0.price == same }) == ["a"], "1.1790 and 1.179 are one value")
         let nine = Decimal(9)
         #expect(try titles(container, #Predicate { $0.price! > nine }) == ["b", "c", "d"])
-        let byPrice = try container.viewContext.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.price)])).map(\.title)
+        let byPrice = try container.viewContext.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.price)])).map(
+            \.title)
         #expect(byPrice == ["a", "c", "b", "d"], "1.179 < 9.5 < 10 < 100, not text order")
-        let stored = try container.viewContext.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "a" }))[0].price
+        let stored = try container.viewContext.fetch(FetchRequest<Note>(predicate: #Predicate { $0.title == "a" }))[0]
+            .price
         #expect(stored?.description == "1.179")
     }
 
@@ -97,7 +104,8 @@ import Testing
         #expect {
             try titles(container, #Predicate { $0.shout == "A" })
         } throws: { error in
-            "\(error)" == "cannot fetch Note: the key path of type KeyPath<Note, String> is not an attribute or relationship of Note"
+            "\(error)"
+                == "cannot fetch Note: the key path of type KeyPath<Note, String> is not an attribute or relationship of Note"
         }
     }
 
@@ -106,7 +114,9 @@ import Testing
         #expect {
             try titles(container, #Predicate { $0.stars + 1 > 2 })
         } throws: { error in
-            "\(error)".hasPrefix("cannot fetch Note: the predicate expression Arithmetic<KeyPath<Variable<Note>, Int16>, Value<Int16>> has no SQL translation")
+            "\(error)".hasPrefix(
+                "cannot fetch Note: the predicate expression Arithmetic<KeyPath<Variable<Note>, Int16>, Value<Int16>> has no SQL translation"
+            )
         }
     }
 
@@ -126,7 +136,9 @@ import Testing
         let container = try makeContainer(in: nil)
         let view = container.viewContext
         // Notes by body: x → stars 1 and 4, price 10 and 9.5; y → stars 2, price 100; nil → stars 0.
-        let rows: [(String, String?, Int16, String)] = [("a", nil, 0, "1.179"), ("b", "x", 1, "10"), ("c", "y", 2, "100"), ("d", "x", 4, "9.5")]
+        let rows: [(String, String?, Int16, String)] = [
+            ("a", nil, 0, "1.179"), ("b", "x", 1, "10"), ("c", "y", 2, "100"), ("d", "x", 4, "9.5"),
+        ]
         for (title, body, stars, price) in rows {
             let note = Note(context: view)
             note.title = title
@@ -137,29 +149,51 @@ import Testing
         }
         try view.save()
         let pending = Note(context: view)
-        pending.title = "pending"   // unsaved: aggregates count only the store
+        pending.title = "pending"  // unsaved: aggregates count only the store
 
-        let whole = try view.aggregate(AggregateRequest<Note>(aggregates: [.count, .min("created"), .max("price"), .min("price"), .countDistinct("body")]))
+        let whole = try view.aggregate(
+            AggregateRequest<Note>(aggregates: [
+                .count, .min("created"), .max("price"), .min("price"), .countDistinct("body"),
+            ]))
         #expect(whole.count == 1)
-        #expect(whole[0] == [.integer(4), .date(Date(timeIntervalSince1970: 0)), .decimal(100), .decimal(Decimal(string: "1.179")!), .integer(2)])
+        #expect(
+            whole[0] == [
+                .integer(4), .date(Date(timeIntervalSince1970: 0)), .decimal(100), .decimal(Decimal(string: "1.179")!),
+                .integer(2),
+            ])
 
-        let grouped = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 0 }, groupBy: ["body"],
-                                                               aggregates: [.count, .sum("stars"), .average("stars")]))
-        #expect(grouped == [
-            [.string("x"), .integer(2), .double(5), .double(2.5)],
-            [.string("y"), .integer(1), .double(2), .double(2)],
-        ])
+        let grouped = try view.aggregate(
+            AggregateRequest<Note>(
+                predicate: #Predicate { $0.stars > 0 }, groupBy: ["body"],
+                aggregates: [.count, .sum("stars"), .average("stars")]))
+        #expect(
+            grouped == [
+                [.string("x"), .integer(2), .double(5), .double(2.5)],
+                [.string("y"), .integer(1), .double(2), .double(2)],
+            ])
         // Only extremes: each runs as its own subquery (so an index can answer it), with the
         // predicate's arguments bound once per subquery.
-        let extremes = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 1 },
-                                                                aggregates: [.min("created"), .max("created"), .max("price")]))
-        #expect(extremes == [[.date(Date(timeIntervalSince1970: 2 * 86_400)), .date(Date(timeIntervalSince1970: 4 * 86_400)), .decimal(100)]])
+        let extremes = try view.aggregate(
+            AggregateRequest<Note>(
+                predicate: #Predicate { $0.stars > 1 },
+                aggregates: [.min("created"), .max("created"), .max("price")]))
+        #expect(
+            extremes == [
+                [
+                    .date(Date(timeIntervalSince1970: 2 * 86_400)), .date(Date(timeIntervalSince1970: 4 * 86_400)),
+                    .decimal(100),
+                ]
+            ])
         // A distinct count runs as COUNT(*) over a SELECT DISTINCT; it still ignores nil, also
         // under a predicate whose top level is an OR.
-        let distinct = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars == 0 || $0.stars == 4 },
-                                                                aggregates: [.countDistinct("body"), .count]))
+        let distinct = try view.aggregate(
+            AggregateRequest<Note>(
+                predicate: #Predicate { $0.stars == 0 || $0.stars == 4 },
+                aggregates: [.countDistinct("body"), .count]))
         #expect(distinct == [[.integer(1), .integer(2)]])
-        let none = try view.aggregate(AggregateRequest<Note>(predicate: #Predicate { $0.stars > 10 }, aggregates: [.min("created"), .max("created")]))
+        let none = try view.aggregate(
+            AggregateRequest<Note>(
+                predicate: #Predicate { $0.stars > 10 }, aggregates: [.min("created"), .max("created")]))
         #expect(none == [[.null, .null]])
         #expect(throws: ManagedStoreError.self) {
             _ = try view.aggregate(AggregateRequest<Note>(aggregates: [.max("nonexistent")]))
@@ -184,12 +218,14 @@ import Testing
         pending.title = "unsaved"
         pending.stars = 9
 
-        var request = FetchRequest<Note>(predicate: #Predicate { $0.stars >= 1 }, sortBy: [SortDescriptor(\.stars, order: .reverse)])
-        #expect(try view.fetchValues(request, properties: ["title", "price"]) == [
-            [.string("a"), .decimal(Decimal(string: "1.5")!)],
-            [.string("c"), .decimal(Decimal(string: "0.25")!)],
-            [.string("b"), .decimal(20)],
-        ])
+        var request = FetchRequest<Note>(
+            predicate: #Predicate { $0.stars >= 1 }, sortBy: [SortDescriptor(\.stars, order: .reverse)])
+        #expect(
+            try view.fetchValues(request, properties: ["title", "price"]) == [
+                [.string("a"), .decimal(Decimal(string: "1.5")!)],
+                [.string("c"), .decimal(Decimal(string: "0.25")!)],
+                [.string("b"), .decimal(20)],
+            ])
         request.fetchLimit = 1
         request.fetchOffset = 1
         #expect(try view.fetchValues(request, properties: ["stars"]) == [[.integer(2)]])

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ManagedStore
 import Synchronization
 import Testing
+
+@testable import ManagedStore
 
 /// Core Data's `NSFetchedResultsController`, as `FetchedResultsController`: its rules on the
 /// request, its sections, the changes it reports and their index paths (UITableView's batch
@@ -12,10 +13,12 @@ import Testing
     /// Core Data: "The fetch request must have at least one sort descriptor."
     @Test func performFetchRefusesARequestWithoutSortDescriptors() throws {
         let container = try makeContainer(in: nil)
-        let controller = FetchedResultsController(fetchRequest: FetchRequest<Note>(), managedObjectContext: container.viewContext)
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<Note>(), managedObjectContext: container.viewContext)
         #expect(throws: ManagedStoreError.self) { try controller.performFetch() }
-        #expect(message(of: try controller.performFetch())
-            == "cannot fetch Note: a fetched results controller needs at least one sort descriptor")
+        #expect(
+            message(of: try controller.performFetch())
+                == "cannot fetch Note: a fetched results controller needs at least one sort descriptor")
         #expect(controller.fetchedObjects == nil)
         #expect(controller.sections == nil)
     }
@@ -30,13 +33,16 @@ import Testing
         let wrongOrder = FetchedResultsController(
             fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.created), SortDescriptor(\.title)]),
             managedObjectContext: view, sectionNameKeyPath: \.title)
-        #expect(message(of: try wrongOrder.performFetch())
-            == "cannot fetch Note: sections by 'title' need the first sort descriptor to sort by 'title'")
+        #expect(
+            message(of: try wrongOrder.performFetch())
+                == "cannot fetch Note: sections by 'title' need the first sort descriptor to sort by 'title'")
 
         let computed = FetchedResultsController(
-            fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]), managedObjectContext: view, sectionNameKeyPath: \.shout)
-        #expect(message(of: try computed.performFetch())
-            == "cannot fetch Note: the section name key path is not an attribute of Note")
+            fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]), managedObjectContext: view,
+            sectionNameKeyPath: \.shout)
+        #expect(
+            message(of: try computed.performFetch())
+                == "cannot fetch Note: the section name key path is not an attribute of Note")
 
         let descending = FetchedResultsController(
             fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title, order: .reverse)]),
@@ -57,7 +63,9 @@ import Testing
         try view.save()
 
         let controller = FetchedResultsController(
-            fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.stars, order: .reverse), SortDescriptor(\.title)]),
+            fetchRequest: FetchRequest<Note>(sortBy: [
+                SortDescriptor(\.stars, order: .reverse), SortDescriptor(\.title),
+            ]),
             managedObjectContext: view, sectionNameKeyPath: \Note.stars)
         try controller.performFetch()
         let sections = try #require(controller.sections)
@@ -76,7 +84,8 @@ import Testing
         let container = try makeContainer(in: nil)
         let view = container.viewContext
         let controller = FetchedResultsController(
-            fetchRequest: FetchRequest<Note>(predicate: #Predicate { $0.stars > 100 }, sortBy: [SortDescriptor(\.title)]),
+            fetchRequest: FetchRequest<Note>(
+                predicate: #Predicate { $0.stars > 100 }, sortBy: [SortDescriptor(\.title)]),
             managedObjectContext: view)
         try controller.performFetch()
         #expect(controller.sections?.count == 1)
@@ -114,7 +123,7 @@ import Testing
         let (view, controller, recorder) = try await trackedNotes(["a", "c", "e"])
 
         let b = insertNote("b", into: view)
-        view.delete(controller.object(at: path(0, 2)))          // "e"
+        view.delete(controller.object(at: path(0, 2)))  // "e"
         view.processPendingChanges()
         #expect(recorder.log == ["will", "delete e 0.2→", "insert b →0.1", "did"])
         #expect(recorder.seenDuringChanges == ["a", "b", "c"])
@@ -129,11 +138,12 @@ import Testing
     @Test func aSortKeyChangeThatReordersIsAMoveFromTheOldIndexPathToTheNew() async throws {
         let (view, controller, recorder) = try await trackedNotes(["a", "b", "c", "d"])
 
-        controller.object(at: path(0, 0)).title = "z"           // a → the end
-        view.delete(controller.object(at: path(0, 1)))          // b
+        controller.object(at: path(0, 0)).title = "z"  // a → the end
+        view.delete(controller.object(at: path(0, 1)))  // b
         view.processPendingChanges()
-        #expect(recorder.log == ["will", "delete b 0.1→", "move z 0.0→0.2", "did"],
-                "c and d shift up without being reported")
+        #expect(
+            recorder.log == ["will", "delete b 0.1→", "move z 0.0→0.2", "did"],
+            "c and d shift up without being reported")
         #expect(controller.fetchedObjects?.map(\.title) == ["c", "d", "z"])
     }
 
@@ -146,27 +156,30 @@ import Testing
     @Test func aChangeThatLeavesTheObjectInPlaceIsAnUpdateAtTheOldIndexPath() async throws {
         let (view, controller, recorder) = try await trackedNotes(["a", "c", "e"])
 
-        controller.object(at: path(0, 1)).title = "d"           // c → d: a sort key, same place
+        controller.object(at: path(0, 1)).title = "d"  // c → d: a sort key, same place
         view.processPendingChanges()
         #expect(recorder.log == ["will", "update d 0.1→0.1", "did"])
 
         recorder.log = []
-        view.delete(controller.object(at: path(0, 0)))          // a
-        controller.object(at: path(0, 2)).body = "edited"       // e: not a sort key
+        view.delete(controller.object(at: path(0, 0)))  // a
+        controller.object(at: path(0, 2)).body = "edited"  // e: not a sort key
         view.processPendingChanges()
-        #expect(recorder.log == ["will", "delete a 0.0→", "update e 0.2→0.1", "did"],
-                "the update's index path is the old one; the delegate also gets the new one")
-        #expect(recorder.rounds.last?.objectChanges.last == .update(controller.object(at: path(0, 1)).objectID, at: path(0, 2)))
+        #expect(
+            recorder.log == ["will", "delete a 0.0→", "update e 0.2→0.1", "did"],
+            "the update's index path is the old one; the delegate also gets the new one")
+        #expect(
+            recorder.rounds.last?.objectChanges.last
+                == .update(controller.object(at: path(0, 1)).objectID, at: path(0, 2)))
     }
 
     /// Core Data: "The fetched results controller reports changes to its section before changes
     /// to the fetched objects"; a section appears with the first object of its key and
     /// disappears with the last, each reported with the object's own change.
     @Test func sectionsAppearAndDisappearBeforeTheirObjectsChanges() async throws {
-        let (view, controller, recorder) = try await trackedNotes(["a", "b", "c"], sectionedByStars: true)    // stars 0, 1, 2
+        let (view, controller, recorder) = try await trackedNotes(["a", "b", "c"], sectionedByStars: true)  // stars 0, 1, 2
         #expect(controller.sections?.map(\.name) == ["0", "1", "2"])
 
-        controller.object(at: path(1, 0)).stars = 7             // b leaves section "1" for a new "7"
+        controller.object(at: path(1, 0)).stars = 7  // b leaves section "1" for a new "7"
         view.processPendingChanges()
         #expect(recorder.log == ["will", "section delete 1 '1'", "section insert 2 '7'", "move b 1.0→2.0", "did"])
         #expect(controller.sections?.map(\.name) == ["0", "2", "7"])
@@ -193,8 +206,8 @@ import Testing
         let worker = container.newBackgroundContext()
         let changes = try await worker.perform { () throws -> ContextSaveChanges in
             try captureDidSave(of: worker) {
-                worker.delete(try worker.existingObject(with: ids[0]))             // a
-                (try worker.existingObject(with: ids[2]) as! Note).body = "memo"   // c, not a sort key
+                worker.delete(try worker.existingObject(with: ids[0]))  // a
+                (try worker.existingObject(with: ids[2]) as! Note).body = "memo"  // c, not a sort key
                 let bb = Note(context: worker)
                 bb.title = "bb"
             }
@@ -220,12 +233,14 @@ import Testing
 
         let worker = container.newBackgroundContext()
         try await worker.perform {
-            worker.delete(try worker.existingObject(with: ids[0]))             // a
-            (try worker.existingObject(with: ids[2]) as! Note).title = "0"     // c, to the front
+            worker.delete(try worker.existingObject(with: ids[0]))  // a
+            (try worker.existingObject(with: ids[2]) as! Note).title = "0"  // c, to the front
             insertNote("bb", into: worker)
             try worker.save()
         }
-        for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? [] {
+        for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions
+            ?? []
+        {
             view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
         }
         #expect(recorder.log == ["will", "delete a 0.0→", "insert bb →0.2", "move 0 0.2→0.0", "did"])
@@ -236,18 +251,20 @@ import Testing
     /// `mergeChanges(fromRemoteContextSave:into:)`, it reaches the controller as a save does.
     @Test func aMergedBatchUpdateIsReported() async throws {
         let container = try makeContainer(in: nil)
-        try await insertNotes(["a", "b", "c"], into: container)           // stars 0, 1, 2
+        try await insertNotes(["a", "b", "c"], into: container)  // stars 0, 1, 2
         let view = container.viewContext
         let (controller, recorder) = try makeTracked(view, sectionedByStars: true)
         let worker = container.newBackgroundContext()
         let updated = try await worker.perform { () throws -> [ManagedObjectID] in
-            var request = BatchUpdateRequest<Note>(predicate: #Predicate { $0.title == "a" }, propertiesToUpdate: ["stars": .integer(2)])
+            var request = BatchUpdateRequest<Note>(
+                predicate: #Predicate { $0.title == "a" }, propertiesToUpdate: ["stars": .integer(2)])
             request.resultType = .objectIDs
             return try worker.execute(request).objectIDs ?? []
         }
         #expect(recorder.log.isEmpty)
         ManagedObjectContext.mergeChanges(
-            fromRemoteContextSave: ContextSaveChanges(insertedObjectIDs: [], updatedObjectIDs: Set(updated), deletedObjectIDs: []), into: [view])
+            fromRemoteContextSave: ContextSaveChanges(
+                insertedObjectIDs: [], updatedObjectIDs: Set(updated), deletedObjectIDs: []), into: [view])
         #expect(recorder.log == ["will", "section delete 0 '0'", "move a 0.0→1.0", "did"])
         #expect(controller.sections?.map { $0.objects.map(\.title) } == [["b"], ["a", "c"]])
     }
@@ -266,7 +283,7 @@ import Testing
         request.fetchBatchSize = batchSize
         let (controller, recorder) = try makeTracked(view, request: request)
 
-        try await insertNotes(["b"], into: container)                     // saved by another context, not merged
+        try await insertNotes(["b"], into: container)  // saved by another context, not merged
         insertNote("d", into: view)
         view.processPendingChanges()
         #expect(recorder.log == ["will", "insert d →0.2", "did"], "b is not in the view's generation")
@@ -315,7 +332,9 @@ import Testing
         #expect(!b.objectID.isTemporaryID)
         #expect(recorder.log.isEmpty)
         #expect(controller.indexPath(forObject: b) == path(0, 1))
-        #expect(controller.fetchedObjects?.map(\.objectID) == (try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]))).map(\.objectID))
+        #expect(
+            controller.fetchedObjects?.map(\.objectID)
+                == (try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]))).map(\.objectID))
     }
 
     /// `reset()` invalidates every object of the context: the controller fetches again, reports
@@ -347,7 +366,8 @@ import Testing
         controller.delegate = recorder
         insertNote("c", into: view)
         view.processPendingChanges()
-        #expect(recorder.log == ["will", "insert b →0.1", "insert c →0.2", "did"], "the changes since the results it has")
+        #expect(
+            recorder.log == ["will", "insert b →0.1", "insert c →0.2", "did"], "the changes since the results it has")
     }
 
     /// A change the delegate makes to the context while it is told of a round (as a table's
@@ -403,7 +423,8 @@ import Testing
     @Test func theDelegateIsHeldWeakly() throws {
         let container = try makeContainer(in: nil)
         let controller = FetchedResultsController(
-            fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]), managedObjectContext: container.viewContext)
+            fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]),
+            managedObjectContext: container.viewContext)
         weak var gone: ChangeRecorder?
         do {
             let recorder = ChangeRecorder()
@@ -466,7 +487,9 @@ import Testing
         view.processPendingChanges()
         #expect(recorder.log == ["will", "insert n19a →0.20", "move n00a 0.13→0.1", "did"])
         #expect(controller.object(at: path(0, 1)) === held)
-        #expect(controller.fetchedObjects?.map(\.title) == (try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]))).map(\.title))
+        #expect(
+            controller.fetchedObjects?.map(\.title)
+                == (try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]))).map(\.title))
     }
 
     // MARK: Property
@@ -504,8 +527,9 @@ import Testing
         }
         try await insertNotes((0..<30).map { _ in nextTitle() }, into: container)
         let view = container.viewContext
-        var request = FetchRequest<Note>(predicate: #Predicate { $0.stars != 2 },
-                                         sortBy: [SortDescriptor(\.stars), SortDescriptor(\.title)])
+        var request = FetchRequest<Note>(
+            predicate: #Predicate { $0.stars != 2 },
+            sortBy: [SortDescriptor(\.stars), SortDescriptor(\.title)])
         request.fetchBatchSize = batchSize
         let (controller, recorder) = try makeTracked(view, request: request, sectionedByStars: true)
         var shown = Shown(controller)
@@ -542,7 +566,9 @@ import Testing
                     view.mergeChanges(fromContextDidSave: saved)
                 } else {
                     // The same save, as the persistent history has it (object IDs only).
-                    for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? [] {
+                    for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token))
+                        .transactions ?? []
+                    {
                         view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
                     }
                 }
@@ -554,8 +580,9 @@ import Testing
 
             let fresh = try view.fetch(request)
             let fetched = try #require(controller.fetchedObjects)
-            #expect(fetched.count == fresh.count && zip(fetched, fresh).allSatisfy { $0 === $1 },
-                    "round \(round): results \(fetched.map(\.title)) ≠ fresh fetch \(fresh.map(\.title)); \(replay)")
+            #expect(
+                fetched.count == fresh.count && zip(fetched, fresh).allSatisfy { $0 === $1 },
+                "round \(round): results \(fetched.map(\.title)) ≠ fresh fetch \(fresh.map(\.title)); \(replay)")
             let freshSections = Dictionary(grouping: fresh, by: \.stars).keys.sorted().map { String($0) }
             #expect(controller.sections?.map(\.name) == freshSections, "round \(round): sections; \(replay)")
 
@@ -567,8 +594,10 @@ import Testing
             }
             shown.followPermanentIDs()
             let now = Shown(controller)
-            #expect(shown.sections == now.sections,
-                    "round \(round): the reports replayed give \(shown.sections), the results are \(now.sections); \(replay)")
+            #expect(
+                shown.sections == now.sections,
+                "round \(round): the reports replayed give \(shown.sections), the results are \(now.sections); \(replay)"
+            )
             shown = now
         }
     }
@@ -592,8 +621,11 @@ private func message(of body: @autoclosure () throws -> Void) -> String? {
 /// A store with notes titled `titles` (stars 0, 1, 2, … in that order), and a controller of
 /// them in its view context, made by `makeTracked`.
 @MainActor
-private func trackedNotes(_ titles: [String], sectionedByStars: Bool = false) async throws
-    -> (ManagedObjectContext, FetchedResultsController<Note>, ChangeRecorder) {
+private func trackedNotes(
+    _ titles: [String], sectionedByStars: Bool = false
+) async throws
+    -> (ManagedObjectContext, FetchedResultsController<Note>, ChangeRecorder)
+{
     let container = try makeContainer(in: nil)
     try await insertNotes(titles, into: container)
     let view = container.viewContext
@@ -608,7 +640,8 @@ private func notesByTitle(_ titles: [String]) async throws -> (ManagedObjectCont
     let container = try makeContainer(in: nil)
     try await insertNotes(titles, into: container)
     let controller = FetchedResultsController(
-        fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]), managedObjectContext: container.viewContext)
+        fetchRequest: FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]), managedObjectContext: container.viewContext
+    )
     try controller.performFetch()
     return (container.viewContext, controller)
 }
@@ -624,12 +657,15 @@ private func insertNote(_ title: String, into context: ManagedObjectContext) -> 
 /// A controller of notes by title (or by stars, then title, in sections by stars) in `view`,
 /// fetched, with a recorder as its delegate.
 @MainActor
-private func makeTracked(_ view: ManagedObjectContext, request: FetchRequest<Note>? = nil,
-                         sectionedByStars: Bool = false) throws -> (FetchedResultsController<Note>, ChangeRecorder) {
+private func makeTracked(
+    _ view: ManagedObjectContext, request: FetchRequest<Note>? = nil,
+    sectionedByStars: Bool = false
+) throws -> (FetchedResultsController<Note>, ChangeRecorder) {
     let controller: FetchedResultsController<Note>
     if sectionedByStars {
         let request = request ?? FetchRequest<Note>(sortBy: [SortDescriptor(\.stars), SortDescriptor(\.title)])
-        controller = FetchedResultsController(fetchRequest: request, managedObjectContext: view, sectionNameKeyPath: \Note.stars)
+        controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: view, sectionNameKeyPath: \Note.stars)
     } else {
         let request = request ?? FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])
         controller = FetchedResultsController(fetchRequest: request, managedObjectContext: view)
@@ -656,15 +692,21 @@ private final class ChangeRecorder: FetchedResultsControllerDelegate {
         current = FetchedResultsChangeSet()
     }
 
-    func controller(_ controller: FetchedResultsController<Note>, didChange sectionInfo: FetchedResultsSectionInfo<Note>,
-                    atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
+    func controller(
+        _ controller: FetchedResultsController<Note>, didChange sectionInfo: FetchedResultsSectionInfo<Note>,
+        atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+    ) {
         log.append("section \(type) \(sectionIndex) '\(sectionInfo.name)'")
-        current.sectionChanges.append(type == .insert ? .insert(name: sectionInfo.name, at: sectionIndex)
-                                                      : .delete(name: sectionInfo.name, at: sectionIndex))
+        current.sectionChanges.append(
+            type == .insert
+                ? .insert(name: sectionInfo.name, at: sectionIndex)
+                : .delete(name: sectionInfo.name, at: sectionIndex))
     }
 
-    func controller(_ controller: FetchedResultsController<Note>, didChange note: Note, at indexPath: IndexPath?,
-                    for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: FetchedResultsController<Note>, didChange note: Note, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
         let title = note.isFault ? "?" : note.title
         log.append("\(type) \(title) \(indexPath.map(text) ?? "")→\(newIndexPath.map(text) ?? "")")
         let id = note.objectID
@@ -694,8 +736,10 @@ private final class InsertingDelegate: FetchedResultsControllerDelegate {
 
     func controllerWillChangeContent(_ controller: FetchedResultsController<Note>) { log.append("will") }
 
-    func controller(_ controller: FetchedResultsController<Note>, didChange note: Note, at indexPath: IndexPath?,
-                    for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+    func controller(
+        _ controller: FetchedResultsController<Note>, didChange note: Note, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
         log.append("\(type) \(note.title)")
     }
 
@@ -767,7 +811,9 @@ private struct Shown {
             switch change {
             case .delete(let name, let index):
                 sectionDeletions.append(index)
-                if sections.indices.contains(index), sections[index].name != name { problems.append("section \(index) is not '\(name)'") }
+                if sections.indices.contains(index), sections[index].name != name {
+                    problems.append("section \(index) is not '\(name)'")
+                }
             case .insert(let name, let index): sectionInsertions.append((index, name))
             }
         }
@@ -809,7 +855,8 @@ private struct Shown {
     }
 
     private func holds(_ id: ManagedObjectID, at path: IndexPath) -> Bool {
-        sections.indices.contains(path[0]) && sections[path[0]].ids.indices.contains(path[1]) && sections[path[0]].ids[path[1]] == id
+        sections.indices.contains(path[0]) && sections[path[0]].ids.indices.contains(path[1])
+            && sections[path[0]].ids[path[1]] == id
     }
 }
 

@@ -18,18 +18,22 @@ final class Reading: Dated {
 /// descriptors on an inherited attribute reach the right column.
 @Suite struct InheritedAttributeTests {
     static let model = ManagedObjectModel(entities: [
-        EntityDescription(name: "Reading", managedObjectClass: Reading.self, attributes: [
-            AttributeDescription(name: "day", type: .integer64),
-            AttributeDescription(name: "label", type: .string),
-            AttributeDescription(name: "value", type: .decimal),
-        ]),
+        EntityDescription(
+            name: "Reading", managedObjectClass: Reading.self,
+            attributes: [
+                AttributeDescription(name: "day", type: .integer64),
+                AttributeDescription(name: "label", type: .string),
+                AttributeDescription(name: "value", type: .decimal),
+            ])
     ])
 
     @Test func inheritedAndOwnAttributesReadWriteAndQueryTheirOwnColumns() async throws {
         let directory = TemporaryDirectory()
         let container = try makeContainer(in: directory, name: "Inherited", model: Self.model)
         let context = container.newBackgroundContext()
-        let rows: [(Int64, String, Decimal)] = [(3, "c", Decimal(string: "1.5")!), (1, "a", Decimal(string: "-2")!), (2, "b", Decimal(string: "0.25")!)]
+        let rows: [(Int64, String, Decimal)] = [
+            (3, "c", Decimal(string: "1.5")!), (1, "a", Decimal(string: "-2")!), (2, "b", Decimal(string: "0.25")!),
+        ]
         try await context.perform {
             for (day, label, value) in rows {
                 // The inherited attribute is written last and first, around the own ones.
@@ -43,15 +47,19 @@ final class Reading: Dated {
         }
         let view = container.viewContext
         let fetched = try await view.perform {
-            try view.fetch(FetchRequest<Reading>(predicate: #Predicate { $0.day >= 2 }, sortBy: [SortDescriptor(\.day, order: .reverse)]))
-                .map { ($0.day, $0.label, $0.value) }
+            try view.fetch(
+                FetchRequest<Reading>(
+                    predicate: #Predicate { $0.day >= 2 }, sortBy: [SortDescriptor(\.day, order: .reverse)])
+            )
+            .map { ($0.day, $0.label, $0.value) }
         }
         #expect(fetched.map(\.0) == [3, 2])
         #expect(fetched.map(\.1) == ["c", "b"])
         #expect(fetched.map(\.2) == [Decimal(string: "1.5")!, Decimal(string: "0.25")!])
         // The columns hold what was written, whatever the order of the class's fields.
         let stored = try await view.perform {
-            try view.fetchValues(FetchRequest<Reading>(sortBy: [SortDescriptor(\.label)]), properties: ["day", "label"])
+            try view.fetchValues(
+                FetchRequest<Reading>(sortBy: [SortDescriptor(\.label)]), properties: ["day", "label"])
         }
         #expect(stored == [[.integer(1), .string("a")], [.integer(2), .string("b")], [.integer(3), .string("c")]])
     }

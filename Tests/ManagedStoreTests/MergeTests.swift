@@ -38,7 +38,9 @@ import Testing
         let observer = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.objectsDidChangeNotification, object: view, queue: nil
         ) { note in
-            let updated = note.userInfo?[ManagedObjectContext.NotificationKey.updatedObjects.rawValue] as? Set<ManagedObject> ?? []
+            let updated =
+                note.userInfo?[ManagedObjectContext.NotificationKey.updatedObjects.rawValue] as? Set<ManagedObject>
+                ?? []
             let ids = Set(updated.map(\.objectID))
             didChange.withLock { $0.formUnion(ids) }
         }
@@ -111,7 +113,9 @@ import Testing
         let observer = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.objectsDidChangeNotification, object: view, queue: nil
         ) { note in
-            let deleted = note.userInfo?[ManagedObjectContext.NotificationKey.deletedObjects.rawValue] as? Set<ManagedObject> ?? []
+            let deleted =
+                note.userInfo?[ManagedObjectContext.NotificationKey.deletedObjects.rawValue] as? Set<ManagedObject>
+                ?? []
             let ids = deleted.map(\.objectID)
             deletedSeen.withLock { $0 += ids }
         }
@@ -127,7 +131,9 @@ import Testing
 
     /// Sets `stars` of the note `id` in a new background context, saves, and returns the save's
     /// changes as its didSave notification carried them.
-    private func saveStars(_ stars: Int16, of id: ManagedObjectID, in container: PersistentContainer) async throws -> ContextSaveChanges {
+    private func saveStars(
+        _ stars: Int16, of id: ManagedObjectID, in container: PersistentContainer
+    ) async throws -> ContextSaveChanges {
         let worker = container.newBackgroundContext()
         let changes = try await worker.perform { () throws -> ContextSaveChanges in
             try captureDidSave(of: worker) {

@@ -1,7 +1,7 @@
 import Foundation
 import ManagedStore
-import Testing
 import TestSupport
+import Testing
 
 /// An entity class without `@Attribute` properties, so that one class serves every model
 /// version below (values go through `value(forKey:)` and `setValue(_:forKey:)`).
@@ -13,10 +13,13 @@ final class Tag: ManagedObject {}
 /// (both on by default) allow it, and the change can be inferred; otherwise it is refused and
 /// left untouched.
 @Suite struct MigrationTests {
-    static func item(_ attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-                     unique: [[String]] = [], indexes: [[String]] = [], name: String = "Item", renaming: String? = nil) -> EntityDescription {
-        EntityDescription(name: name, managedObjectClass: Item.self, attributes: attributes, relationships: relationships,
-                          uniquenessConstraints: unique, indexes: indexes, renamingIdentifier: renaming)
+    static func item(
+        _ attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
+        unique: [[String]] = [], indexes: [[String]] = [], name: String = "Item", renaming: String? = nil
+    ) -> EntityDescription {
+        EntityDescription(
+            name: name, managedObjectClass: Item.self, attributes: attributes, relationships: relationships,
+            uniquenessConstraints: unique, indexes: indexes, renamingIdentifier: renaming)
     }
 
     static let title = AttributeDescription(name: "title", type: .string)
@@ -36,7 +39,9 @@ final class Tag: ManagedObject {}
         }
     }
 
-    static func open(_ url: URL, _ model: ManagedObjectModel, configure: (inout PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
+    static func open(
+        _ url: URL, _ model: ManagedObjectModel, configure: (inout PersistentStoreDescription) -> Void = { _ in }
+    ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Migration", managedObjectModel: model)
         var description = PersistentStoreDescription(url: url)
         configure(&description)
@@ -58,12 +63,21 @@ final class Tag: ManagedObject {}
         let dir = TemporaryDirectory()
         let url = dir.file("s.sqlite")
         try Self.makeStore(url)
-        let model = ManagedObjectModel(entities: [Self.item([Self.title, Self.count,
-            AttributeDescription(name: "note", type: .string, isOptional: true),
-            AttributeDescription(name: "stars", type: .integer16, defaultValue: .integer(5))])])
-        #expect(!model.isConfiguration(compatibleWithStoreMetadata: try PersistentStoreCoordinator.metadataForPersistentStore(at: url)))
+        let model = ManagedObjectModel(entities: [
+            Self.item([
+                Self.title, Self.count,
+                AttributeDescription(name: "note", type: .string, isOptional: true),
+                AttributeDescription(name: "stars", type: .integer16, defaultValue: .integer(5)),
+            ])
+        ])
+        #expect(
+            !model.isConfiguration(
+                compatibleWithStoreMetadata: try PersistentStoreCoordinator.metadataForPersistentStore(at: url)))
         let container = try Self.open(url, model)
-        #expect(try Self.rows(container, ["title", "count", "note", "stars"]) == [["a", "1", "nil", "5"], ["b", "nil", "nil", "5"], ["c", "3", "nil", "5"]])
+        #expect(
+            try Self.rows(container, ["title", "count", "note", "stars"]) == [
+                ["a", "1", "nil", "5"], ["b", "nil", "nil", "5"], ["c", "3", "nil", "5"],
+            ])
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: url)
         #expect(model.isConfiguration(compatibleWithStoreMetadata: metadata))
         #expect(metadata.entityVersionHashesByName == model.entityVersionHashesByName)
@@ -74,8 +88,11 @@ final class Tag: ManagedObject {}
         let dir = TemporaryDirectory()
         let url = dir.file("s.sqlite")
         try Self.makeStore(url)
-        let model = ManagedObjectModel(entities: [Self.item([AttributeDescription(name: "name", type: .string, renamingIdentifier: "title")],
-                                                           unique: [["name"]])])
+        let model = ManagedObjectModel(entities: [
+            Self.item(
+                [AttributeDescription(name: "name", type: .string, renamingIdentifier: "title")],
+                unique: [["name"]])
+        ])
         let container = try Self.open(url, model)
         #expect(try Self.rows(container, ["name"]) == [["a"], ["b"], ["c"]])
         // The new uniqueness constraint holds.
@@ -94,11 +111,17 @@ final class Tag: ManagedObject {}
         let url = dir.file("s.sqlite")
         try Self.makeStore(url)
         let old = try Self.open(url, Self.base)
-        let oldKeys = try old.viewContext.performAndWait { try old.viewContext.fetch(FetchRequest<Item>()).map { $0.objectID.uriRepresentation().lastPathComponent } }
+        let oldKeys = try old.viewContext.performAndWait {
+            try old.viewContext.fetch(FetchRequest<Item>()).map { $0.objectID.uriRepresentation().lastPathComponent }
+        }
         let model = ManagedObjectModel(entities: [Self.item([Self.title, Self.count], name: "Thing", renaming: "Item")])
         let container = try Self.open(url, model)
         #expect(try Self.rows(container, ["title", "count"]) == [["a", "1"], ["b", "nil"], ["c", "3"]])
-        let keys = try container.viewContext.performAndWait { try container.viewContext.fetch(FetchRequest<Item>()).map { $0.objectID.uriRepresentation().lastPathComponent } }
+        let keys = try container.viewContext.performAndWait {
+            try container.viewContext.fetch(FetchRequest<Item>()).map {
+                $0.objectID.uriRepresentation().lastPathComponent
+            }
+        }
         #expect(keys.sorted() == oldKeys.sorted())
         #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).entityNames == ["Thing"])
         // New rows take keys after the old ones.
@@ -113,11 +136,16 @@ final class Tag: ManagedObject {}
     @Test func addingAndRemovingEntitiesAndMakingAnAttributeMandatoryWithADefault() throws {
         let dir = TemporaryDirectory()
         let url = dir.file("s.sqlite")
-        let tag = EntityDescription(name: "Tag", managedObjectClass: Tag.self, attributes: [AttributeDescription(name: "label", type: .string)])
+        let tag = EntityDescription(
+            name: "Tag", managedObjectClass: Tag.self, attributes: [AttributeDescription(name: "label", type: .string)])
         try Self.makeStore(url, model: ManagedObjectModel(entities: [Self.item([Self.title, Self.count]), tag]))
-        let note = EntityDescription(name: "Note2", managedObjectClass: Tag.self, attributes: [AttributeDescription(name: "text", type: .string)])
+        let note = EntityDescription(
+            name: "Note2", managedObjectClass: Tag.self, attributes: [AttributeDescription(name: "text", type: .string)]
+        )
         let model = ManagedObjectModel(entities: [
-            Self.item([Self.title, AttributeDescription(name: "count", type: .integer64, defaultValue: .integer(0))], indexes: [["count"]]),
+            Self.item(
+                [Self.title, AttributeDescription(name: "count", type: .integer64, defaultValue: .integer(0))],
+                indexes: [["count"]]),
             note,
         ])
         let container = try Self.open(url, model)
@@ -137,8 +165,10 @@ final class Tag: ManagedObject {}
         try Self.makeStore(url)
         let model = ManagedObjectModel(entities: [
             Self.item([Self.title, Self.count], relationships: [.toOne("tag", destination: "Tag", inverse: "items")]),
-            EntityDescription(name: "Tag", managedObjectClass: Tag.self, attributes: [AttributeDescription(name: "label", type: .string)],
-                              relationships: [.toMany("items", destination: "Item", inverse: "tag")]),
+            EntityDescription(
+                name: "Tag", managedObjectClass: Tag.self,
+                attributes: [AttributeDescription(name: "label", type: .string)],
+                relationships: [.toMany("items", destination: "Item", inverse: "tag")]),
         ])
         let container = try Self.open(url, model)
         #expect(try Self.rows(container, ["title", "tag"]) == [["a", "nil"], ["b", "nil"], ["c", "nil"]])
@@ -148,8 +178,10 @@ final class Tag: ManagedObject {}
         let dir = TemporaryDirectory()
         let url = dir.file("s.sqlite")
         let tag = { (relationships: [RelationshipDescription]) in
-            EntityDescription(name: "Tag", managedObjectClass: Tag.self, attributes: [AttributeDescription(name: "label", type: .string)],
-                              relationships: relationships)
+            EntityDescription(
+                name: "Tag", managedObjectClass: Tag.self,
+                attributes: [AttributeDescription(name: "label", type: .string)],
+                relationships: relationships)
         }
         let first = ManagedObjectModel(entities: [
             Self.item([Self.title, Self.count], relationships: [.toOne("tag", destination: "Tag", inverse: "items")]),
@@ -167,29 +199,38 @@ final class Tag: ManagedObject {}
             }
         }
         let renamed = ManagedObjectModel(entities: [
-            Self.item([Self.title, Self.count], relationships: [.toOne("label", destination: "Tag", inverse: "items", renamingIdentifier: "tag")]),
+            Self.item(
+                [Self.title, Self.count],
+                relationships: [.toOne("label", destination: "Tag", inverse: "items", renamingIdentifier: "tag")]),
             tag([.toMany("items", destination: "Item", inverse: "label")]),
         ])
         do {
             let container = try Self.open(url, renamed)
             let label = try container.viewContext.performAndWait {
-                (try container.viewContext.fetch(FetchRequest<Item>())[0].value(forKey: "label") as? ManagedObject)?.value(forKey: "label") as? String
+                (try container.viewContext.fetch(FetchRequest<Item>())[0].value(forKey: "label") as? ManagedObject)?
+                    .value(forKey: "label") as? String
             }
             #expect(label == "red", "the link survived the rename")
         }
         let removed = ManagedObjectModel(entities: [Self.item([Self.title, Self.count]), tag([])])
         let container = try Self.open(url, removed)
         #expect(try Self.rows(container, ["title"]) == [["a"]])
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).entityVersionHashesByName == removed.entityVersionHashesByName)
+        #expect(
+            try PersistentStoreCoordinator.metadataForPersistentStore(at: url).entityVersionHashesByName
+                == removed.entityVersionHashesByName)
     }
 
     /// A `.date` attribute whose values are all midnights (UTC) becomes a `.day` attribute as it
     /// is; one with a time of day anywhere is refused, naming it.
     @Test func aDateOfMidnightsBecomesADayAndADateWithATimeIsRefused() throws {
-        for (seconds, migrates) in [([0.0, 86_400 * 20_000, -86_400 * 3], true), ([86_400 * 20_000, 86_400 * 20_000 + 3_600], false)] as [([Double], Bool)] {
+        for (seconds, migrates) in [
+            ([0.0, 86_400 * 20_000, -86_400 * 3], true), ([86_400 * 20_000, 86_400 * 20_000 + 3_600], false),
+        ] as [([Double], Bool)] {
             let dir = TemporaryDirectory()
             let url = dir.file("s.sqlite")
-            let dated = ManagedObjectModel(entities: [Self.item([Self.title, AttributeDescription(name: "when", type: .date)])])
+            let dated = ManagedObjectModel(entities: [
+                Self.item([Self.title, AttributeDescription(name: "when", type: .date)])
+            ])
             do {
                 let container = try Self.open(url, dated)
                 try container.viewContext.performAndWait {
@@ -201,18 +242,23 @@ final class Tag: ManagedObject {}
                     try container.viewContext.save()
                 }
             }
-            let daily = ManagedObjectModel(entities: [Self.item([Self.title, AttributeDescription(name: "when", type: .day)])])
+            let daily = ManagedObjectModel(entities: [
+                Self.item([Self.title, AttributeDescription(name: "when", type: .day)])
+            ])
             if migrates {
                 let container = try Self.open(url, daily)
                 let days = try container.viewContext.performAndWait {
-                    try container.viewContext.fetch(FetchRequest<Item>()).compactMap { $0.value(forKey: "when") as? Int }.sorted()
+                    try container.viewContext.fetch(FetchRequest<Item>()).compactMap {
+                        $0.value(forKey: "when") as? Int
+                    }.sorted()
                 }
                 #expect(days == [-3, 0, 20_000])
             } else {
                 #expect {
                     _ = try Self.open(url, daily)
                 } throws: { error in
-                    "\(error)" == "the store at \(url.path) cannot be migrated to this model: Item.when: 1 stored value has a time of day, which a calendar day cannot hold. Nothing was written"
+                    "\(error)"
+                        == "the store at \(url.path) cannot be migrated to this model: Item.when: 1 stored value has a time of day, which a calendar day cannot hold. Nothing was written"
                 }
             }
         }
@@ -225,11 +271,14 @@ final class Tag: ManagedObject {}
         let url = dir.file("s.sqlite")
         try Self.makeStore(url)
         let before = try Data(contentsOf: url)
-        let model = ManagedObjectModel(entities: [Self.item([Self.title, AttributeDescription(name: "count", type: .string, isOptional: true)])])
+        let model = ManagedObjectModel(entities: [
+            Self.item([Self.title, AttributeDescription(name: "count", type: .string, isOptional: true)])
+        ])
         #expect {
             _ = try Self.open(url, model)
         } throws: { error in
-            "\(error)" == "the store at \(url.path) cannot be migrated to this model: Item.count: its type changed from integer64 to string, which a lightweight migration cannot convert. Nothing was written"
+            "\(error)"
+                == "the store at \(url.path) cannot be migrated to this model: Item.count: its type changed from integer64 to string, which a lightweight migration cannot convert. Nothing was written"
         }
         #expect(try Data(contentsOf: url) == before)
         #expect(try Self.rows(try Self.open(url, Self.base), ["title"]) == [["a"], ["b"], ["c"]])
@@ -240,11 +289,14 @@ final class Tag: ManagedObject {}
         let url = dir.file("s.sqlite")
         try Self.makeStore(url)
         let before = try Data(contentsOf: url)
-        let model = ManagedObjectModel(entities: [Self.item([Self.title, Self.count, AttributeDescription(name: "owner", type: .string)])])
+        let model = ManagedObjectModel(entities: [
+            Self.item([Self.title, Self.count, AttributeDescription(name: "owner", type: .string)])
+        ])
         #expect {
             _ = try Self.open(url, model)
         } throws: { error in
-            "\(error)" == "the store at \(url.path) cannot be migrated to this model: Item.owner: it is new, not optional and has no default, so the stored rows would have no value for it. Nothing was written"
+            "\(error)"
+                == "the store at \(url.path) cannot be migrated to this model: Item.owner: it is new, not optional and has no default, so the stored rows would have no value for it. Nothing was written"
         }
         #expect(try Data(contentsOf: url) == before)
     }
@@ -267,7 +319,8 @@ final class Tag: ManagedObject {}
         #expect {
             _ = try Self.open(url, model)
         } throws: { error in
-            "\(error)" == "the store at \(url.path) cannot be migrated to this model: Item.count: the stored rows break the uniqueness constraint on (count). Nothing was written"
+            "\(error)"
+                == "the store at \(url.path) cannot be migrated to this model: Item.count: the stored rows break the uniqueness constraint on (count). Nothing was written"
         }
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: url)
         #expect(Self.base.isConfiguration(compatibleWithStoreMetadata: metadata), "the transaction rolled back")
@@ -278,12 +331,17 @@ final class Tag: ManagedObject {}
         let dir = TemporaryDirectory()
         let url = dir.file("s.sqlite")
         try Self.makeStore(url)
-        let model = ManagedObjectModel(entities: [Self.item([Self.title, Self.count, AttributeDescription(name: "note", type: .string, isOptional: true)])])
-        for option in [\PersistentStoreDescription.shouldMigrateStoreAutomatically, \.shouldInferMappingModelAutomatically] {
+        let model = ManagedObjectModel(entities: [
+            Self.item([Self.title, Self.count, AttributeDescription(name: "note", type: .string, isOptional: true)])
+        ])
+        for option in [
+            \PersistentStoreDescription.shouldMigrateStoreAutomatically, \.shouldInferMappingModelAutomatically,
+        ] {
             #expect {
                 _ = try Self.open(url, model) { $0[keyPath: option] = false }
             } throws: { error in
-                "\(error)" == "the store at \(url.path) was made by an incompatible model, so it was left untouched: the model has attribute Item.note (string, optional), the store does not"
+                "\(error)"
+                    == "the store at \(url.path) was made by an incompatible model, so it was left untouched: the model has attribute Item.note (string, optional), the store does not"
             }
         }
     }
@@ -292,19 +350,25 @@ final class Tag: ManagedObject {}
         let dir = TemporaryDirectory()
         let url = dir.file("s.sqlite")
         try Self.makeStore(url)
-        let model = ManagedObjectModel(entities: [Self.item([Self.title, Self.count, AttributeDescription(name: "note", type: .string, isOptional: true)])])
+        let model = ManagedObjectModel(entities: [
+            Self.item([Self.title, Self.count, AttributeDescription(name: "note", type: .string, isOptional: true)])
+        ])
         #expect {
             _ = try Self.open(url, model) { $0.isReadOnly = true }
         } throws: { error in
-            "\(error)" == "the store at \(url.path) was made by an earlier model and must be migrated (adds Item.note), which a read-only open cannot do; open it for writing once. It was left untouched"
+            "\(error)"
+                == "the store at \(url.path) was made by an earlier model and must be migrated (adds Item.note), which a read-only open cannot do; open it for writing once. It was left untouched"
         }
-        #expect(Self.base.isConfiguration(compatibleWithStoreMetadata: try PersistentStoreCoordinator.metadataForPersistentStore(at: url)))
+        #expect(
+            Self.base.isConfiguration(
+                compatibleWithStoreMetadata: try PersistentStoreCoordinator.metadataForPersistentStore(at: url)))
     }
 
     // MARK: Killed in the middle
 
     static var helper: URL {
-        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("managedstore-migration-helper")
+        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "managedstore-migration-helper")
     }
 
     /// A migration that copies 150,000 rows, killed with SIGKILL at seeded moments: afterwards
@@ -325,7 +389,9 @@ final class Tag: ManagedObject {}
         let after = try SpawnedProcess.run(Self.helper, ["check", whole.path])
         #expect(after.out.hasPrefix("v2 150000 \(parts[2])"), "migrated: \(after.out)")
 
-        let seed = UInt64(ProcessInfo.processInfo.environment["MIGRATION_KILL_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["MIGRATION_KILL_SEED"] ?? "")
+            ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         var outcomes: [String: Int] = [:]
         for round in 0..<8 {
@@ -338,8 +404,9 @@ final class Tag: ManagedObject {}
             _ = try running.wait()
             let check = try SpawnedProcess.run(Self.helper, ["check", copy.path])
             let found = check.out.split(separator: " ").map(String.init)
-            #expect(found.count == 3 && ["v1", "v2"].contains(found[0]) && found[1] == "150000" && found[2] == parts[2],
-                    "seed \(seed), round \(round), killed after \(delay) s: \(check.out) \(check.err)")
+            #expect(
+                found.count == 3 && ["v1", "v2"].contains(found[0]) && found[1] == "150000" && found[2] == parts[2],
+                "seed \(seed), round \(round), killed after \(delay) s: \(check.out) \(check.err)")
             outcomes[found.first ?? "?", default: 0] += 1
         }
         print("migration kills (seed \(seed)): \(outcomes)")

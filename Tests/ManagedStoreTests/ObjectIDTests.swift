@@ -50,8 +50,12 @@ import Testing
         try view.save()
         let permanent = note.objectID
         #expect(coordinator.managedObjectID(forURIRepresentation: permanent.uriRepresentation()) == permanent)
-        #expect(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore://OTHER-STORE/Note/p1")!) == nil)
-        #expect(coordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore:///Note/tsomeone-else-7")!) == nil)
+        #expect(
+            coordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore://OTHER-STORE/Note/p1")!)
+                == nil)
+        #expect(
+            coordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore:///Note/tsomeone-else-7")!)
+                == nil)
         #expect(coordinator.managedObjectID(forURIRepresentation: URL(string: "https://example.com/Note/p1")!) == nil)
     }
 
@@ -92,7 +96,8 @@ import Testing
         #expect {
             try other.performAndWait { _ = try other.existingObject(with: id) }
         } throws: { error in
-            (error as? ManagedStoreError)?.description == "no object \(id) in the store (it was deleted, or never saved)"
+            (error as? ManagedStoreError)?.description
+                == "no object \(id) in the store (it was deleted, or never saved)"
         }
     }
 

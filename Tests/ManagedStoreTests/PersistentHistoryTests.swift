@@ -1,8 +1,8 @@
 import Foundation
 import ManagedStore
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// The entity the helper process writes (`Tests/MigrationHelper`, its version-1 model).
 final class HelperEntry: ManagedObject {
@@ -14,14 +14,18 @@ final class HelperEntry: ManagedObject {
 /// `NSPersistentHistoryChangeRequest` and `NSPersistentHistoryTransaction` document it.
 @Suite struct PersistentHistoryTests {
     static let helperModel = ManagedObjectModel(entities: [
-        EntityDescription(name: "Entry", managedObjectClass: HelperEntry.self, attributes: [
-            AttributeDescription(name: "name", type: .string),
-            AttributeDescription(name: "amount", type: .integer64),
-        ], uniquenessConstraints: [["name"]]),
+        EntityDescription(
+            name: "Entry", managedObjectClass: HelperEntry.self,
+            attributes: [
+                AttributeDescription(name: "name", type: .string),
+                AttributeDescription(name: "amount", type: .integer64),
+            ], uniquenessConstraints: [["name"]])
     ])
 
-    static func container(_ url: URL, model: ManagedObjectModel = TestModel.model,
-                          configure: (inout PersistentStoreDescription) -> Void = { $0.persistentHistoryTracking = true }) throws -> PersistentContainer {
+    static func container(
+        _ url: URL, model: ManagedObjectModel = TestModel.model,
+        configure: (inout PersistentStoreDescription) -> Void = { $0.persistentHistoryTracking = true }
+    ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "History", managedObjectModel: model)
         var description = PersistentStoreDescription(url: url)
         configure(&description)
@@ -30,8 +34,12 @@ final class HelperEntry: ManagedObject {
         return container
     }
 
-    static func history(_ context: ManagedObjectContext, after token: PersistentHistoryToken? = nil) throws -> [PersistentHistoryTransaction] {
-        try context.performAndWait { try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? [] }
+    static func history(
+        _ context: ManagedObjectContext, after token: PersistentHistoryToken? = nil
+    ) throws -> [PersistentHistoryTransaction] {
+        try context.performAndWait {
+            try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+        }
     }
 
     /// Core Data: with history tracking on, each save records a transaction with its timestamp,
@@ -111,12 +119,17 @@ final class HelperEntry: ManagedObject {
         }
         #expect(count == 2)
         let byDate = try container.viewContext.performAndWait {
-            try container.viewContext.execute(PersistentHistoryChangeRequest.fetchHistory(after: Date().addingTimeInterval(-3600))).transactions
+            try container.viewContext.execute(
+                PersistentHistoryChangeRequest.fetchHistory(after: Date().addingTimeInterval(-3600))
+            ).transactions
         }
         #expect(byDate?.count == 3)
-        #expect(try container.viewContext.performAndWait {
-            try container.viewContext.execute(PersistentHistoryChangeRequest.fetchHistory(after: Date().addingTimeInterval(3600))).transactions
-        }?.isEmpty == true)
+        #expect(
+            try container.viewContext.performAndWait {
+                try container.viewContext.execute(
+                    PersistentHistoryChangeRequest.fetchHistory(after: Date().addingTimeInterval(3600))
+                ).transactions
+            }?.isEmpty == true)
     }
 
     /// Core Data: `deleteHistory(before:)` purges history through the token; fetching after a
@@ -135,14 +148,19 @@ final class HelperEntry: ManagedObject {
         }
         #expect(purge == 2)
         #expect(try Self.history(view).map(\.transactionNumber) == [3, 4])
-        #expect(try Self.history(view, after: all[1].token).map(\.transactionNumber) == [3, 4], "the purge's own token is still good")
+        #expect(
+            try Self.history(view, after: all[1].token).map(\.transactionNumber) == [3, 4],
+            "the purge's own token is still good")
         #expect {
             try Self.history(view, after: all[0].token)
         } throws: { error in
-            "\(error)" == "persistent history after transaction 1 was purged (the oldest kept is 3): what changed since is no longer known; start again from the store's contents"
+            "\(error)"
+                == "persistent history after transaction 1 was purged (the oldest kept is 3): what changed since is no longer known; start again from the store's contents"
         }
         // Numbers are never reused after a purge.
-        _ = try view.performAndWait { try view.execute(PersistentHistoryChangeRequest.deleteHistory(before: nil as PersistentHistoryToken?)) }
+        _ = try view.performAndWait {
+            try view.execute(PersistentHistoryChangeRequest.deleteHistory(before: nil as PersistentHistoryToken?))
+        }
         try insertNotesSync(["e"], into: container)
         #expect(try Self.history(view, after: all[3].token).map(\.transactionNumber) == [5])
     }
@@ -156,9 +174,15 @@ final class HelperEntry: ManagedObject {
         let first = container.newBackgroundContext(), second = container.newBackgroundContext()
         let noteA = try first.performAndWait { try first.fetch(FetchRequest<Note>())[0] }
         let noteB = try second.performAndWait { try second.fetch(FetchRequest<Note>())[0] }
-        try first.performAndWait { first.delete(noteA); try first.save() }
-        try second.performAndWait { second.delete(noteB); try second.save() }
-        let deletions = try Self.history(container.viewContext).flatMap { $0.changes ?? [] }.filter { $0.changeType == .delete }
+        try first.performAndWait {
+            first.delete(noteA); try first.save()
+        }
+        try second.performAndWait {
+            second.delete(noteB); try second.save()
+        }
+        let deletions = try Self.history(container.viewContext).flatMap { $0.changes ?? [] }.filter {
+            $0.changeType == .delete
+        }
         #expect(deletions.count == 1)
     }
 
@@ -170,7 +194,9 @@ final class HelperEntry: ManagedObject {
             $0.persistentHistoryRetentionDays = 0
         }
         for title in ["a", "b", "c"] { try insertNotesSync([title], into: container) }
-        #expect(try Self.history(container.viewContext).map(\.transactionNumber) == [3], "the first two were purged by the later saves")
+        #expect(
+            try Self.history(container.viewContext).map(\.transactionNumber) == [3],
+            "the first two were purged by the later saves")
     }
 
     /// Core Data: a store that has recorded history, opened without tracking it, is read-only
@@ -184,7 +210,8 @@ final class HelperEntry: ManagedObject {
         #expect {
             try insertNotesSync(["b"], into: untracked)
         } throws: { error in
-            "\(error)" == "the store at \(url.path) records persistent history, but was opened without tracking it, so it is read-only: open it with persistentHistoryTracking on"
+            "\(error)"
+                == "the store at \(url.path) records persistent history, but was opened without tracking it, so it is read-only: open it with persistentHistoryTracking on"
         }
     }
 
@@ -212,26 +239,36 @@ final class HelperEntry: ManagedObject {
             try worker.save()
         }
         let changed = Mutex<[String: Int]>([:])
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: view, queue: nil) { note in
-            let counts = ["inserted", "updated", "deleted"].map { (key: String) in (key, (note.userInfo?[key] as? Set<ManagedObject>)?.count ?? 0) }
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification, object: view, queue: nil
+        ) { note in
+            let counts = ["inserted", "updated", "deleted"].map { (key: String) in
+                (key, (note.userInfo?[key] as? Set<ManagedObject>)?.count ?? 0)
+            }
             changed.withLock { $0 = Dictionary(uniqueKeysWithValues: counts) }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         try view.performAndWait {
-            for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? [] {
+            for transaction in try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions
+                ?? []
+            {
                 view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
             }
         }
         #expect(held[1].stars == 9, "the held object took the other coordinator's value")
         #expect(held[0].isDeleted && held[0].managedObjectContext == nil)
         #expect(changed.withLock { $0 } == ["inserted": 1, "updated": 1, "deleted": 1])
-        #expect(try view.performAndWait { try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])).map(\.title) } == ["keep", "new"])
+        #expect(
+            try view.performAndWait {
+                try view.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+            } == ["keep", "new"])
     }
 
     // MARK: Remote change notifications
 
     static var helper: URL {
-        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("managedstore-migration-helper")
+        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "managedstore-migration-helper")
     }
 
     /// Core Data: with `NSPersistentStoreRemoteChangeNotificationPostOptionKey`, the coordinator
@@ -249,8 +286,10 @@ final class HelperEntry: ManagedObject {
         }
         let start = try front.persistentStoreCoordinator.currentPersistentHistoryToken()
         let seen = Mutex<[(PersistentStoreRemoteChange, ContinuousClock.Instant)]>([])
-        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.persistentStoreRemoteChangeNotification,
-                                                              object: front.persistentStoreCoordinator, queue: nil) { note in
+        let observer = NotificationCenter.default.addObserver(
+            forName: PersistentStoreCoordinator.persistentStoreRemoteChangeNotification,
+            object: front.persistentStoreCoordinator, queue: nil
+        ) { note in
             if let change = PersistentStoreRemoteChange(note) { seen.withLock { $0.append((change, .now)) } }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -261,7 +300,9 @@ final class HelperEntry: ManagedObject {
         let wrote = try writer.wait()
         #expect(wrote.status == 0, "\(wrote.err)")
         let ended = ContinuousClock.now
-        while seen.withLock({ $0.isEmpty }) && ContinuousClock.now - ended < .seconds(5) { Thread.sleep(forTimeInterval: 0.01) }
+        while seen.withLock({ $0.isEmpty }) && ContinuousClock.now - ended < .seconds(5) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         let (change, when) = try #require(seen.withLock { $0.first })
         #expect(when - ended < .seconds(1), "posted \(when - ended) after the other process ended")
         #expect(change.storeURL.path == url.path)
@@ -269,11 +310,14 @@ final class HelperEntry: ManagedObject {
 
         let view = front.viewContext
         try view.performAndWait {
-            let transactions = try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: start)).transactions ?? []
+            let transactions =
+                try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: start)).transactions ?? []
             #expect(transactions.map(\.author) == ["helper"])
             #expect(transactions.first?.processID == writer.pid)
             #expect(transactions.first?.changes?.count == 3)
-            for transaction in transactions { view.mergeChanges(fromContextDidSave: transaction.objectIDNotification()) }
+            for transaction in transactions {
+                view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())
+            }
             #expect(try view.count(for: FetchRequest<HelperEntry>()) == 5)
         }
     }
@@ -289,9 +333,13 @@ final class HelperEntry: ManagedObject {
             $0.remoteChangePollInterval = 0.02
         }
         let tokens = Mutex<[Int64]>([])
-        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.persistentStoreRemoteChangeNotification,
-                                                              object: front.persistentStoreCoordinator, queue: nil) { note in
-            if let change = PersistentStoreRemoteChange(note) { tokens.withLock { $0.append(change.historyToken.transactionNumber) } }
+        let observer = NotificationCenter.default.addObserver(
+            forName: PersistentStoreCoordinator.persistentStoreRemoteChangeNotification,
+            object: front.persistentStoreCoordinator, queue: nil
+        ) { note in
+            if let change = PersistentStoreRemoteChange(note) {
+                tokens.withLock { $0.append(change.historyToken.transactionNumber) }
+            }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
         let other = try Self.container(url)

@@ -8,7 +8,9 @@ import Testing
 /// merges or is reset.
 @Suite struct QueryGenerationTests {
     static func titles(_ context: ManagedObjectContext) throws -> [String] {
-        try context.performAndWait { try context.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])).map(\.title) }
+        try context.performAndWait {
+            try context.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])).map(\.title)
+        }
     }
 
     /// Core Data: a context pinned with `.current` keeps reading the generation it was pinned
@@ -63,7 +65,9 @@ import Testing
         let saved = try worker.performAndWait { () throws -> ContextSaveChanges in
             Note(context: worker).title = "merged"
             let changes = Mutex<ContextSaveChanges?>(nil)
-            let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDsNotification, object: worker, queue: nil) { note in
+            let observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectIDsNotification, object: worker, queue: nil
+            ) { note in
                 changes.withLock { $0 = ContextSaveChanges(note) }
             }
             try worker.save()
@@ -73,7 +77,9 @@ import Testing
         try insertNotesSync(["later"], into: container)
         #expect(try Self.titles(reader) == ["a", "b", "mine"])
         reader.performAndWait { reader.mergeChanges(fromContextDidSave: saved) }
-        #expect(try Self.titles(reader) == ["a", "b", "later", "merged", "mine"], "a merge moves it to the newest generation")
+        #expect(
+            try Self.titles(reader) == ["a", "b", "later", "merged", "mine"],
+            "a merge moves it to the newest generation")
     }
 
     /// A fault fired in a pinned context reads the pinned generation's values.
@@ -81,7 +87,9 @@ import Testing
         let dir = TemporaryDirectory()
         let container = try makeContainer(in: dir)
         try insertNotesSync(["a"], into: container)
-        let id = try container.viewContext.performAndWait { try container.viewContext.fetch(FetchRequest<Note>())[0].objectID }
+        let id = try container.viewContext.performAndWait {
+            try container.viewContext.fetch(FetchRequest<Note>())[0].objectID
+        }
         let reader = container.newBackgroundContext()
         try reader.performAndWait { try reader.setQueryGenerationFrom(.current) }
         let worker = container.newBackgroundContext()
@@ -116,7 +124,8 @@ import Testing
         #expect {
             try memory.viewContext.performAndWait { try memory.viewContext.setQueryGenerationFrom(.current) }
         } throws: { error in
-            "\(error)" == "no query generation: an in-memory store has one connection, which cannot hold a read transaction beside its writes"
+            "\(error)"
+                == "no query generation: an in-memory store has one connection, which cannot hold a read transaction beside its writes"
         }
         let dir = TemporaryDirectory()
         let container = try makeContainer(in: dir)
@@ -126,7 +135,8 @@ import Testing
         #expect {
             try child.performAndWait { try child.setQueryGenerationFrom(.current) }
         } throws: { error in
-            "\(error)" == "no query generation: context 'child' (privateQueue) is a child context, which reads through its parent: pin the parent"
+            "\(error)"
+                == "no query generation: context 'child' (privateQueue) is a child context, which reads through its parent: pin the parent"
         }
     }
 }

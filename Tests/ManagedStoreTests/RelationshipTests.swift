@@ -27,20 +27,28 @@ final class Portrait: ManagedObject {
 
 enum LibraryModel {
     static let model = ManagedObjectModel(entities: [
-        EntityDescription(name: "Author", managedObjectClass: Author.self,
-                          attributes: [AttributeDescription(name: "name", type: .string)],
-                          relationships: [.toMany("books", destination: "Book", inverse: "author", deleteRule: .deny),
-                                          .toOne("portrait", destination: "Portrait", inverse: "sitter", deleteRule: .cascade)]),
-        EntityDescription(name: "Book", managedObjectClass: Book.self,
-                          attributes: [AttributeDescription(name: "title", type: .string)],
-                          relationships: [.toOne("author", destination: "Author", inverse: "books", isOptional: false),
-                                          .toMany("reviews", destination: "Review", inverse: "book", maxCount: 3, deleteRule: .cascade)]),
-        EntityDescription(name: "Review", managedObjectClass: Review.self,
-                          attributes: [AttributeDescription(name: "stars", type: .integer16)],
-                          relationships: [.toOne("book", destination: "Book", inverse: "reviews")]),
-        EntityDescription(name: "Portrait", managedObjectClass: Portrait.self,
-                          attributes: [AttributeDescription(name: "caption", type: .string)],
-                          relationships: [.toOne("sitter", destination: "Author", inverse: "portrait", deleteRule: .nullify)]),
+        EntityDescription(
+            name: "Author", managedObjectClass: Author.self,
+            attributes: [AttributeDescription(name: "name", type: .string)],
+            relationships: [
+                .toMany("books", destination: "Book", inverse: "author", deleteRule: .deny),
+                .toOne("portrait", destination: "Portrait", inverse: "sitter", deleteRule: .cascade),
+            ]),
+        EntityDescription(
+            name: "Book", managedObjectClass: Book.self,
+            attributes: [AttributeDescription(name: "title", type: .string)],
+            relationships: [
+                .toOne("author", destination: "Author", inverse: "books", isOptional: false),
+                .toMany("reviews", destination: "Review", inverse: "book", maxCount: 3, deleteRule: .cascade),
+            ]),
+        EntityDescription(
+            name: "Review", managedObjectClass: Review.self,
+            attributes: [AttributeDescription(name: "stars", type: .integer16)],
+            relationships: [.toOne("book", destination: "Book", inverse: "reviews")]),
+        EntityDescription(
+            name: "Portrait", managedObjectClass: Portrait.self,
+            attributes: [AttributeDescription(name: "caption", type: .string)],
+            relationships: [.toOne("sitter", destination: "Author", inverse: "portrait", deleteRule: .nullify)]),
     ])
 
     static func container() throws -> PersistentContainer {
@@ -152,7 +160,8 @@ enum LibraryModel {
         #expect {
             try context.save()
         } throws: { error in
-            "\(error)" == "the save failed validation: Author.books of \(author.objectID): denies the deletion: it still relates to 1 object (\(book.objectID))"
+            "\(error)"
+                == "the save failed validation: Author.books of \(author.objectID): denies the deletion: it still relates to 1 object (\(book.objectID))"
         }
         // Deleting the book first makes the deletion possible.
         context.rollback()
@@ -170,7 +179,8 @@ enum LibraryModel {
         #expect {
             try context.save()
         } throws: { error in
-            "\(error)" == "the save failed validation: Book.author of \(book.objectID): is nil, but the relationship is not optional"
+            "\(error)"
+                == "the save failed validation: Book.author of \(book.objectID): is nil, but the relationship is not optional"
         }
         let author = Author(context: context)
         author.name = "Someone"
@@ -187,7 +197,9 @@ enum LibraryModel {
         }
         book.reviews = Set(book.reviews.sorted { $0.stars < $1.stars }.prefix(3))
         try context.save()
-        #expect(try context.count(for: FetchRequest<Review>(predicate: #Predicate { $0.stars == 4 })) == 1, "the fourth review is kept, without a book")
+        #expect(
+            try context.count(for: FetchRequest<Review>(predicate: #Predicate { $0.stars == 4 })) == 1,
+            "the fourth review is kept, without a book")
     }
 
     @Test func aChildContextPushesRelationshipChangesToItsParent() throws {
@@ -230,8 +242,10 @@ enum LibraryModel {
 
         let worker = container.newBackgroundContext()
         let captured = Mutex<ContextSaveChanges?>(nil)
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDsNotification,
-                                                              object: worker, queue: nil) { note in
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectIDsNotification,
+            object: worker, queue: nil
+        ) { note in
             captured.withLock { $0 = ContextSaveChanges(note) }
         }
         let (bookID, secondID) = (book.objectID, second.objectID)
@@ -270,7 +284,9 @@ enum LibraryModel {
         tolstoy.name = "Tolstoy"
         let chekhov = Author(context: context)
         chekhov.name = "Chekhov"
-        for (title, author, reviews) in [("War and Peace", tolstoy, 3), ("Anna Karenina", tolstoy, 0), ("The Steppe", chekhov, 1)] {
+        for (title, author, reviews) in [
+            ("War and Peace", tolstoy, 3), ("Anna Karenina", tolstoy, 0), ("The Steppe", chekhov, 1),
+        ] {
             let book = Book(context: context)
             book.title = title
             book.author = author
@@ -292,7 +308,8 @@ enum LibraryModel {
         let context = container.newBackgroundContext()
         try context.performAndWait {
             func titles(_ predicate: Predicate<Book>) throws -> [String] {
-                try context.fetch(FetchRequest<Book>(predicate: predicate, sortBy: [SortDescriptor(\.title)])).map(\.title)
+                try context.fetch(FetchRequest<Book>(predicate: predicate, sortBy: [SortDescriptor(\.title)])).map(
+                    \.title)
             }
             #expect(try titles(#Predicate { $0.author?.name == "Tolstoy" }) == ["Anna Karenina", "War and Peace"])
             #expect(try titles(#Predicate { ($0.author?.name ?? "") >= "D" }) == ["Anna Karenina", "War and Peace"])
@@ -302,14 +319,25 @@ enum LibraryModel {
             #expect(try titles(#Predicate { $0.author != nil }).count == 3)
             #expect(try titles(#Predicate { $0.reviews.count >= 1 }) == ["The Steppe", "War and Peace"])
             #expect(try titles(#Predicate { $0.reviews.count == 0 }) == ["Anna Karenina"])
-            let authors = try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.count > 1 })).map(\.name)
+            let authors = try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.count > 1 })).map(
+                \.name)
             #expect(authors == ["Tolstoy"])
-            let steppe = try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.title == "The Steppe" }))[0].objectID
-            #expect(try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.contains { $0.objectID == steppe } })).map(\.name) == ["Chekhov"])
-            #expect(try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.contains { $0.title.starts(with: "Anna") } })).map(\.name) == ["Tolstoy"])
-            #expect(try context.count(for: FetchRequest<Review>(predicate: #Predicate { $0.book?.title == "War and Peace" })) == 3)
+            let steppe = try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.title == "The Steppe" }))[0]
+                .objectID
+            #expect(
+                try context.fetch(
+                    FetchRequest<Author>(predicate: #Predicate { $0.books.contains { $0.objectID == steppe } })
+                ).map(\.name) == ["Chekhov"])
+            #expect(
+                try context.fetch(
+                    FetchRequest<Author>(predicate: #Predicate { $0.books.contains { $0.title.starts(with: "Anna") } })
+                ).map(\.name) == ["Tolstoy"])
+            #expect(
+                try context.count(
+                    for: FetchRequest<Review>(predicate: #Predicate { $0.book?.title == "War and Peace" })) == 3)
             // A typed fetch reads a to-one relationship as its destination's ID.
-            let pairs = try context.fetchValues(FetchRequest<Book>(sortBy: [SortDescriptor(\.title)]), \.title, \.author?.objectID)
+            let pairs = try context.fetchValues(
+                FetchRequest<Book>(sortBy: [SortDescriptor(\.title)]), \.title, \.author?.objectID)
             #expect(pairs.map(\.0) == ["Anna Karenina", "The Steppe", "War and Peace"])
             #expect(pairs.map(\.1) == [ids["Tolstoy"], ids["Chekhov"], ids["Tolstoy"]])
         }
@@ -324,13 +352,17 @@ enum LibraryModel {
         book.title = "Debut"
         book.author = newcomer
         let id = newcomer.objectID
-        #expect(try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.author?.objectID == id })).map(\.title) == ["Debut"])
+        #expect(
+            try context.fetch(FetchRequest<Book>(predicate: #Predicate { $0.author?.objectID == id })).map(\.title) == [
+                "Debut"
+            ])
     }
 
     @Test func aDeeperChainIsRefusedNamingIt() throws {
         let (container, _) = try library()
         #expect {
-            _ = try container.viewContext.fetch(FetchRequest<Review>(predicate: #Predicate { $0.book?.author?.name == "Tolstoy" }))
+            _ = try container.viewContext.fetch(
+                FetchRequest<Review>(predicate: #Predicate { $0.book?.author?.name == "Tolstoy" }))
         } throws: { error in
             "\(error)".contains("one relationship deep is supported")
         }
@@ -367,8 +399,10 @@ enum LibraryModel {
         let view = container.viewContext
         let worker = container.newBackgroundContext()
         let captured = Mutex<[ContextSaveChanges]>([])
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveObjectIDsNotification,
-                                                              object: worker, queue: nil) { note in
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectIDsNotification,
+            object: worker, queue: nil
+        ) { note in
             if let changes = ContextSaveChanges(note) { captured.withLock { $0.append(changes) } }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -400,7 +434,7 @@ enum LibraryModel {
         #expect(throws: ManagedStoreError.self) { try view.save() }
         view.rollback()
         for book in author.books { view.delete(book) }
-        view.delete(author)   // Author.portrait cascades
+        view.delete(author)  // Author.portrait cascades
         try view.save()
         for type in [Book.self, Review.self, Author.self, Portrait.self] as [ManagedObject.Type] {
             let count = try await worker.perform { () throws -> Int in
@@ -439,7 +473,14 @@ enum LibraryModel {
             try fresh.fetch(FetchRequest<Review>(predicate: #Predicate { $0.book?.title != "Dead Souls" })).map(\.stars)
         }
         #expect(stars == [1], "the review without a book is not titled Dead Souls")
-        #expect(container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore://\(author.objectID.persistentStore!.identifier)/Author/p-1")!) == nil)
-        #expect(container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: URL(string: "x-managedstore://\(author.objectID.persistentStore!.identifier)/Author/p999999999999999999")!) == nil)
+        #expect(
+            container.persistentStoreCoordinator.managedObjectID(
+                forURIRepresentation: URL(
+                    string: "x-managedstore://\(author.objectID.persistentStore!.identifier)/Author/p-1")!) == nil)
+        #expect(
+            container.persistentStoreCoordinator.managedObjectID(
+                forURIRepresentation: URL(
+                    string: "x-managedstore://\(author.objectID.persistentStore!.identifier)/Author/p999999999999999999"
+                )!) == nil)
     }
 }

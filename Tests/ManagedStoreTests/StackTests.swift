@@ -76,7 +76,9 @@ import Testing
             worker.mergePolicy = .mergeByPropertyObjectTrump
         }
         let observers = workers.map { worker in
-            NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification, object: worker, queue: nil) { note in
+            NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveNotification, object: worker, queue: nil
+            ) { note in
                 guard let changes = ContextSaveChanges(note) else { return }
                 main.perform { main.mergeChanges(fromContextDidSave: changes) }
             }
@@ -95,7 +97,7 @@ import Testing
             }
             try await group.waitForAll()
         }
-        await main.perform {}   // the merges queued on the main queue have run
+        await main.perform {}  // the merges queued on the main queue have run
         #expect(watched.stars == 0, "the object trump insert of n0000 was merged into the held object")
         #expect(!main.hasChanges)
         #expect(try main.count(for: FetchRequest<Note>()) == Self.total)
@@ -113,18 +115,23 @@ import Testing
         let observers = names.map { name in
             NotificationCenter.default.addObserver(forName: name, object: view, queue: nil) { note in
                 var line = note.name.rawValue
-                if let ids = note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue] as? Set<ManagedObjectID> {
+                if let ids = note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjectIDs.rawValue]
+                    as? Set<ManagedObjectID>
+                {
                     line += " inserted \(ids.count) permanent \(ids.allSatisfy { !$0.isTemporaryID })"
                 }
                 events.withLock { $0.append(line) }
             }
         }
         defer { observers.forEach(NotificationCenter.default.removeObserver) }
-        try view.save()   // nothing to save: nothing happens
+        try view.save()  // nothing to save: nothing happens
         let note = Note(context: view)
         note.title = "a"
         try view.save()
-        #expect(events.withLock { $0 } == ["ManagedObjectContextWillSave", "ManagedObjectContextDidSave inserted 1 permanent true"])
+        #expect(
+            events.withLock { $0 } == [
+                "ManagedObjectContextWillSave", "ManagedObjectContextDidSave inserted 1 permanent true",
+            ])
     }
 
     @Test func aNilNonOptionalAttributeFailsValidation() throws {
@@ -134,7 +141,8 @@ import Testing
         #expect {
             try view.save()
         } throws: { error in
-            "\(error)" == "the save failed validation: Note.title of \(note.objectID): is nil, but the attribute is not optional"
+            "\(error)"
+                == "the save failed validation: Note.title of \(note.objectID): is nil, but the attribute is not optional"
         }
         #expect(note.isInserted)
     }
@@ -163,8 +171,11 @@ import Testing
         let note = try view.fetch(FetchRequest<Note>())[0]
         note.stars = 3
         let invalidated = Mutex(false)
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: view, queue: nil) { note in
-            let all = note.userInfo?[ManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue] as? Bool ?? false
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification, object: view, queue: nil
+        ) { note in
+            let all =
+                note.userInfo?[ManagedObjectContext.NotificationKey.invalidatedAllObjects.rawValue] as? Bool ?? false
             invalidated.withLock { $0 = all }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -180,8 +191,12 @@ import Testing
         let container = try makeContainer(in: nil)
         let worker = container.newBackgroundContext()
         let inserted = Mutex(0)
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: worker, queue: nil) { note in
-            let objects = note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject> ?? []
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification, object: worker, queue: nil
+        ) { note in
+            let objects =
+                note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>
+                ?? []
             let count = objects.count
             inserted.withLock { $0 += count }
         }

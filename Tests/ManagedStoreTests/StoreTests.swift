@@ -1,5 +1,5 @@
-import Foundation
 import CSQLite
+import Foundation
 import ManagedStore
 import Testing
 
@@ -12,14 +12,16 @@ final class WiderNote: ManagedObject {
 /// a file store keeps every saved object for a new process.
 @Suite struct StoreTests {
     static let widerModel = ManagedObjectModel(entities: [
-        EntityDescription(name: "Note", managedObjectClass: WiderNote.self, attributes: [
-            AttributeDescription(name: "title", type: .string),
-            AttributeDescription(name: "body", type: .string, isOptional: true),
-            AttributeDescription(name: "stars", type: .integer16, defaultValue: .integer(0)),
-            AttributeDescription(name: "created", type: .date, defaultValue: .date(Date(timeIntervalSince1970: 0))),
-            AttributeDescription(name: "price", type: .decimal, isOptional: true),
-            AttributeDescription(name: "extra", type: .string),
-        ], uniquenessConstraints: [["title"]]),
+        EntityDescription(
+            name: "Note", managedObjectClass: WiderNote.self,
+            attributes: [
+                AttributeDescription(name: "title", type: .string),
+                AttributeDescription(name: "body", type: .string, isOptional: true),
+                AttributeDescription(name: "stars", type: .integer16, defaultValue: .integer(0)),
+                AttributeDescription(name: "created", type: .date, defaultValue: .date(Date(timeIntervalSince1970: 0))),
+                AttributeDescription(name: "price", type: .decimal, isOptional: true),
+                AttributeDescription(name: "extra", type: .string),
+            ], uniquenessConstraints: [["title"]]),
         TestModel.counter,
     ])
 
@@ -28,7 +30,7 @@ final class WiderNote: ManagedObject {
         do {
             let container = try makeContainer(in: dir)
             try await insertNotes(["a"], into: container)
-        }   // the container closes: the WAL is checkpointed into the file and removed
+        }  // the container closes: the WAL is checkpointed into the file and removed
         let url = dir.file("Test.sqlite")
         let before = try Data(contentsOf: url)
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
@@ -36,7 +38,8 @@ final class WiderNote: ManagedObject {
         #expect {
             _ = try makeContainer(in: dir, model: Self.widerModel)
         } throws: { error in
-            "\(error)" == "the store at \(url.path) cannot be migrated to this model: Note.extra: it is new, not optional and has no default, so the stored rows would have no value for it. Nothing was written"
+            "\(error)"
+                == "the store at \(url.path) cannot be migrated to this model: Note.extra: it is new, not optional and has no default, so the stored rows would have no value for it. Nothing was written"
         }
         #expect(try Data(contentsOf: url) == before)
         let reopened = try makeContainer(in: dir)
@@ -44,7 +47,10 @@ final class WiderNote: ManagedObject {
     }
 
     @Test(arguments: [
-        ("random bytes", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }), "it is not an SQLite database"),
+        (
+            "random bytes", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }),
+            "it is not an SQLite database"
+        ),
         ("a text file", Data("date,currency,rate\n2026-09-30,USD,1.1355\n".utf8), "it is not an SQLite database"),
     ])
     func aFileThatIsNotAStoreIsRefusedAndLeftUntouched(kind: String, content: Data, reason: String) throws {
@@ -64,14 +70,18 @@ final class WiderNote: ManagedObject {
         let url = dir.file("Test.sqlite")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.commit()", url.path]
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('create table t(x)'); c.commit()", url.path,
+        ]
         try process.run()
         process.waitUntilExit()
         let before = try Data(contentsOf: url)
         #expect {
             _ = try makeContainer(in: dir)
         } throws: { error in
-            "\(error)" == "\(url.path) is not a ManagedStore store: it is an SQLite database of another program (it has no Z_METADATA table)"
+            "\(error)"
+                == "\(url.path) is not a ManagedStore store: it is an SQLite database of another program (it has no Z_METADATA table)"
         }
         #expect(try Data(contentsOf: url) == before)
     }
@@ -103,10 +113,14 @@ final class WiderNote: ManagedObject {
         let path = dir.url.path
         await #expect(processExitsWith: .success) { [path = path as String] in
             let container = PersistentContainer(name: "Test", managedObjectModel: TestModel.model)
-            container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: path).appendingPathComponent("Test.sqlite"))]
+            container.persistentStoreDescriptions = [
+                PersistentStoreDescription(url: URL(fileURLWithPath: path).appendingPathComponent("Test.sqlite"))
+            ]
             try container.loadPersistentStores()
             let context = container.newBackgroundContext()
-            let notes = try context.performAndWait { try context.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)])) }
+            let notes = try context.performAndWait {
+                try context.fetch(FetchRequest<Note>(sortBy: [SortDescriptor(\.title)]))
+            }
             let expected = (0..<300).map { String(format: "note %03d", $0) }
             guard notes.map(\.title) == expected else { exit(2) }
             guard notes.map(\.stars) == (0..<300).map({ Int16($0) }) else { exit(3) }
@@ -124,7 +138,10 @@ final class WiderNote: ManagedObject {
         container.loadPersistentStores { description, error in
             reported.append("\(description.url!.lastPathComponent): \(error.map { "\($0)" } ?? "ok")")
         }
-        #expect(reported == ["Test.sqlite: \(dir.file("Test.sqlite").path) is not a ManagedStore store: it is not an SQLite database"])
+        #expect(
+            reported == [
+                "Test.sqlite: \(dir.file("Test.sqlite").path) is not a ManagedStore store: it is not an SQLite database"
+            ])
     }
 
     /// `$XDG_DATA_HOME`, else `$HOME/.local/share` (the XDG base directory specification), else
@@ -159,7 +176,7 @@ final class WiderNote: ManagedObject {
                 note.title = "inside is fine"
                 return note
             }
-            _ = note.title   // outside the worker's queue
+            _ = note.title  // outside the worker's queue
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(stderr.contains("ManagedStore concurrency violation: Note x-managedstore:///Note/t"))
@@ -176,7 +193,9 @@ final class WiderNote: ManagedObject {
             _ = try worker.fetch(FetchRequest<Note>())
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("ManagedStore concurrency violation: context 'importer' (privateQueue) was used (fetch(_:)) on"))
+        #expect(
+            stderr.contains(
+                "ManagedStore concurrency violation: context 'importer' (privateQueue) was used (fetch(_:)) on"))
     }
 
     @Test func withoutTheVariableTheSameTouchDoesNotTrap() async throws {
@@ -202,7 +221,7 @@ final class WiderNote: ManagedObject {
         do {
             let container = try makeContainer(in: dir)
             try await insertNotes(["a", "b"], into: container)
-            #expect(try await storedNoteCount(container) == 2)   // a read through the reader pool
+            #expect(try await storedNoteCount(container) == 2)  // a read through the reader pool
             #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
         }
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
@@ -217,10 +236,13 @@ final class WiderNote: ManagedObject {
     /// through ManagedStore.
     func indexNames(_ url: URL) throws -> Set<String> {
         var raw: OpaquePointer?
-        guard sqlite3_open_v2(url.path, &raw, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { throw CocoaError(.fileReadUnknown) }
+        guard sqlite3_open_v2(url.path, &raw, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            throw CocoaError(.fileReadUnknown)
+        }
         defer { sqlite3_close(raw) }
         var statement: OpaquePointer?
-        sqlite3_prepare_v2(raw, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Note'", -1, &statement, nil)
+        sqlite3_prepare_v2(
+            raw, "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'Note'", -1, &statement, nil)
         defer { sqlite3_finalize(statement) }
         var names: Set<String> = []
         while sqlite3_step(statement) == SQLITE_ROW { names.insert(String(cString: sqlite3_column_text(statement, 0))) }
@@ -259,7 +281,7 @@ final class WiderNote: ManagedObject {
         do { _ = try makeContainer(in: dir) }
         var raw: OpaquePointer?
         #expect(sqlite3_open(url.path, &raw) == SQLITE_OK)
-        #expect(sqlite3_exec(raw, "DROP INDEX Note_index_created", nil, nil, nil) == SQLITE_OK)   // as a killed load leaves it
+        #expect(sqlite3_exec(raw, "DROP INDEX Note_index_created", nil, nil, nil) == SQLITE_OK)  // as a killed load leaves it
         sqlite3_close(raw)
         #expect(try indexNames(url) == ["Note_unique_0"])
         do { _ = try makeContainer(in: dir) }

@@ -61,8 +61,10 @@ final class TemporaryDirectory: Sendable {
 }
 
 /// A loaded container on a store file in `directory` (or in memory).
-func makeContainer(in directory: TemporaryDirectory?, name: String = "Test",
-                   model: ManagedObjectModel = TestModel.model, timeout: TimeInterval? = nil) throws -> PersistentContainer {
+func makeContainer(
+    in directory: TemporaryDirectory?, name: String = "Test",
+    model: ManagedObjectModel = TestModel.model, timeout: TimeInterval? = nil
+) throws -> PersistentContainer {
     let container = PersistentContainer(name: name, managedObjectModel: model)
     let url = directory?.file("\(name).sqlite") ?? URL(fileURLWithPath: "/dev/null")
     var description = PersistentStoreDescription(url: url)

@@ -17,11 +17,13 @@ final class Customer: ManagedObject {
 /// Transformable (Codable) attributes, and dictionary-style fetches typed by key path.
 @Suite struct ValueTypesTests {
     static let model = ManagedObjectModel(entities: [
-        EntityDescription(name: "Customer", managedObjectClass: Customer.self, attributes: [
-            AttributeDescription(name: "name", type: .string),
-            AttributeDescription(name: "address", type: .transformable),
-            AttributeDescription(name: "previous", type: .transformable, isOptional: true),
-        ]),
+        EntityDescription(
+            name: "Customer", managedObjectClass: Customer.self,
+            attributes: [
+                AttributeDescription(name: "name", type: .string),
+                AttributeDescription(name: "address", type: .transformable),
+                AttributeDescription(name: "previous", type: .transformable, isOptional: true),
+            ]),
         TestModel.note,
     ])
 
@@ -62,7 +64,8 @@ final class Customer: ManagedObject {
         let container = try makeContainer(in: nil)
         try await insertNotes(["a", "b", "c"], into: container)
         let context = container.viewContext
-        let rows = try context.fetchValues(FetchRequest<Note>(sortBy: [SortDescriptor(\.title, order: .reverse)]), \.title, \.stars, \.body)
+        let rows = try context.fetchValues(
+            FetchRequest<Note>(sortBy: [SortDescriptor(\.title, order: .reverse)]), \.title, \.stars, \.body)
         #expect(rows.map(\.0) == ["c", "b", "a"])
         #expect(rows.map(\.1) == [2, 1, 0] as [Int16])
         #expect(rows.allSatisfy { $0.2 == nil })
@@ -75,7 +78,8 @@ final class Customer: ManagedObject {
         #expect {
             _ = try container.viewContext.fetchValues(FetchRequest<Note>(), \.shout)
         } throws: { error in
-            "\(error)".hasPrefix("cannot fetch Note: the key path ") && "\(error)".hasSuffix(" is not an attribute to fetch")
+            "\(error)".hasPrefix("cannot fetch Note: the key path ")
+                && "\(error)".hasSuffix(" is not an attribute to fetch")
         }
     }
 }
@@ -90,9 +94,13 @@ final class Customer: ManagedObject {
     }
 
     @Test func theAttributesComeFromTheClassWithTheDefaultsGivenBeside() throws {
-        let entity = EntityDescription(name: "Declared", declaredBy: Declared.self, defaults: ["stars": .integer(3)],
-                                       renamedAttributes: ["body": "text"], uniquenessConstraints: [["title"]])
-        #expect(entity.attributes.map(\.description) == ["title: string", "stars: integer16 = 3", "body: string?", "address: transformable?"])
+        let entity = EntityDescription(
+            name: "Declared", declaredBy: Declared.self, defaults: ["stars": .integer(3)],
+            renamedAttributes: ["body": "text"], uniquenessConstraints: [["title"]])
+        #expect(
+            entity.attributes.map(\.description) == [
+                "title: string", "stars: integer16 = 3", "body: string?", "address: transformable?",
+            ])
         #expect(entity.attribute(named: "body")?.renamingIdentifier == "text")
         let container = try makeContainer(in: nil, name: "Declared", model: ManagedObjectModel(entities: [entity]))
         let object = Declared(context: container.viewContext)
@@ -108,13 +116,16 @@ final class Customer: ManagedObject {
         let container = try makeContainer(in: nil)
         try await insertNotes(["a", "b", "c", "d"], into: container)
         let context = container.viewContext
-        let (first, last, count, stars) = try context.aggregate(FetchRequest<Note>(), .minimum(\.created), .maximum(\.created), .count, .sum(\.stars))
+        let (first, last, count, stars) = try context.aggregate(
+            FetchRequest<Note>(), .minimum(\.created), .maximum(\.created), .count, .sum(\.stars))
         #expect(first == Date(timeIntervalSince1970: 0))
         #expect(last == Date(timeIntervalSince1970: 3 * 86_400))
         #expect(count == 4 && stars == 6)
-        let none = try context.aggregate(FetchRequest<Note>(predicate: #Predicate { $0.stars > 9 }), .maximum(\.title), .count)
+        let none = try context.aggregate(
+            FetchRequest<Note>(predicate: #Predicate { $0.stars > 9 }), .maximum(\.title), .count)
         #expect(none.0 == nil && none.1 == 0)
-        let groups = try context.aggregate(FetchRequest<Note>(predicate: #Predicate { $0.stars >= 1 }), groupedBy: \.title, .count, .maximum(\.stars))
+        let groups = try context.aggregate(
+            FetchRequest<Note>(predicate: #Predicate { $0.stars >= 1 }), groupedBy: \.title, .count, .maximum(\.stars))
         #expect(groups.map(\.0) == ["b", "c", "d"])
         #expect(groups.map(\.1) == [1, 1, 1])
         #expect(groups.map(\.2) == [1, 2, 3] as [Int16?])

@@ -27,18 +27,22 @@ final class RenamedEntry: ManagedObject {
 }
 
 let version1 = ManagedObjectModel(entities: [
-    EntityDescription(name: "Entry", managedObjectClass: Entry.self, attributes: [
-        AttributeDescription(name: "name", type: .string),
-        AttributeDescription(name: "amount", type: .integer64),
-    ], uniquenessConstraints: [["name"]]),
+    EntityDescription(
+        name: "Entry", managedObjectClass: Entry.self,
+        attributes: [
+            AttributeDescription(name: "name", type: .string),
+            AttributeDescription(name: "amount", type: .integer64),
+        ], uniquenessConstraints: [["name"]])
 ])
 
 let version2 = ManagedObjectModel(entities: [
-    EntityDescription(name: "Entry", managedObjectClass: RenamedEntry.self, attributes: [
-        AttributeDescription(name: "label", type: .string, renamingIdentifier: "name"),
-        AttributeDescription(name: "amount", type: .integer64),
-        AttributeDescription(name: "note", type: .string, isOptional: true),
-    ], uniquenessConstraints: [["label"]]),
+    EntityDescription(
+        name: "Entry", managedObjectClass: RenamedEntry.self,
+        attributes: [
+            AttributeDescription(name: "label", type: .string, renamingIdentifier: "name"),
+            AttributeDescription(name: "amount", type: .integer64),
+            AttributeDescription(name: "note", type: .string, isOptional: true),
+        ], uniquenessConstraints: [["label"]])
 ])
 
 func container(_ path: String, _ model: ManagedObjectModel) throws -> PersistentContainer {
@@ -63,7 +67,9 @@ func historyContext(_ path: String) throws -> ManagedObjectContext {
 func entry(named name: String, in context: ManagedObjectContext) throws -> Entry {
     var request = FetchRequest<Entry>(predicate: #Predicate { $0.name == name })
     request.fetchLimit = 1
-    guard let entry = try context.fetch(request).first else { throw ManagedStoreError.unknownEntity("Entry named \(name)") }
+    guard let entry = try context.fetch(request).first else {
+        throw ManagedStoreError.unknownEntity("Entry named \(name)")
+    }
     return entry
 }
 
@@ -115,7 +121,9 @@ do {
         print("migrated")
     case ("check", 3):
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: URL(fileURLWithPath: arguments[2]))
-        let model = version1.isConfiguration(compatibleWithStoreMetadata: metadata) ? version1
+        let model =
+            version1.isConfiguration(compatibleWithStoreMetadata: metadata)
+            ? version1
             : version2.isConfiguration(compatibleWithStoreMetadata: metadata) ? version2 : nil
         guard let model else {
             print("neither")
@@ -131,11 +139,14 @@ do {
         var checksum: UInt64 = 0
         for row in rows {
             guard case .string(let name) = row[0], case .integer(let amount) = row[1] else { continue }
-            checksum &+= name.utf8.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1)) &* 1099511628211 } &+ UInt64(bitPattern: amount)
+            checksum &+=
+                name.utf8.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1)) &* 1099511628211 }
+                &+ UInt64(bitPattern: amount)
         }
         print(model === version1 ? "v1" : "v2", rows.count, checksum)
     default:
-        FileHandle.standardError.write(Data("usage: managedstore-migration-helper create STORE ROWS | migrate STORE | check STORE\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: managedstore-migration-helper create STORE ROWS | migrate STORE | check STORE\n".utf8))
         exit(64)
     }
 } catch {

@@ -16,12 +16,15 @@ public struct CommandRun: Sendable, CustomStringConvertible {
 
     /// The built `ecbrates` executable, beside the test bundle.
     public static var executable: URL {
-        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("ecbrates")
+        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "ecbrates")
     }
 
     /// Runs the `ecbrates` executable as a process, with `input` on standard input.
-    public static func process(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil,
-                               directory: URL = FixturePaths.root) throws -> CommandRun {
+    public static func process(
+        _ arguments: [String], environment: [String: String] = [:], input: Data? = nil,
+        directory: URL = FixturePaths.root
+    ) throws -> CommandRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -40,7 +43,8 @@ public struct CommandRun: Sendable, CustomStringConvertible {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CommandRun(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                          err: String(decoding: errData, as: UTF8.self))
+        return CommandRun(
+            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+            err: String(decoding: errData, as: UTF8.self))
     }
 }

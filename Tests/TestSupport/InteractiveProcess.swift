@@ -67,6 +67,9 @@ public final class InteractiveProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         output.fileHandleForReading.readabilityHandler = nil
-        return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        return (
+            process.terminationStatus,
+            String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        )
     }
 }

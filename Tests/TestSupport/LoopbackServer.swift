@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The test server of `feed_server.py`, started on a free loopback port and stopped when the
@@ -33,9 +34,11 @@ public final class LoopbackServer: @unchecked Sendable {
         process.standardOutput = output
         try process.run()
         let line = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             kill(process.processIdentifier, SIGKILL)
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the test server did not start: \(line)"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the test server did not start: \(line)"])
         }
         self.port = port
     }

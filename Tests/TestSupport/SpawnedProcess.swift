@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child process started with `posix_spawn` and reaped with `wait4`, so that the test learns
@@ -22,13 +23,15 @@ public struct SpawnedProcess: Sendable {
     public let cpuSeconds: Double
 
     /// Runs `executable` to its end (killing it after `timeout` seconds).
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                           timeout: Double = 60) throws -> SpawnedProcess {
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Double = 60
+    ) throws -> SpawnedProcess {
         try Running(executable, arguments, environment: environment).wait(timeout: timeout)
     }
 
     /// A child that has been started and not yet reaped.
-    public final class Running: @unchecked Sendable {   // immutable after init; wait() is called once
+    public final class Running: @unchecked Sendable {  // immutable after init; wait() is called once
         /// The child's process ID.
         public let pid: pid_t
         private let started = ContinuousClock.now
@@ -74,14 +77,16 @@ public struct SpawnedProcess: Sendable {
         /// True once the child has ended (it is a zombie, not yet reaped, or gone).
         public var hasEnded: Bool {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return true }
+                let close = stat.lastIndex(of: ")")
+            else { return true }
             return stat[stat.index(close, offsetBy: 2)] == "Z"
         }
 
         /// The child's `VmHWM` (its peak resident set so far), in KiB; 0 once it has ended.
         private func highWaterKilobytes() -> Int {
             guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            else { return 0 }
             return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
         }
 
@@ -113,7 +118,8 @@ public struct SpawnedProcess: Sendable {
                 out: (try? String(contentsOfFile: scratch.file("out").path, encoding: .utf8)) ?? "",
                 err: (try? String(contentsOfFile: scratch.file("err").path, encoding: .utf8)) ?? "",
                 seconds: (ContinuousClock.now - started).seconds,
-                cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
+                cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+                    usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
         }
     }
 }
@@ -128,14 +134,18 @@ extension SpawnedProcess {
     /// as measured by a small python3 parent of it: a figure the test process's own scheduling
     /// cannot inflate (the suites run beside each other, and a starved test thread would see the
     /// child end late).
-    public static func timed(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                             timeout: Double = 60) throws -> (run: SpawnedProcess, seconds: Double) {
+    public static func timed(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        timeout: Double = 60
+    ) throws -> (run: SpawnedProcess, seconds: Double) {
         let scratch = TemporaryDirectory()
         let clock = scratch.file("seconds")
-        let script = "import subprocess, sys, time\nstart = time.monotonic()\ncode = subprocess.run(sys.argv[2:]).returncode\n"
+        let script =
+            "import subprocess, sys, time\nstart = time.monotonic()\ncode = subprocess.run(sys.argv[2:]).returncode\n"
             + "open(sys.argv[1], 'w').write(str(time.monotonic() - start))\nsys.exit(code)\n"
-        let run = try SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, clock.path, executable.path] + arguments,
-                                         environment: environment, timeout: timeout)
+        let run = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, clock.path, executable.path] + arguments,
+            environment: environment, timeout: timeout)
         let seconds = Double((try? String(contentsOf: clock, encoding: .utf8)) ?? "") ?? .infinity
         return (run, seconds)
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Bad input, systematically, through the whole `ecbrates import` path: each broken fixture
 /// gives its exact error, exit 65, and leaves the store as it was; and a seeded fuzz test
@@ -14,7 +14,8 @@ import TestSupport
         #expect(await ecbrates(["import", FixturePaths.daily.path], store: store).status == 0)
         let before = try StoreProbe(url: store).ratesByDay()
         let file = FixturePaths.broken.appendingPathComponent("\(name).xml")
-        let expected = try String(contentsOf: FixturePaths.broken.appendingPathComponent("\(name).expected"), encoding: .utf8)
+        let expected = try String(
+            contentsOf: FixturePaths.broken.appendingPathComponent("\(name).expected"), encoding: .utf8)
         let run = await ecbrates(["import", file.path], store: store)
         #expect(run.status == 65, "\(run)")
         // The .expected file starts with the file's name; the command names it as it was given.
@@ -36,12 +37,16 @@ import TestSupport
         var imported = 0, refused = 0
         for index in 0..<50 {
             let original = originals[index % originals.count]
-            let (mutant, how) = Mutation.apply(to: original, count: Int.random(in: 1...3, using: &generator), using: &generator)
+            let (mutant, how) = Mutation.apply(
+                to: original, count: Int.random(in: 1...3, using: &generator), using: &generator)
             let file = dir.file("mutant-\(batch)-\(index).xml")
             try mutant.write(to: file)
-            let run = try SpawnedProcess.run(CommandRun.executable, ["import", file.path, "--store", store.path], timeout: 30)
+            let run = try SpawnedProcess.run(
+                CommandRun.executable, ["import", file.path, "--store", store.path], timeout: 30)
             let label = "mutant \(index) (\(how))"
-            #expect(run.signal == nil, "\(label) ended by signal \(run.signal ?? 0) (a crash, or killed after 30 s): \(run.err)")
+            #expect(
+                run.signal == nil,
+                "\(label) ended by signal \(run.signal ?? 0) (a crash, or killed after 30 s): \(run.err)")
             #expect(run.status == 0 || run.status == 65, "\(label): exit \(String(describing: run.status)): \(run.err)")
             if run.status == 0 { imported += 1 }
             if run.status == 65 {
@@ -86,11 +91,15 @@ enum Mutation {
                 bytes = Array(lines.joined(separator: [UInt8(ascii: "\n")]))
             case 4:
                 // currency="X" rate="Y" → rate="Y" currency="X": still a good file.
-                bytes = rewriteRates(bytes, times: 3) { q1, code, q2, rate in "rate=\(q2)\(rate)\(q2) currency=\(q1)\(code)\(q1)" }
+                bytes = rewriteRates(bytes, times: 3) { q1, code, q2, rate in
+                    "rate=\(q2)\(rate)\(q2) currency=\(q1)\(code)\(q1)"
+                }
                 done.append("attributes swapped")
             default:
                 // currency="X" rate="Y" → currency="Y" rate="X": the values in each other's place.
-                bytes = rewriteRates(bytes, times: 1) { q1, code, q2, rate in "currency=\(q1)\(rate)\(q1) rate=\(q2)\(code)\(q2)" }
+                bytes = rewriteRates(bytes, times: 1) { q1, code, q2, rate in
+                    "currency=\(q1)\(rate)\(q1) rate=\(q2)\(code)\(q2)"
+                }
                 done.append("values swapped")
             }
         }
@@ -99,8 +108,10 @@ enum Mutation {
 
     /// Rewrites the first `times` rate elements' `currency="…" rate="…"` with `replacement`
     /// (given each quote and value).
-    private static func rewriteRates(_ bytes: [UInt8], times: Int,
-                                     _ replacement: (Substring, Substring, Substring, Substring) -> String) -> [UInt8] {
+    private static func rewriteRates(
+        _ bytes: [UInt8], times: Int,
+        _ replacement: (Substring, Substring, Substring, Substring) -> String
+    ) -> [UInt8] {
         let text = String(decoding: bytes, as: UTF8.self)
         let pattern = /currency=(["'])([A-Z]{3})\1 rate=(["'])([0-9.]+)\3/
         return Array(text.replacing(pattern, maxReplacements: times) { replacement($0.1, $0.2, $0.3, $0.4) }.utf8)

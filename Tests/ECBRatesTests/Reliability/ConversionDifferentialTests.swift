@@ -2,8 +2,8 @@ import ECBRates
 import EurofxrefFeed
 import Foundation
 import ManagedStore
-import Testing
 import TestSupport
+import Testing
 
 /// Conversions and cross rates, checked against an independent calculator: seeded random cases
 /// (days anywhere from before the first publication to the day after the newest, weighted
@@ -15,21 +15,28 @@ import TestSupport
 ///
 /// `ECBRATES_RATE_SEED` and `ECBRATES_RATE_CASES` change the run; a failure names its seed.
 @Suite struct ConversionDifferentialTests {
-    static let now = Date(timeIntervalSince1970: 1_790_848_800)   // 2026-10-01T10:00:00Z
-    static let currencies = ["AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "CYP", "CZK", "DKK", "EEK", "GBP", "HKD", "HRK", "HUF",
-                             "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "LTL", "LVL", "MTL", "MXN", "MYR", "NOK", "NZD", "PHP",
-                             "PLN", "ROL", "RON", "RUB", "SEK", "SGD", "SIT", "SKK", "THB", "TRL", "TRY", "USD", "ZAR", "EUR"]
+    static let now = Date(timeIntervalSince1970: 1_790_848_800)  // 2026-10-01T10:00:00Z
+    static let currencies = [
+        "AUD", "BGN", "BRL", "CAD", "CHF", "CNY", "CYP", "CZK", "DKK", "EEK", "GBP", "HKD", "HRK", "HUF",
+        "IDR", "ILS", "INR", "ISK", "JPY", "KRW", "LTL", "LVL", "MTL", "MXN", "MYR", "NOK", "NZD", "PHP",
+        "PLN", "ROL", "RON", "RUB", "SEK", "SGD", "SIT", "SKK", "THB", "TRL", "TRY", "USD", "ZAR", "EUR",
+    ]
     /// Days where answers change: the first days, the ends and gaps, Easter 2024, the newest.
-    static let edges = ["1999-01-04", "2001-01-01", "2005-01-01", "2005-07-01", "2007-01-01", "2008-01-01", "2008-12-10",
-                        "2009-01-01", "2011-01-01", "2014-01-01", "2015-01-01", "2018-01-31", "2022-03-02", "2023-01-01",
-                        "2024-03-29", "2026-01-01", "2026-09-30"].map { CalendarDay($0)! }
+    static let edges = [
+        "1999-01-04", "2001-01-01", "2005-01-01", "2005-07-01", "2007-01-01", "2008-01-01", "2008-12-10",
+        "2009-01-01", "2011-01-01", "2014-01-01", "2015-01-01", "2018-01-31", "2022-03-02", "2023-01-01",
+        "2024-03-29", "2026-01-01", "2026-09-30",
+    ].map { CalendarDay($0)! }
 
     @Test func everyConversionAgreesWithTheIndependentCalculator() async throws {
         let environment = ProcessInfo.processInfo.environment
         let cases = Int(environment["ECBRATES_RATE_CASES"] ?? "") ?? 4_000
         var seeds: [UInt64] = [20_261_123]
-        if let given = environment["ECBRATES_RATE_SEED"].flatMap(UInt64.init) { seeds = [given] }
-        else { seeds.append(UInt64(Date().timeIntervalSince1970)) }
+        if let given = environment["ECBRATES_RATE_SEED"].flatMap(UInt64.init) {
+            seeds = [given]
+        } else {
+            seeds.append(UInt64(Date().timeIntervalSince1970))
+        }
         let directory = TemporaryDirectory()
         let store = try RatesStore(url: try await PreparedStore.copy(into: directory), readOnly: true)
         for seed in seeds {
@@ -40,10 +47,15 @@ import TestSupport
             let differing = zip(lines, cachedLines).filter { $0 != $1 }
             #expect(differing.isEmpty, "seed \(seed): cached queries differ: \(differing.prefix(3))")
             try lines.joined().write(to: answers, atomically: true, encoding: .utf8)
-            let run = try SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                             ["python3", FixturePaths.root.appendingPathComponent("scripts/rate_oracle.py").path,
-                                              FixturePaths.history.path, answers.path], timeout: 300)
-            #expect(run.status == 0, "seed \(seed) (rerun: ECBRATES_RATE_SEED=\(seed) ECBRATES_RATE_CASES=\(cases)):\n\(run.out)\(run.err)")
+            let run = try SpawnedProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                [
+                    "python3", FixturePaths.root.appendingPathComponent("scripts/rate_oracle.py").path,
+                    FixturePaths.history.path, answers.path,
+                ], timeout: 300)
+            #expect(
+                run.status == 0,
+                "seed \(seed) (rerun: ECBRATES_RATE_SEED=\(seed) ECBRATES_RATE_CASES=\(cases)):\n\(run.out)\(run.err)")
             #expect(run.out.hasSuffix("rate_oracle: \(cases) cases, 0 disagreements\n"), "\(run.out.suffix(500))")
         }
     }
@@ -53,14 +65,18 @@ import TestSupport
         let view = store.viewContext
         return try await view.perform {
             var random = SeededGenerator(seed: seed)
-            let queries = cached ? RateQueries(context: view, cachedDays: 16_384, now: { now }) : RateQueries(context: view, now: { now })
+            let queries =
+                cached
+                ? RateQueries(context: view, cachedDays: 16_384, now: { now })
+                : RateQueries(context: view, now: { now })
             let first = CalendarDay("1998-12-28")!, last = CalendarDay("2026-10-01")!
             return try (0..<cases).map { _ in
                 let day: CalendarDay
                 if Bool.random(using: &random) {
                     day = first.adding(days: Int.random(in: 0...last.days(since: first), using: &random))
                 } else {
-                    day = min(last, edges.randomElement(using: &random)!.adding(days: Int.random(in: -6...6, using: &random)))
+                    day = min(
+                        last, edges.randomElement(using: &random)!.adding(days: Int.random(in: -6...6, using: &random)))
                 }
                 let amount = randomAmount(using: &random)
                 let from = currencies.randomElement(using: &random)!, to = currencies.randomElement(using: &random)!
@@ -68,7 +84,9 @@ import TestSupport
                 var line = [DecimalText.format(amount), from, to, day.description, fallback.rawValue]
                 do {
                     let answer = try queries.convert(amount, from: from, to: to, on: day, fallback: fallback)
-                    line += ["ok", DecimalText.format(answer.result), "\(answer.rate.rate)", answer.rate.day.description]
+                    line += [
+                        "ok", DecimalText.format(answer.result), "\(answer.rate.rate)", answer.rate.day.description,
+                    ]
                 } catch let error as QueryError {
                     line += ["error", kind(of: error), error.description]
                 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The import policy, checked against an independent reader: `scripts/fuzz` breaks the bundled
 /// files at random positions (byte flips, truncations, renamed and unknown elements, unknown
@@ -19,11 +19,17 @@ import TestSupport
         let seed = environment["ECBRATES_FUZZ_SEED"] ?? "20261123"
         let cases = environment["ECBRATES_FUZZ_CASES"] ?? "250"
         let script = FixturePaths.root.appendingPathComponent("scripts/fuzz").path
-        let run = try SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                         ["python3", script, "--cases", cases, "--seed", seed, "--jobs", "2",
-                                          "--binary", CommandRun.executable.path],
-                                         timeout: 600)
-        #expect(run.status == 0, "scripts/fuzz failed (seed \(seed)):\n\(run.out.suffix(6_000))\n\(run.err.suffix(2_000))")
-        #expect(run.out.contains("fuzz: \(cases) cases (seed \(seed)): \(cases) imports, 0 failures"), "\(run.out.suffix(2_000))")
+        let run = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            [
+                "python3", script, "--cases", cases, "--seed", seed, "--jobs", "2",
+                "--binary", CommandRun.executable.path,
+            ],
+            timeout: 600)
+        #expect(
+            run.status == 0, "scripts/fuzz failed (seed \(seed)):\n\(run.out.suffix(6_000))\n\(run.err.suffix(2_000))")
+        #expect(
+            run.out.contains("fuzz: \(cases) cases (seed \(seed)): \(cases) imports, 0 failures"),
+            "\(run.out.suffix(2_000))")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Disk full, for real: the store on a tmpfs of a few megabytes, mounted in a namespace of the
 /// test's own. The import fails with a clear error and exit 74; the store is intact, opens, and
@@ -10,8 +10,10 @@ import TestSupport
         let dir = TemporaryDirectory()
         let mount = dir.file("small"), out = dir.file("out")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: out.appendingPathComponent("full"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: out.appendingPathComponent("final"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: out.appendingPathComponent("full"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: out.appendingPathComponent("final"), withIntermediateDirectories: true)
         let script = #"""
             mount -t tmpfs -o size=6m tmpfs "$MNT"
             store="$MNT/rates.sqlite"
@@ -25,15 +27,25 @@ import TestSupport
             ls -la "$MNT" > "$OUT/ls"
             cp "$MNT"/rates.sqlite* "$OUT/final/"
             """#
-        let run = try Namespace.run(script, environment: ["MNT": mount.path, "OUT": out.path, "ECB": CommandRun.executable.path,
-                                                          "HISTORY": FixturePaths.history.path])
-        try #require(run.status == 0, "the namespace script failed (does this kernel allow user namespaces?): \(run.out)")
-        func text(_ name: String) -> String { (try? String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)) ?? "" }
+        let run = try Namespace.run(
+            script,
+            environment: [
+                "MNT": mount.path, "OUT": out.path, "ECB": CommandRun.executable.path,
+                "HISTORY": FixturePaths.history.path,
+            ])
+        try #require(
+            run.status == 0, "the namespace script failed (does this kernel allow user namespaces?): \(run.out)")
+        func text(_ name: String) -> String {
+            (try? String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        }
 
         #expect(text("first.status") == "74\n", "\(text("first.out"))\(text("first.err"))")
         let store = out.appendingPathComponent("full/rates.sqlite")
-        #expect(text("first.err").hasSuffix("Error: the disk is full: cannot write the store \(mount.path)/rates.sqlite. What was saved before stays saved; free some space and run the command again\n"),
-                "\(text("first.err"))")
+        #expect(
+            text("first.err").hasSuffix(
+                "Error: the disk is full: cannot write the store \(mount.path)/rates.sqlite. What was saved before stays saved; free some space and run the command again\n"
+            ),
+            "\(text("first.err"))")
         #expect(text("first.out").contains("stopped by the error below after storing "), "\(text("first.out"))")
 
         // The store as the failed import left it: sound, and only whole days.
@@ -42,7 +54,9 @@ import TestSupport
         let stored = try probe.ratesByDay()
         #expect(!stored.isEmpty, "some chunks fit before the disk filled up")
         #expect(stored.count < historyByDay.count)
-        #expect(stored.filter { $0.value != historyByDay[$0.key] }.isEmpty, "every stored day is whole and equal to the file's")
+        #expect(
+            stored.filter { $0.value != historyByDay[$0.key] }.isEmpty,
+            "every stored day is whole and equal to the file's")
         #expect(text("status.status") == "0\n", "\(text("status.out"))")
 
         #expect(text("second.status") == "0\n", "\(text("second.out"))")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Killed mid-import: a full-history import in a child process, killed with SIGKILL at 20
 /// seeded moments spread over the import. After each kill the store opens and is sound, holds
@@ -13,8 +13,10 @@ import TestSupport
     /// The 20 moments: a share of the rates stored, and a delay after it.
     static let moments: [(share: Double, delay: Double)] = {
         var generator = SeededGenerator(seed: 2026_11_22)
-        return (0..<20).map { _ in (Double.random(in: 0..<0.8, using: &generator), Double.random(in: 0..<0.1, using: &generator)) }
-            .sorted { $0.share < $1.share }
+        return (0..<20).map { _ in
+            (Double.random(in: 0..<0.8, using: &generator), Double.random(in: 0..<0.1, using: &generator))
+        }
+        .sorted { $0.share < $1.share }
     }()
 
     @Test(arguments: 0..<20)
@@ -23,14 +25,16 @@ import TestSupport
         let store = dir.file("rates.sqlite")
         let probe = StoreProbe(url: store)
         let (share, delay) = Self.moments[moment]
-        let child = try SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.history.path, "--store", store.path])
+        let child = try SpawnedProcess.Running(
+            CommandRun.executable, ["import", FixturePaths.history.path, "--store", store.path])
         try #require(waitForRunningImport(probe, runs: 1) != nil, "the import never recorded its run")
         let target = Int(share * 221_064)
         while probe.storedRateCount() < target && !child.hasEnded { usleep(2_000) }
         Thread.sleep(forTimeInterval: delay)
         child.kill(SIGKILL)
         let killed = try child.wait()
-        try #require(killed.signal == SIGKILL, "the import ended before the kill (\(target) rates, then \(delay) s): \(killed)")
+        try #require(
+            killed.signal == SIGKILL, "the import ended before the kill (\(target) rates, then \(delay) s): \(killed)")
 
         #expect(try probe.integrityCheck() == "ok")
         let stored = try probe.ratesByDay()

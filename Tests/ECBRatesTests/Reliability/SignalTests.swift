@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Interrupted politely: SIGINT or SIGTERM at seeded moments of a full-history import in a child
 /// process (started with both signals at their default action). The import stops taking chunks,
@@ -11,14 +11,19 @@ import TestSupport
     static let moments: [(signal: Int32, share: Double, delay: Double)] = {
         var generator = SeededGenerator(seed: 2026_11_23)
         return (0..<10).map { index in
-            (index % 2 == 0 ? SIGINT : SIGTERM, Double.random(in: 0..<0.7, using: &generator), Double.random(in: 0..<0.05, using: &generator))
+            (
+                index % 2 == 0 ? SIGINT : SIGTERM, Double.random(in: 0..<0.7, using: &generator),
+                Double.random(in: 0..<0.05, using: &generator)
+            )
         }
     }()
 
     /// The history's days in the file's order (newest first): chunks leave the reader in it.
     static let historyDaysInFileOrder: [String] = {
         var seen: [String] = []
-        for line in (try? fileRates(FixturePaths.history)) ?? [] where seen.last != String(line.prefix(10)) { seen.append(String(line.prefix(10))) }
+        for line in (try? fileRates(FixturePaths.history)) ?? [] where seen.last != String(line.prefix(10)) {
+            seen.append(String(line.prefix(10)))
+        }
         return seen.sorted(by: >)
     }()
 
@@ -29,20 +34,29 @@ import TestSupport
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
         let probe = StoreProbe(url: store)
-        let child = try SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.history.path, "--chunk-days", "20",
-                                                                      "--workers", "2", "--store", store.path])
+        let child = try SpawnedProcess.Running(
+            CommandRun.executable,
+            [
+                "import", FixturePaths.history.path, "--chunk-days", "20",
+                "--workers", "2", "--store", store.path,
+            ])
         try #require(waitForRunningImport(probe, runs: 1) != nil, "the import never recorded its run")
         let target = Int(share * 221_064)
         while probe.storedRateCount() < target && !child.hasEnded { usleep(2_000) }
         Thread.sleep(forTimeInterval: delay)
         child.kill(signal)
         let result = try child.wait()
-        try #require(result.status == 128 + signal, "moment \(moment) (\(name) at \(target) rates + \(delay) s): \(result)")
+        try #require(
+            result.status == 128 + signal, "moment \(moment) (\(name) at \(target) rates + \(delay) s): \(result)")
 
         // What it says: exactly the days stored, as a count and a range.
         #expect(result.err == "Error: interrupted by \(name)\n", "\(result.err)")
-        let line = try #require(result.out.firstMatch(of: /: interrupted by (\w+) after storing (\d+) whole days? \((\d{4}-\d\d-\d\d)(?:\.\.(\d{4}-\d\d-\d\d))?\): (\d+) new, 0 corrected, 0 unchanged\n/),
-                                "\(result.out)")
+        let line = try #require(
+            result.out.firstMatch(
+                of:
+                    /: interrupted by (\w+) after storing (\d+) whole days? \((\d{4}-\d\d-\d\d)(?:\.\.(\d{4}-\d\d-\d\d))?\): (\d+) new, 0 corrected, 0 unchanged\n/
+            ),
+            "\(result.out)")
         #expect(String(line.1) == name)
         let count = Int(line.2)!
         let stored = try probe.ratesByDay()
@@ -52,13 +66,17 @@ import TestSupport
         // Whole days, equal to the file's, and exactly the first ones of the file.
         let broken = stored.filter { day, rates in rates != historyByDay[day] }.keys.sorted()
         #expect(broken.isEmpty, "days stored in part or with other rates: \(broken.prefix(5))")
-        #expect(Set(stored.keys) == Set(Self.historyDaysInFileOrder.prefix(count)), "the days stored are not the file's first \(count)")
+        #expect(
+            Set(stored.keys) == Set(Self.historyDaysInFileOrder.prefix(count)),
+            "the days stored are not the file's first \(count)")
         #expect(count < Self.historyDaysInFileOrder.count)
 
         // The import log: interrupted, finished, naming the days.
         let run = try probe.rows("SELECT outcomeText, finishedAt IS NOT NULL, errorMessage, days FROM ImportRun").first
         #expect(run?[0] == "interrupted" && run?[1] == "1", "\(String(describing: run))")
-        #expect(run?[2]?.hasPrefix("interrupted by \(name); stored before it: \(count) whole day") == true, "\(String(describing: run))")
+        #expect(
+            run?[2]?.hasPrefix("interrupted by \(name); stored before it: \(count) whole day") == true,
+            "\(String(describing: run))")
         #expect(run?[3] == "\(count)")
         #expect(try probe.integrityCheck() == "ok")
     }
@@ -68,8 +86,12 @@ import TestSupport
         let store = dir.file("rates.sqlite")
         let probe = StoreProbe(url: store)
         // One worker storing chunks of 4,000 days: the first chunk is in flight for a while.
-        let child = try SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.history.path, "--chunk-days", "4000",
-                                                                      "--workers", "1", "--store", store.path])
+        let child = try SpawnedProcess.Running(
+            CommandRun.executable,
+            [
+                "import", FixturePaths.history.path, "--chunk-days", "4000",
+                "--workers", "1", "--store", store.path,
+            ])
         try #require(waitForRunningImport(probe, runs: 1) != nil, "the import never recorded its run")
         Thread.sleep(forTimeInterval: 0.2)
         child.kill(SIGTERM)
@@ -91,8 +113,12 @@ import TestSupport
         let fd = open(store.path + ".lock", O_RDWR | O_CREAT, 0o644)
         try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
         defer { close(fd) }
-        let child = try SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.ninetyDays.path, "--wait", "60",
-                                                                      "--store", store.path])
+        let child = try SpawnedProcess.Running(
+            CommandRun.executable,
+            [
+                "import", FixturePaths.ninetyDays.path, "--wait", "60",
+                "--store", store.path,
+            ])
         Thread.sleep(forTimeInterval: 0.5)
         child.kill(SIGINT)
         let result = try child.wait(timeout: 30)
@@ -116,9 +142,13 @@ import TestSupport
         #expect(result.status == 143, "\(result)")
         // The silent server would keep it 4 × 20 s + 7 s; the stop is seen within about a second.
         #expect(ContinuousClock.now - signalled < .seconds(30), "the download went on after the signal")
-        #expect(result.out == "\(url): interrupted by SIGTERM after storing no day: 0 new, 0 corrected, 0 unchanged\n", "\(result.out)")
+        #expect(
+            result.out == "\(url): interrupted by SIGTERM after storing no day: 0 new, 0 corrected, 0 unchanged\n",
+            "\(result.out)")
         #expect(result.err == "Error: interrupted by SIGTERM\n")
-        let run = try StoreProbe(url: store).rows("SELECT outcomeText, errorMessage FROM ImportRun ORDER BY startedAt DESC, Z_PK DESC LIMIT 1").first
+        let run = try StoreProbe(url: store).rows(
+            "SELECT outcomeText, errorMessage FROM ImportRun ORDER BY startedAt DESC, Z_PK DESC LIMIT 1"
+        ).first
         #expect(run?[0] == "interrupted", "\(String(describing: run))")
         #expect(try StoreProbe(url: store).ratesByDay() == fileRatesByDay(FixturePaths.daily))
     }

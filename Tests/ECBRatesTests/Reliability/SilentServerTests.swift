@@ -1,7 +1,7 @@
 import EurofxrefFeed
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A server that accepts the connection and never answers: the import gives up within the
 /// timeouts and retries it documents, waiting without using the CPU, then exits 75 naming the
@@ -12,10 +12,14 @@ import TestSupport
         let listener = try SilentListener()
         let dir = TemporaryDirectory()
         let url = "http://127.0.0.1:\(listener.port)/eurofxref-hist-90d.xml"
-        let (run, seconds) = try SpawnedProcess.timed(CommandRun.executable, ["import", url, "--idle-timeout", "1", "--store", dir.file("rates.sqlite").path],
-                                                      timeout: 60)
+        let (run, seconds) = try SpawnedProcess.timed(
+            CommandRun.executable, ["import", url, "--idle-timeout", "1", "--store", dir.file("rates.sqlite").path],
+            timeout: 60)
         #expect(run.status == 75, "\(run)")
-        #expect(run.err == "Error: \(url): 127.0.0.1:\(listener.port) sent nothing for 1 s (the idle timeout) (after 4 attempts)\n")
+        #expect(
+            run.err
+                == "Error: \(url): 127.0.0.1:\(listener.port) sent nothing for 1 s (the idle timeout) (after 4 attempts)\n"
+        )
         // 4 attempts of 1 s of silence (checked about once a second) and 1 + 2 + 4 s of back-off: 11 s.
         #expect(seconds >= 10 && seconds < 16, "\(seconds) s")
         #expect(run.cpuSeconds < 1, "\(run.cpuSeconds) s of CPU while waiting")
@@ -25,10 +29,14 @@ import TestSupport
         let server = try LoopbackServer(serving: FixturePaths.fixtures)
         let dir = TemporaryDirectory()
         let url = server.url("/stall/eurofxref-hist.xml").absoluteString
-        let (run, seconds) = try SpawnedProcess.timed(CommandRun.executable, ["import", url, "--idle-timeout", "1", "--store", dir.file("rates.sqlite").path],
-                                                      timeout: 60)
+        let (run, seconds) = try SpawnedProcess.timed(
+            CommandRun.executable, ["import", url, "--idle-timeout", "1", "--store", dir.file("rates.sqlite").path],
+            timeout: 60)
         #expect(run.status == 75, "\(run)")
-        #expect(run.err == "Error: \(url): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 4 attempts)\n")
+        #expect(
+            run.err
+                == "Error: \(url): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 4 attempts)\n"
+        )
         #expect(seconds >= 10 && seconds < 16, "\(seconds) s")
     }
 
@@ -38,10 +46,16 @@ import TestSupport
         let server = try LoopbackServer(tlsServing: files.url)
         let dir = TemporaryDirectory()
         let url = server.url("/eurofxref-daily.xml").absoluteString
-        let run = try SpawnedProcess.run(CommandRun.executable, ["import", url, "--store", dir.file("rates.sqlite").path], timeout: 60)
+        let run = try SpawnedProcess.run(
+            CommandRun.executable, ["import", url, "--store", dir.file("rates.sqlite").path], timeout: 60)
         #expect(run.status == 75, "\(run)")
-        #expect(run.err.hasPrefix("Error: \(url): the TLS connection to 127.0.0.1:\(server.port) was refused: SSL certificate problem: self"), "\(run.err)")
-        let stored = FileManager.default.fileExists(atPath: dir.file("rates.sqlite").path) ? try StoreProbe(url: dir.file("rates.sqlite")).ratesByDay() : [:]
+        #expect(
+            run.err.hasPrefix(
+                "Error: \(url): the TLS connection to 127.0.0.1:\(server.port) was refused: SSL certificate problem: self"
+            ), "\(run.err)")
+        let stored =
+            FileManager.default.fileExists(atPath: dir.file("rates.sqlite").path)
+            ? try StoreProbe(url: dir.file("rates.sqlite")).ratesByDay() : [:]
         #expect(stored.isEmpty, "nothing stored from a refused connection")
     }
 

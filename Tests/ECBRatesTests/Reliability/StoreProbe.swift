@@ -16,7 +16,9 @@ struct StoreProbe {
         var db: OpaquePointer?
         let opened = sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READONLY, nil)
         defer { sqlite3_close(db) }
-        guard opened == SQLITE_OK else { throw Failure(description: "cannot open \(url.path): \(String(cString: sqlite3_errstr(opened)))") }
+        guard opened == SQLITE_OK else {
+            throw Failure(description: "cannot open \(url.path): \(String(cString: sqlite3_errstr(opened)))")
+        }
         sqlite3_busy_timeout(db, 10_000)
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
@@ -27,10 +29,13 @@ struct StoreProbe {
         while true {
             let step = sqlite3_step(statement)
             if step == SQLITE_DONE { break }
-            guard step == SQLITE_ROW else { throw Failure(description: "\(sql): \(String(cString: sqlite3_errmsg(db)))") }
-            rows.append((0..<sqlite3_column_count(statement)).map { column in
-                sqlite3_column_text(statement, column).map { String(cString: $0) }
-            })
+            guard step == SQLITE_ROW else {
+                throw Failure(description: "\(sql): \(String(cString: sqlite3_errmsg(db)))")
+            }
+            rows.append(
+                (0..<sqlite3_column_count(statement)).map { column in
+                    sqlite3_column_text(statement, column).map { String(cString: $0) }
+                })
         }
         return rows
     }
@@ -58,7 +63,8 @@ struct StoreProbe {
     /// The number of import runs recorded, or nil while the store or its run table is not there.
     func runCount() -> Int? {
         guard FileManager.default.fileExists(atPath: url.path),
-              let row = try? rows("SELECT COUNT(*) FROM ImportRun").first, let text = row[0] else { return nil }
+            let row = try? rows("SELECT COUNT(*) FROM ImportRun").first, let text = row[0]
+        else { return nil }
         return Int(text)
     }
 

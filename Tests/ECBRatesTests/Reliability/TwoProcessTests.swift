@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Two processes at once: while one imports the full history, another asks for rates in a
 /// loop, as separate `ecbrates` processes. No query fails, each answer shows every day either
@@ -15,23 +15,30 @@ import TestSupport
         try #require(before.status == 0, "\(before)")
         let oldState = try probe.ratesByDay()
 
-        let importer = try SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.history.path, "--store", store.path])
+        let importer = try SpawnedProcess.Running(
+            CommandRun.executable, ["import", FixturePaths.history.path, "--store", store.path])
         try #require(waitForRunningImport(probe, runs: 2) != nil, "the import never started")
 
         // A second import, while the first runs: refused at once with 75, naming the holder…
         let refused = try CommandRun.process(["import", FixturePaths.daily.path, "--store", store.path])
         // …or, with --wait, run once the first is done.
-        let waiter = try SpawnedProcess.Running(CommandRun.executable, ["import", FixturePaths.daily.path, "--wait", "300", "--store", store.path])
+        let waiter = try SpawnedProcess.Running(
+            CommandRun.executable, ["import", FixturePaths.daily.path, "--wait", "300", "--store", store.path])
 
         // Queries in a loop, each a process of its own, until the import ends.
         var answers = 0
         var failures: [String] = []
         while answers < 3 || !importer.hasEnded {
             // --partial: while the import runs, the range is not whole yet; the answer says so.
-            let query = try CommandRun.process(["export", "--from", "2026-01-01", "--to", "2026-09-30", "--layout", "long", "--partial",
-                                                "--store", store.path])
+            let query = try CommandRun.process([
+                "export", "--from", "2026-01-01", "--to", "2026-09-30", "--layout", "long", "--partial",
+                "--store", store.path,
+            ])
             answers += 1
-            let warnedOnly = query.err.isEmpty || (query.err.hasPrefix("warning: the answer is incomplete: ") && query.err.split(separator: "\n").count == 1)
+            let warnedOnly =
+                query.err.isEmpty
+                || (query.err.hasPrefix("warning: the answer is incomplete: ")
+                    && query.err.split(separator: "\n").count == 1)
             guard query.status == 0, warnedOnly else {
                 failures.append("\(query)")
                 continue
@@ -45,7 +52,9 @@ import TestSupport
                 failures.append("\(day) answered in part: \(rates.count) of \(historyByDay[day]?.count ?? 0) rates")
             }
             let oldDays = oldState.keys.filter { $0 >= "2026-01-01" }
-            if !Set(oldDays).isSubset(of: days.keys) { failures.append("an answer lost days the store held before the import") }
+            if !Set(oldDays).isSubset(of: days.keys) {
+                failures.append("an answer lost days the store held before the import")
+            }
             if answers > 2_000 { break }
         }
         let imported = try importer.wait()
