@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import TestSupport
 import Testing
 
 /// Batch insert, update and delete, as Core Data documents `NSBatchInsertRequest`,

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import TestSupport
 import Testing
 
 /// Behaviours 4 and 7: a child's save goes to its parent only; fetches include pending changes,

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import ManagedStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// Behaviours 2 and 3: reads beside a busy writer; perform, performAndWait and async perform.

@@ -1,6 +1,7 @@
 import Foundation
 import ManagedStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// Behaviours 1 and 8: the viewContext sees background saves through fetches at once, and the

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import TestSupport
 import Testing
 
 /// Behaviour 5: temporary and permanent IDs, URIs, faults without I/O, existingObject, uniquing.

@@ -1,6 +1,7 @@
 import Foundation
 import ManagedStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// Query generations, as Core Data documents `setQueryGenerationFrom(_:)` and

@@ -1,6 +1,7 @@
 import Foundation
 import ManagedStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// Behaviour 12: the three stacks of the "concurrent Core Data stack performance shootout",

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import ManagedStore
+import TestSupport
 import Testing
 
 /// A model like the test model, but whose Note has one more attribute.

@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import TestSupport
 import Testing
 
 /// The test entity: a note, unique by title.
@@ -43,21 +44,6 @@ enum TestModel {
         ])
 
     static let model = ManagedObjectModel(entities: [note, counter])
-}
-
-/// A directory of its own for one test, removed when the test is done with it.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("managedstore-tests-\(UUID().uuidString)", isDirectory: true)
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 /// A loaded container on a store file in `directory` (or in memory).

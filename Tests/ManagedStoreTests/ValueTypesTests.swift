@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import TestSupport
 import Testing
 
 struct Address: Codable, Hashable, TransformableAttribute {
