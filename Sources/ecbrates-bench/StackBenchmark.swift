@@ -119,7 +119,7 @@ private final class StackRun: @unchecked Sendable {
 
     /// Reads `stream` on a thread of its own and stores its chunks; returns the rates inserted.
     func importAll(_ stream: InputStream, source: String, chunkDays: Int) async throws -> Int {
-        let handoff = Handoff(stream)
+        let handoff = Handoff(value: stream)
         try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
                 do {
@@ -180,12 +180,4 @@ private final class StackRun: @unchecked Sendable {
         context.reset()
         inserted.withLock { $0 += chunk.records.count }
     }
-}
-
-/// A value handed to another thread once, and used only there.
-///
-/// `@unchecked Sendable`: the value is read only by the thread it is handed to.
-private final class Handoff<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

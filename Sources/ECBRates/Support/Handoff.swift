@@ -2,6 +2,10 @@
 ///
 /// `@unchecked Sendable`: the sender gives the value up at the handoff and never touches it
 /// again; from then on one thread at a time uses it.
-struct Handoff<Value>: @unchecked Sendable {
-    let value: Value
+public struct Handoff<Value>: @unchecked Sendable {
+    /// The value handed over; used only by the thread it was handed to.
+    public let value: Value
+
+    /// Hands `value` over; the caller must not use it afterwards.
+    public init(value: Value) { self.value = value }
 }

@@ -114,13 +114,6 @@ final class EurofxrefRules: SAXEventHandler {
 
     // MARK: Messages
 
-    private func fail(
-        _ kind: FeedError.Kind, at pointer: UnsafePointer<UInt8>?, _ message: String, in parser: SAXPushParser
-    ) {
-        let (line, column) = parser.position(of: pointer)
-        parser.stop(FeedError(source: source, line: line, column: column, kind: kind, message: message))
-    }
-
     private static func name(_ localname: UnsafePointer<UInt8>, _ namespace: UnsafePointer<UInt8>?) -> String {
         let name = String(cString: localname)
         guard let namespace else { return "<\(name)> (in no namespace)" }
@@ -148,8 +141,22 @@ final class EurofxrefRules: SAXEventHandler {
         _ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, attributeCount: Int,
         attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser
     ) {
+        do {
+            try enter(
+                localname, namespace: namespace, attributeCount: attributeCount, attributes: attributes, in: parser)
+        } catch {
+            let (line, column) = parser.position(of: error.position)
+            parser.stop(FeedError(source: source, line: line, column: column, kind: error.kind, message: error.message))
+        }
+    }
+
+    /// Applies the rules to an element's start; a violation ends the read at its position.
+    private func enter(
+        _ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, attributeCount: Int,
+        attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser
+    ) throws(RuleViolation) {
         guard sawRoot, let level = levels.last else {
-            root(localname, namespace: namespace, in: parser)
+            try root(localname, namespace: namespace, in: parser)
             return
         }
         let isCube = localname == names.cube && isECB(namespace)
@@ -165,48 +172,49 @@ final class EurofxrefRules: SAXEventHandler {
             guard attributeCount == 0 else {
                 let first = SAXAttribute(attributes, 0)
                 if first.localname == names.time && first.namespace == nil {
-                    fail(
+                    throw RuleViolation(
                         .structure, at: first.value.baseAddress,
-                        "a day Cube (\(RateText.quoted(first.value))) directly in <gesmes:Envelope>; expected it inside the <Cube> that holds the days",
-                        in: parser)
+                        "a day Cube (\(RateText.quoted(first.value))) directly in <gesmes:Envelope>; expected it inside the <Cube> that holds the days"
+                    )
                 } else {
-                    fail(
+                    throw RuleViolation(
                         .structure, at: first.value.baseAddress,
-                        "unexpected attribute \(Self.attributeText(first)) on the <Cube> that holds the days; expected none",
-                        in: parser)
+                        "unexpected attribute \(Self.attributeText(first)) on the <Cube> that holds the days; expected none"
+                    )
                 }
-                return
             }
         case .wrapper:
             levels.append(.day)
             guard isCube else {
-                fail(
+                throw RuleViolation(
                     .structure, at: parser.startOfCurrentTag(),
-                    "unexpected \(Self.name(localname, namespace)) among the days; expected a day <Cube time=\"YYYY-MM-DD\">",
-                    in: parser)
-                return
+                    "unexpected \(Self.name(localname, namespace)) among the days; expected a day <Cube time=\"YYYY-MM-DD\">"
+                )
             }
-            startDay(attributeCount: attributeCount, attributes: attributes, in: parser)
+            try startDay(attributeCount: attributeCount, attributes: attributes, in: parser)
         case .day:
             levels.append(.rate)
             guard isCube else {
-                fail(
+                throw RuleViolation(
                     .structure, at: parser.startOfCurrentTag(),
-                    "unexpected \(Self.name(localname, namespace)) in the day Cube of \(currentDay.map { "\($0)" } ?? "?"); expected a rate <Cube currency=\"XXX\" rate=\"…\"/>",
-                    in: parser)
-                return
+                    "unexpected \(Self.name(localname, namespace)) in the day Cube of \(currentDay.map { "\($0)" } ?? "?"); expected a rate <Cube currency=\"XXX\" rate=\"…\"/>"
+                )
             }
-            addRate(attributeCount: attributeCount, attributes: attributes, in: parser)
+            try addRate(attributeCount: attributeCount, attributes: attributes, in: parser)
         case .rate:
             levels.append(.ignored)
-            fail(
+            throw RuleViolation(
                 .structure, at: parser.startOfCurrentTag(),
-                "unexpected \(Self.name(localname, namespace)) inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty",
-                in: parser)
+                "unexpected \(Self.name(localname, namespace)) inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty"
+            )
         }
     }
 
-    private func root(_ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, in parser: SAXPushParser) {
+    private func root(
+        _ localname: UnsafePointer<UInt8>, namespace: UnsafePointer<UInt8>?, in parser: SAXPushParser
+    )
+        throws(RuleViolation)
+    {
         sawRoot = true
         names = InternedNames(parser)
         levels.append(.envelope)
@@ -217,16 +225,15 @@ final class EurofxrefRules: SAXEventHandler {
         guard matches(localname, "Envelope"), matches(namespace, Self.gesmesNamespace) else {
             let name = String(cString: localname)
             let kind = name.lowercased() == "html" ? "an HTML page" : "not an ECB rates document"
-            fail(
+            throw RuleViolation(
                 .notRatesDocument, at: parser.startOfCurrentTag(),
-                "the root element is <\(name)>, not <gesmes:Envelope>: \(kind)", in: parser)
-            return
+                "the root element is <\(name)>, not <gesmes:Envelope>: \(kind)")
         }
     }
 
     private func startDay(
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser
-    ) {
+    ) throws(RuleViolation) {
         var time: SAXAttribute?
         for index in 0..<attributeCount {
             let attribute = SAXAttribute(attributes, index)
@@ -234,43 +241,37 @@ final class EurofxrefRules: SAXEventHandler {
                 time = attribute
             } else if attribute.localname == names.currency && attribute.namespace == nil {
                 let what = RateText.quoted(attribute.value)
-                fail(
+                throw RuleViolation(
                     .structure, at: attribute.value.baseAddress,
-                    "a rate Cube (\(what)) outside a day Cube; expected it inside <Cube time=\"YYYY-MM-DD\">",
-                    in: parser)
-                return
+                    "a rate Cube (\(what)) outside a day Cube; expected it inside <Cube time=\"YYYY-MM-DD\">")
             } else {
-                fail(
+                throw RuleViolation(
                     .structure, at: attribute.value.baseAddress,
-                    "unexpected attribute \(Self.attributeText(attribute)) on a day Cube; expected only time=\"YYYY-MM-DD\"",
-                    in: parser)
-                return
+                    "unexpected attribute \(Self.attributeText(attribute)) on a day Cube; expected only time=\"YYYY-MM-DD\""
+                )
             }
         }
         guard let time else {
-            fail(
+            throw RuleViolation(
                 .structure, at: parser.startOfCurrentTag(),
-                "a Cube among the days has no time attribute; expected <Cube time=\"YYYY-MM-DD\">",
-                in: parser)
-            return
+                "a Cube among the days has no time attribute; expected <Cube time=\"YYYY-MM-DD\">")
         }
         guard let day = CalendarDay(utf8: time.value) else {
-            fail(
+            throw RuleViolation(
                 .invalidValue, at: time.value.baseAddress,
-                "day \(RateText.quoted(time.value)) is not a calendar date (expected YYYY-MM-DD)",
-                in: parser)
-            return
+                "day \(RateText.quoted(time.value)) is not a calendar date (expected YYYY-MM-DD)")
         }
         if let reason = dayRefusal?(day) {
-            fail(.invalidValue, at: time.value.baseAddress, "day \(day) \(reason)", in: parser)
-            return
+            throw RuleViolation(
+                .invalidValue, at: time.value.baseAddress,
+                "day \(day) \(reason)")
         }
         let (line, column) = parser.position(of: time.value.baseAddress)
         let dayKey = Int32(day.daysSince1970)
         if let first = dayLines[dayKey] {
-            fail(
-                .duplicate, at: time.value.baseAddress, "day \(day) appears twice (first at line \(first))", in: parser)
-            return
+            throw RuleViolation(
+                .duplicate, at: time.value.baseAddress,
+                "day \(day) appears twice (first at line \(first))")
         }
         dayLines[dayKey] = Int32(clamping: line)
         currentDay = day
@@ -282,7 +283,7 @@ final class EurofxrefRules: SAXEventHandler {
 
     private func addRate(
         attributeCount: Int, attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser
-    ) {
+    ) throws(RuleViolation) {
         guard let day = currentDay else { return }
         var currency: SAXAttribute?, rate: SAXAttribute?
         for index in 0..<attributeCount {
@@ -292,73 +293,63 @@ final class EurofxrefRules: SAXEventHandler {
             } else if attribute.localname == names.rate && attribute.namespace == nil && rate == nil {
                 rate = attribute
             } else if attribute.localname == names.time && attribute.namespace == nil {
-                fail(
+                throw RuleViolation(
                     .structure, at: attribute.value.baseAddress,
-                    "a day Cube inside the day Cube of \(day); expected </Cube> first", in: parser)
-                return
+                    "a day Cube inside the day Cube of \(day); expected </Cube> first")
             } else {
                 let whose = currency.map { "the \(String(decoding: $0.value, as: UTF8.self)) Cube" } ?? "a rate Cube"
-                fail(
+                throw RuleViolation(
                     .structure, at: attribute.value.baseAddress,
-                    "unexpected attribute \(Self.attributeText(attribute)) on \(whose) of \(day); expected only currency and rate",
-                    in: parser)
-                return
+                    "unexpected attribute \(Self.attributeText(attribute)) on \(whose) of \(day); expected only currency and rate"
+                )
             }
         }
         guard let currency else {
-            fail(
+            throw RuleViolation(
                 .structure, at: rate?.value.baseAddress ?? parser.startOfCurrentTag(),
-                "a rate Cube on \(day) has no currency attribute (expected currency=\"XXX\")", in: parser)
-            return
+                "a rate Cube on \(day) has no currency attribute (expected currency=\"XXX\")")
         }
         guard RateText.isCurrencyCode(currency.value) else {
-            fail(
+            throw RuleViolation(
                 .invalidValue, at: currency.value.baseAddress,
-                "currency \(RateText.quoted(currency.value)) on \(day) is not a three-letter upper-case code (like USD)",
-                in: parser)
-            return
+                "currency \(RateText.quoted(currency.value)) on \(day) is not a three-letter upper-case code (like USD)"
+            )
         }
         let packed = RateText.packed(currency.value)
         let code = interned(packed, currency.value)
         currentRate = code
         guard let rate else {
-            fail(
+            throw RuleViolation(
                 .structure, at: currency.value.baseAddress,
-                "the \(code) Cube on \(day) has no rate attribute (expected rate=\"1.2345\")",
-                in: parser)
-            return
+                "the \(code) Cube on \(day) has no rate attribute (expected rate=\"1.2345\")")
         }
         if let earlier = dayCodes.first(where: { $0.code == packed }) {
-            fail(
+            throw RuleViolation(
                 .duplicate, at: currency.value.baseAddress,
-                "\(code) appears twice on \(day) (first at line \(earlier.line))", in: parser)
-            return
+                "\(code) appears twice on \(day) (first at line \(earlier.line))")
         }
         let value: Decimal
         switch RateText.decimal(rate.value, maximumDigits: Self.maximumRateDigits) {
         case .value(let decimal):
             value = decimal
         case .tooManyDigits(let digits):
-            fail(
+            throw RuleViolation(
                 .invalidValue, at: rate.value.baseAddress,
-                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) has \(digits) digits; at most \(Self.maximumRateDigits) are kept exactly, and a rate is never rounded",
-                in: parser)
-            return
+                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) has \(digits) digits; at most \(Self.maximumRateDigits) are kept exactly, and a rate is never rounded"
+            )
         case .notDecimal:
             let negative =
                 rate.value.first == UInt8(ascii: "-")
                 && RateText.decimal(UnsafeBufferPointer(rebasing: rate.value.dropFirst()), maximumDigits: .max).isValue
-            fail(
+            throw RuleViolation(
                 .invalidValue, at: rate.value.baseAddress,
-                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not \(negative ? "positive" : "a decimal number")",
-                in: parser)
-            return
+                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not \(negative ? "positive" : "a decimal number")"
+            )
         }
         guard value > 0 else {
-            fail(
+            throw RuleViolation(
                 .invalidValue, at: rate.value.baseAddress,
-                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not positive", in: parser)
-            return
+                "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not positive")
         }
         dayCodes.append((packed, parser.position(of: nil).line))
         pending.append(RateRecord(day: day, currency: code, rate: value))
@@ -429,48 +420,5 @@ final class EurofxrefRules: SAXEventHandler {
                 message:
                     "the document declares a DTD (<!DOCTYPE \(name)…>); ECB rate files have none, and entities are never read"
             ))
-    }
-}
-
-/// One attribute of the element being started, as libxml2's SAX2 gives it.
-struct SAXAttribute {
-    let localname: UnsafePointer<UInt8>?
-    let prefix: UnsafePointer<UInt8>?
-    let namespace: UnsafePointer<UInt8>?
-    let value: UnsafeBufferPointer<UInt8>
-
-    /// The attribute at `index` of libxml2's array of five pointers per attribute.
-    init(_ attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, _ index: Int) {
-        localname = attributes[index * 5]
-        prefix = attributes[index * 5 + 1]
-        namespace = attributes[index * 5 + 2]
-        if let start = attributes[index * 5 + 3], let end = attributes[index * 5 + 4] {
-            value = UnsafeBufferPointer(start: start, count: end - start)
-        } else {
-            value = UnsafeBufferPointer(start: nil, count: 0)
-        }
-    }
-
-    /// `prefix:name`, or `name`.
-    var qualifiedName: String {
-        let name = localname.map { String(cString: $0) } ?? ""
-        return prefix.map { String(cString: $0) + ":" + name } ?? name
-    }
-}
-
-/// The pointers libxml2's name dictionary gives the names the rules match.
-private struct InternedNames {
-    var cube: UnsafePointer<UInt8>?
-    var time: UnsafePointer<UInt8>?
-    var currency: UnsafePointer<UInt8>?
-    var rate: UnsafePointer<UInt8>?
-
-    init() {}
-
-    init(_ parser: SAXPushParser) {
-        cube = parser.intern("Cube")
-        time = parser.intern("time")
-        currency = parser.intern("currency")
-        rate = parser.intern("rate")
     }
 }
