@@ -35,11 +35,8 @@ import Testing
             with: #"<Cube time="2026-08-28"><Cube currency="USD" rate="1.1650"/>"#, in: dir, name: "90d.xml")
         let second = try CommandRun.process(["import", corrected.path, "--store", url.path, "--quiet"])
         #expect(second.status == 0, "\(second.err)")
-        let start = ContinuousClock.now
-        while merged.withLock({ !$0.contains { $0.author == RateImporter.transactionAuthor } })
-            && ContinuousClock.now - start < .seconds(5)
-        {
-            try await Task.sleep(for: .milliseconds(10))
+        try await Waiting.until(timeout: .seconds(5)) { () async -> Bool in
+            merged.withLock { $0.contains { $0.author == RateImporter.transactionAuthor } }
         }
         #expect(
             merged.withLock { $0.contains { $0.author == RateImporter.transactionAuthor } },

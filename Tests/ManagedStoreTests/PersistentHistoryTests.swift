@@ -300,9 +300,7 @@ final class HelperEntry: ManagedObject {
         let wrote = try writer.wait()
         #expect(wrote.status == 0, "\(wrote.err)")
         let ended = ContinuousClock.now
-        while seen.withLock({ $0.isEmpty }) && ContinuousClock.now - ended < .seconds(5) {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        Waiting.until(timeout: .seconds(5)) { !seen.withLock { $0.isEmpty } }
         let (change, when) = try #require(seen.withLock { $0.first })
         #expect(when - ended < .seconds(1), "posted \(when - ended) after the other process ended")
         #expect(change.storeURL.path == url.path)
@@ -353,11 +351,7 @@ final class HelperEntry: ManagedObject {
     // MARK: Helpers
 
     func wait(_ condition: () -> Bool) throws {
-        let start = ContinuousClock.now
-        while !condition() {
-            if ContinuousClock.now - start > .seconds(5) { throw ManagedStoreError.noPersistentStore }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
+        guard Waiting.until(timeout: .seconds(5), condition) else { throw ManagedStoreError.noPersistentStore }
     }
 
     func container(_ container: PersistentContainer) -> PersistentContainer { container }

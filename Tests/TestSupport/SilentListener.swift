@@ -30,5 +30,11 @@ public final class SilentListener {
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Whether a client has connected (a connection waits in the backlog, never accepted).
+    public var hasWaitingConnection: Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+    }
+
     deinit { close(fd) }
 }

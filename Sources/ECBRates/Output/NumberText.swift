@@ -84,30 +84,9 @@ public enum NumberText {
                 while exponent < 0, count - skip > 1, digitBytes[skip] == UInt8(ascii: "0") { skip += 1; exponent += 1 }
                 if integer == 0 { return "0" }
             }
-            let fraction = max(0, -exponent)
-            let digits = count - skip
-            let integerDigits = max(1, digits - fraction)
-            let length = (integer < 0 ? 1 : 0) + integerDigits + max(0, exponent) + (fraction > 0 ? 1 + fraction : 0)
-            return String(unsafeUninitializedCapacity: length) { out in
-                var at = 0
-                if integer < 0 { out[at] = UInt8(ascii: "-"); at += 1 }
-                if digits > fraction {
-                    for position in stride(from: count - 1, through: skip + fraction, by: -1) {
-                        out[at] = digitBytes[position]; at += 1
-                    }
-                } else {
-                    out[at] = UInt8(ascii: "0"); at += 1
-                }
-                for _ in 0..<max(0, exponent) { out[at] = UInt8(ascii: "0"); at += 1 }
-                if fraction > 0 {
-                    out[at] = UInt8(ascii: "."); at += 1
-                    for position in stride(from: skip + fraction - 1, through: skip, by: -1) {
-                        out[at] = position < count ? digitBytes[position] : UInt8(ascii: "0")
-                        at += 1
-                    }
-                }
-                return at
-            }
+            return DecimalText.plainText(
+                reversedDigits: UnsafeRawBufferPointer(rebasing: digitBytes[skip..<count]), exponent: exponent,
+                negative: integer < 0)
         }
     }
 }

@@ -33,14 +33,11 @@ final class EurofxrefCSV {
         "November", "December",
     ]
 
-    init(
-        source: String, chunkDays: Int, dayRefusal: (@Sendable (CalendarDay) -> String?)?,
-        handler: @escaping (RateChunk) throws -> Void
-    ) {
-        self.source = source
-        self.chunkDays = chunkDays
-        self.dayRefusal = dayRefusal
-        self.handler = handler
+    init(_ chunking: DayChunking) {
+        source = chunking.source
+        chunkDays = chunking.chunkDays
+        dayRefusal = chunking.dayRefusal
+        handler = chunking.handler
     }
 
     /// Whether a file that begins with `bytes` is one of the ECB's CSV files: after an optional

@@ -79,14 +79,15 @@ public struct EurofxrefReader: Sendable {
         }
         defer { withExtendedLifetime(spool) {} }
         let firstBlock = UnsafeBufferPointer(rebasing: buffer[..<count])
+        let chunking = DayChunking(source: source, chunkDays: chunkDays, dayRefusal: dayRefusal, handler: handler)
         if EurofxrefCSV.looksLikeCSV(firstBlock) {
-            let csv = EurofxrefCSV(source: source, chunkDays: chunkDays, dayRefusal: dayRefusal, handler: handler)
+            let csv = EurofxrefCSV(chunking)
             return try csv.read(firstBlock: firstBlock, rest: input, buffer: buffer)
         }
         try FilePrologue.check(firstBlock, isWholeFile: count < buffer.count, source: source)
         let stream = input
 
-        let rules = EurofxrefRules(source: source, chunkDays: chunkDays, dayRefusal: dayRefusal, handler: handler)
+        let rules = EurofxrefRules(chunking)
         let parser = SAXPushParser(source: source, handler: rules)
         try parser.parse(firstBlock: firstBlock, rest: stream, buffer: buffer)
         if let handlerError = rules.handlerError { throw handlerError }

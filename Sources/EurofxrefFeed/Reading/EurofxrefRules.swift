@@ -74,14 +74,11 @@ final class EurofxrefRules: SAXEventHandler {
     static let ecbNamespace = "http://www.ecb.int/vocabulary/2002-08-01/eurofxref"
     static let gesmesNamespace = "http://www.gesmes.org/xml/2002-08-01"
 
-    init(
-        source: String, chunkDays: Int, dayRefusal: (@Sendable (CalendarDay) -> String?)?,
-        handler: @escaping (RateChunk) throws -> Void
-    ) {
-        self.source = source
-        self.chunkDays = chunkDays
-        self.dayRefusal = dayRefusal
-        self.handler = handler
+    init(_ chunking: DayChunking) {
+        source = chunking.source
+        chunkDays = chunking.chunkDays
+        dayRefusal = chunking.dayRefusal
+        handler = chunking.handler
         pending.reserveCapacity(min(chunkDays, 4_096) * 48)
         levels.reserveCapacity(8)
     }

@@ -44,6 +44,22 @@ public enum DecimalText {
             mantissa /= 10
             count += 1
         }
+        return reversed.withUnsafeBytes { bytes in
+            plainText(
+                reversedDigits: UnsafeRawBufferPointer(rebasing: bytes[0..<count]), exponent: exponent,
+                negative: negative)
+        }
+    }
+
+    /// The plain text of a decimal given as its digits (ASCII, least significant first) times
+    /// 10^`exponent`: the integer part (or a single 0), the point, and every digit of the fraction
+    /// (zeros are kept: a caller that wants none drops them from `reversed` first).
+    package static func plainText(
+        reversedDigits reversed: UnsafeRawBufferPointer, exponent: Int, negative: Bool
+    )
+        -> String
+    {
+        let count = reversed.count
         let fraction = max(0, -exponent)
         let integerDigits = max(1, count - fraction)
         let length = (negative ? 1 : 0) + integerDigits + max(0, exponent) + (fraction > 0 ? 1 + fraction : 0)

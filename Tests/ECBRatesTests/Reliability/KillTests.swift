@@ -29,7 +29,7 @@ import Testing
             CommandRun.executable, ["import", FixturePaths.history.path, "--store", store.path])
         try #require(waitForRunningImport(probe, runs: 1) != nil, "the import never recorded its run")
         let target = Int(share * 221_064)
-        while probe.storedRateCount() < target && !child.hasEnded { usleep(2_000) }
+        Waiting.until(timeout: .seconds(120)) { probe.storedRateCount() >= target || child.hasEnded }
         Thread.sleep(forTimeInterval: delay)
         child.kill(SIGKILL)
         let killed = try child.wait()
@@ -62,12 +62,9 @@ import Testing
 /// Waits (up to 60 s) until the store records `runs` import runs, the newest still running;
 /// the moment it saw that, or nil.
 func waitForRunningImport(_ probe: StoreProbe, runs: Int) -> ContinuousClock.Instant? {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < deadline {
-        if let count = probe.runCount(), count >= runs, (try? probe.latestRun())??.outcome == "running" {
-            return ContinuousClock.now
-        }
-        usleep(1_000)
+    let running = Waiting.until(timeout: .seconds(60)) {
+        guard let count = probe.runCount(), count >= runs else { return false }
+        return (try? probe.latestRun())??.outcome == "running"
     }
-    return nil
+    return running ? ContinuousClock.now : nil
 }

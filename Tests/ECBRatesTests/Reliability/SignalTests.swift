@@ -42,7 +42,7 @@ import Testing
             ])
         try #require(waitForRunningImport(probe, runs: 1) != nil, "the import never recorded its run")
         let target = Int(share * 221_064)
-        while probe.storedRateCount() < target && !child.hasEnded { usleep(2_000) }
+        Waiting.until(timeout: .seconds(120)) { probe.storedRateCount() >= target || child.hasEnded }
         Thread.sleep(forTimeInterval: delay)
         child.kill(signal)
         let result = try child.wait()
@@ -110,7 +110,7 @@ import Testing
         let first = try CommandRun.process(["import", FixturePaths.daily.path, "--store", store.path])
         try #require(first.status == 0, "\(first)")
         // Another import holds the lock (this process, through the lock file's flock).
-        let fd = open(store.path + ".lock", O_RDWR | O_CREAT, 0o644)
+        let fd = open(store.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
         defer { close(fd) }
         let child = try SpawnedProcess.Running(
@@ -119,7 +119,8 @@ import Testing
                 "import", FixturePaths.ninetyDays.path, "--wait", "60",
                 "--store", store.path,
             ])
-        Thread.sleep(forTimeInterval: 0.5)
+        // It opens the store (its signals already trapped), then waits for the lock.
+        try #require(Waiting.until { Waiting.process(child.pid, hasOpen: store.path) })
         child.kill(SIGINT)
         let result = try child.wait(timeout: 30)
         #expect(result.status == 130, "\(result)")
@@ -135,7 +136,7 @@ import Testing
         try #require(first.status == 0, "\(first)")
         let url = "http://127.0.0.1:\(listener.port)/eurofxref-hist-90d.xml"
         let child = try SpawnedProcess.Running(CommandRun.executable, ["import", url, "--store", store.path])
-        Thread.sleep(forTimeInterval: 0.5)
+        try #require(Waiting.until { listener.hasWaitingConnection }, "the import never connected")
         let signalled = ContinuousClock.now
         child.kill(SIGTERM)
         let result = try child.wait(timeout: 60)

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Waiting for a condition rather than for a fixed time: a test that sleeps "long enough" is
+/// slow on a quiet machine and wrong on a busy one.
+public enum Waiting {
+    /// Checks `condition` every 2 ms until it holds or `timeout` passes; whether it held.
+    @discardableResult
+    public static func until(timeout: Duration = .seconds(30), _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if try condition() { return true }
+            if ContinuousClock.now >= deadline { return false }
+            usleep(2_000)
+        }
+    }
+
+    /// The same for async callers, sleeping the task instead of the thread between checks.
+    @discardableResult
+    public static func until(
+        timeout: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation,
+        _ condition: () async throws -> Bool
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if try await condition() { return true }
+            if ContinuousClock.now >= deadline { return false }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    /// Whether process `pid` has `path` open (read from /proc/PID/fd): how a test knows a child
+    /// reached a file (a lock it waits on, a store it reads) without a fixed sleep.
+    public static func process(_ pid: pid_t, hasOpen path: String) -> Bool {
+        let directory = "/proc/\(pid)/fd"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
+        let wanted = URL(fileURLWithPath: path).standardizedFileURL.path
+        return entries.contains { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + entry)) == wanted
+        }
+    }
+}
