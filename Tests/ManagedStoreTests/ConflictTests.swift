@@ -13,20 +13,11 @@ import Testing
         under policy: MergePolicy
     ) async throws -> (stars: Int16, body: String?, count: Int, tookStoredID: Bool, objectStars: Int16) {
         let container = try makeContainer(in: nil)
-        let storedID = try await container.performBackgroundTask { context in
-            let note = Note(context: context)
-            note.title = "x"
-            note.stars = 1
-            note.body = "stored"
-            try context.save()
-            return note.objectID
-        }
+        let storedID = try await storedNote("x", stars: 1, body: "stored", in: container)
         let context = container.newBackgroundContext()
         context.mergePolicy = policy
         let (tookStoredID, objectStars) = try await context.perform { () throws -> (Bool, Int16) in
-            let note = Note(context: context)
-            note.title = "x"
-            note.stars = 2
+            let note = Note.make("x", stars: 2, in: context)
             try context.save()
             #expect(!note.isInserted)
             #expect(!context.hasChanges)
@@ -41,16 +32,10 @@ import Testing
 
     @Test func constraintConflictUnderErrorThrowsAndStoresNothing() async throws {
         let container = try makeContainer(in: nil)
-        let storedID = try await container.performBackgroundTask { context in
-            let note = Note(context: context)
-            note.title = "x"
-            try context.save()
-            return note.objectID
-        }
+        let storedID = try await storedNote("x", in: container)
         let context = container.newBackgroundContext()
         try await context.perform {
-            let note = Note(context: context)
-            note.title = "x"
+            let note = Note.make("x", in: context)
             let temporaryID = note.objectID
             do {
                 try context.save()
@@ -140,8 +125,7 @@ import Testing
         let context = container.newBackgroundContext()
         let message = await context.perform { () -> String in
             for index in 0..<16 {
-                let note = Note(context: context)
-                note.title = "t\(index % 8)"
+                Note.make("t\(index % 8)", in: context)
             }
             do {
                 try context.save()
@@ -160,13 +144,7 @@ import Testing
     @Test(arguments: [MergePolicy.error, .mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump])
     func aConflictInsideABatchIsResolvedRowByRow(policy: MergePolicy) async throws {
         let container = try makeContainer(in: nil)
-        let storedID = try await container.performBackgroundTask { context in
-            let note = Note(context: context)
-            note.title = "n0077"
-            note.stars = 1
-            try context.save()
-            return note.objectID
-        }
+        let storedID = try await storedNote("n0077", stars: 1, in: container)
         let context = container.newBackgroundContext()
         context.mergePolicy = policy
         let outcome = await context.perform { () -> String in
@@ -211,12 +189,7 @@ import Testing
     private func conflictingUpdates(under policy: MergePolicy) async throws -> (name: String, value: Int64, flag: Bool)
     {
         let container = try makeContainer(in: nil)
-        let id = try await container.performBackgroundTask { context in
-            let counter = Counter(context: context)
-            counter.name = "c"
-            try context.save()
-            return counter.objectID
-        }
+        let id = try await storedCounter("c", in: container)
         let first = container.newBackgroundContext()
         let second = container.newBackgroundContext()
         second.mergePolicy = policy
@@ -277,12 +250,7 @@ import Testing
 
     @Test func updatingARowDeletedMeanwhileConflictsUnderError() async throws {
         let container = try makeContainer(in: nil)
-        let id = try await container.performBackgroundTask { context in
-            let counter = Counter(context: context)
-            counter.name = "c"
-            try context.save()
-            return counter.objectID
-        }
+        let id = try await storedCounter("c", in: container)
         let holder = container.newBackgroundContext()
         holder.retainsRegisteredObjects = true
         try await holder.perform { _ = try holder.existingObject(with: id) }

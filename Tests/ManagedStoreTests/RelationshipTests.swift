@@ -94,16 +94,8 @@ enum LibraryModel {
         let container = try LibraryModel.container()
         let worker = container.newBackgroundContext()
         let bookID = try await worker.perform { () throws -> ManagedObjectID in
-            let author = Author(context: worker)
-            author.name = "Austen"
-            let book = Book(context: worker)
-            book.title = "Emma"
-            book.author = author
-            for stars in [4, 5] as [Int16] {
-                let review = Review(context: worker)
-                review.stars = stars
-                review.book = book
-            }
+            let author = Author.make("Austen", in: worker)
+            let book = Book.make("Emma", by: author, stars: [4, 5], in: worker)
             try worker.save()
             #expect(!book.objectID.isTemporaryID && !author.objectID.isTemporaryID)
             return book.objectID
@@ -120,17 +112,10 @@ enum LibraryModel {
     @Test func cascadeDeletesTheDestinationsAndNullifyClearsTheInverse() async throws {
         let container = try LibraryModel.container()
         let context = container.viewContext
-        let author = Author(context: context)
-        author.name = "Woolf"
-        let portrait = Portrait(context: context)
-        portrait.caption = "photo"
-        author.portrait = portrait
-        let book = Book(context: context)
-        book.title = "Orlando"
-        book.author = author
-        let review = Review(context: context)
-        review.stars = 5
-        review.book = book
+        let author = Author.make("Woolf", books: ["Orlando"], stars: [5], portrait: "photo", in: context)
+        let portrait = try #require(author.portrait)
+        let book = try #require(author.books.first)
+        let review = try #require(book.reviews.first)
         try context.save()
 
         // Book → reviews cascades.
@@ -150,11 +135,8 @@ enum LibraryModel {
     @Test func denyRefusesTheSaveNamingTheObjectAndRelationship() throws {
         let container = try LibraryModel.container()
         let context = container.viewContext
-        let author = Author(context: context)
-        author.name = "Hugo"
-        let book = Book(context: context)
-        book.title = "Les Misérables"
-        book.author = author
+        let author = Author.make("Hugo", in: context)
+        let book = Book.make("Les Misérables", by: author, in: context)
         try context.save()
         context.delete(author)
         #expect {
@@ -174,20 +156,17 @@ enum LibraryModel {
     @Test func aMandatoryToOneAndAMaximumCountAreValidatedAtSave() throws {
         let container = try LibraryModel.container()
         let context = container.viewContext
-        let book = Book(context: context)
-        book.title = "Anonymous"
+        let book = Book.make("Anonymous", by: nil, in: context)
         #expect {
             try context.save()
         } throws: { error in
             "\(error)"
                 == "the save failed validation: Book.author of \(book.objectID): is nil, but the relationship is not optional"
         }
-        let author = Author(context: context)
-        author.name = "Someone"
-        book.author = author
-        for stars in 1...4 {
+        book.author = Author.make("Someone", in: context)
+        for stars in 1...4 as ClosedRange<Int16> {
             let review = Review(context: context)
-            review.stars = Int16(stars)
+            review.stars = stars
             review.book = book
         }
         #expect {
