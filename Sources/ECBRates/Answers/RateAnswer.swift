@@ -29,10 +29,6 @@ public struct RateAnswer: Sendable, Equatable, Codable {
     /// Why the day asked for has no rate of its own ("a Saturday", "Good Friday", …).
     public let reason: String?
 
-    /// The published rate of `currency` per EUR, or its interpolated value (1 for EUR itself).
-    public var currencyPerEuro: Decimal { currencyLeg.perEuro }
-    /// The published rate of `base` per EUR, or its interpolated value (1 for EUR itself).
-    public var basePerEuro: Decimal { baseLeg.perEuro }
     /// For an interpolated rate: the published days on either side.
     public var interpolatedBetween: [CalendarDay]? { leadLeg.interpolatedBetween }
     /// The leg that is not the euro's (the currency's when neither is).

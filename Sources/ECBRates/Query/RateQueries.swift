@@ -35,9 +35,6 @@ public final class RateQueries {
 
     let cache: PublicationCache?
 
-    /// The time it is now, as the queries see it.
-    public var currentDate: Date { now() }
-
     // MARK: What the store holds
 
     /// The first and last day the store holds.

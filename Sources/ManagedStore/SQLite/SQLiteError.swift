@@ -54,8 +54,6 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
         public static let ioError = ResultCode(rawValue: SQLITE_IOERR)
         /// A constraint (uniqueness, NOT NULL, a check) failed.
         public static let constraint = ResultCode(rawValue: SQLITE_CONSTRAINT)
-        /// A uniqueness constraint failed.
-        public static let constraintUnique = ResultCode(rawValue: SQLITE_CONSTRAINT | (8 << 8))
     }
 
     /// The extended result code (`SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_IOERR_WRITE`, …), which
