@@ -30,12 +30,18 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libmicrohttpd's headers; the library is loaded with dlopen when `ecbrates serve` starts.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         // glibc's <malloc.h>, for the executable's malloc settings (no library to link).
         .systemLibrary(name: "CMalloc"),
         .target(name: "ManagedStore", dependencies: ["CSQLite"]),
         .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl", "CZlib"]),
         .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
-        .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "EurofxrefFeed", "ManagedStore"]),
+        .target(name: "ECBRatesServer", dependencies: ["ECBRates", "EurofxrefFeed", "CMicroHTTPD"]),
+        .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "ECBRatesServer", "EurofxrefFeed", "ManagedStore"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),
         .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates"]),
         .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite", "TestSupport", "managedstore-migration-helper"]),
@@ -43,7 +49,7 @@ let package = Package(
         .executableTarget(name: "managedstore-migration-helper", dependencies: ["ManagedStore"], path: "Tests/MigrationHelper"),
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["feed_server.py", "tls_server.py"]),
         .testTarget(name: "ECBRatesTests", dependencies: ["ECBRates", "ECBRatesCLI", "ManagedStore", "EurofxrefFeed", "TestSupport",
-                                                    "CSQLite", "ecbrates"]),
+                                                    "CSQLite", "ecbrates", "ECBRatesServer"]),
         .testTarget(name: "EurofxrefFeedTests", dependencies: ["EurofxrefFeed", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,78 @@
+import ECBRates
+import ECBRatesServer
+import Foundation
+
+/// `ecbrates serve`: the store's rates over HTTP, as Frankfurter's v1 API and our own `/api/`.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "serve",
+        abstract: "Answer rate queries over HTTP: Frankfurter's v1 API, /api/ (our JSON), /healthz, /metrics.",
+        discussion: """
+            Listens on loopback by default. Every answer is read from one state of the store, beside any
+            import (a cron import shows in the next request); ETag and Last-Modified come from the store's
+            history, so a cache in front answers repeats with 304s. One access-log line per request goes to
+            standard error. SIGINT or SIGTERM stop accepting, finish the requests in flight and exit 0.
+            Under systemd socket activation (LISTEN_FDS) it serves the socket it is given.
+            """)
+
+    @Option(
+        .text(
+            "--listen", value: "address:port",
+            help: "Where to listen (default: 127.0.0.1:8080; [::1]:8080 for IPv6; port 0 for any free one)."))
+    var listen: String?
+    @Option(.integer("--threads", minimum: 1, help: "Threads answering requests (default: 4).")) var threads: Int?
+    @Option(.text("--cors", value: "origin", help: "Let browsers on this origin (or *) read the answers."))
+    var cors: String?
+    @Option(.integer("--max-age-days", minimum: 0, help: "/healthz answers 503 when the store is more days behind."))
+    var maxAgeDays: Int?
+    @Option(CommonOptions.store) var store: String?
+
+    var outputFormat: OutputFormat? { nil }
+    var runsOnMainThread: Bool { false }
+
+    func run(_ context: CommandContext) async throws -> Int32 {
+        let name = Self.configuration.name
+        var settings = HTTPDaemonSettings()
+        if let listen {
+            guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
+                throw UsageError("'--listen \(listen)' is not address:port (like 127.0.0.1:8080)", command: name)
+            }
+            var host = String(listen[..<colon])
+            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            settings.host = host.isEmpty ? "0.0.0.0" : host
+            settings.port = port
+        }
+        if let threads { settings.threads = threads }
+        settings.listeningSocket = Self.systemdSocket(context.environment)
+        let store = try RatesStore.forQueries(at: context.storeURL(self.store))
+        let service = RateService(
+            store: store, settings: RateService.Settings(corsOrigin: cors, maxAgeDays: maxAgeDays),
+            clock: { context.now })
+        let console = context.console
+        let daemon = try HTTPDaemon(
+            settings: settings, handler: { service.respond(to: $0) },
+            completed: { exchange in
+                service.metrics.record(exchange)
+                console.err(AccessLog.line(exchange, at: Date()))
+            })
+        let stop = ImportInterruption()
+        let signals = SignalTrap(interruption: stop)
+        defer { signals.restore() }
+        let where_ = settings.listeningSocket.map { "socket \($0) from systemd" } ?? "\(settings.host):\(daemon.port)"
+        console.err(
+            "serving \(store.url.path) on http://\(where_.contains(":") && settings.host.contains(":") ? "[\(settings.host)]:\(daemon.port)" : where_)/ (Ctrl-C stops)\n"
+        )
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in stop.observe { done.resume() } }
+        daemon.stop()
+        console.err("stopped\n")
+        return ExitCode.success
+    }
+
+    /// The socket systemd passed (`LISTEN_PID` is this process, `LISTEN_FDS` ≥ 1): descriptor 3.
+    static func systemdSocket(_ environment: [String: String]) -> Int32? {
+        guard let pid = environment["LISTEN_PID"].flatMap(Int32.init), pid == getpid(),
+            let count = environment["LISTEN_FDS"].flatMap(Int.init), count >= 1
+        else { return nil }
+        return 3
+    }
+}

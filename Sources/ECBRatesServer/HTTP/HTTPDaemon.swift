@@ -1,0 +1,235 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on libmicrohttpd (loaded when the first daemon starts): it reads each
+/// request whole (target, headers, body up to a limit), hands it to `handler` on one of its
+/// threads, sends the answer, and reports each finished exchange to `completed` (for the access
+/// log and the metrics).
+///
+/// `@unchecked Sendable`: `daemon` is written in `init` and by `stop()` under `stateLock`; the
+/// rest is immutable or a `Mutex`/`Atomic`.
+public final class HTTPDaemon: @unchecked Sendable {
+    /// One finished exchange, as the access log and the metrics see it.
+    public struct Exchange: Sendable {
+        /// The method, and the target as sent.
+        public let method: String
+        /// The request target (path and query), as sent.
+        public let target: String
+        /// The status sent (0 when the connection ended before an answer).
+        public let status: Int
+        /// The body bytes sent.
+        public let bytes: Int
+        /// From the request line's arrival to the answer's handover.
+        public let duration: Duration
+        /// The route that answered (for metrics), as the handler named it.
+        public let route: String
+    }
+
+    /// What the handler returns: the response, and the route's name for the metrics.
+    public typealias Handler = @Sendable (HTTPRequest) -> (response: HTTPResponse, route: String)
+
+    /// The port the daemon listens on (written once, in `init`).
+    public private(set) var port: UInt16 = 0
+    private let settings: HTTPDaemonSettings
+    private let handler: Handler
+    private let completed: @Sendable (Exchange) -> Void
+    private let stateLock = Mutex<Void>(())
+    private var daemon: OpaquePointer?
+    /// Requests read but not yet finished: what a graceful stop waits for.
+    private let inFlight = Atomic<Int>(0)
+    private let api: UnsafePointer<cmhd_api>
+
+    /// Starts listening as `settings` say; `handler` answers each request (on the daemon's
+    /// threads), `completed` hears of each exchange once it is over.
+    public init(
+        settings: HTTPDaemonSettings, handler: @escaping Handler, completed: @escaping @Sendable (Exchange) -> Void
+    ) throws {
+        self.settings = settings
+        self.handler = handler
+        self.completed = completed
+        api = try MicroHTTPD.api()
+        var address = try ListenAddress(host: settings.host, port: settings.port)
+        var flags =
+            UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_ITC.rawValue)
+            | UInt32(MHD_USE_EPOLL.rawValue)
+        if address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+        let holder = Box(self)
+        box = holder
+        let context = Unmanaged.passUnretained(holder).toOpaque()
+        let started: OpaquePointer? = address.withSockaddr { sockaddr in
+            var native = cmhd_settings(
+                flags: flags, port: settings.port, address: sockaddr,
+                listen_fd: settings.listeningSocket ?? -1, threads: UInt32(max(1, settings.threads)),
+                connection_limit: UInt32(settings.connectionLimit),
+                connection_timeout: UInt32(settings.idleTimeoutSeconds),
+                connection_memory_limit: settings.headerBytes, listen_backlog: 1_024)
+            return cmhd_start(api, &native, Self.access, Self.finished, Self.arrived, context)
+        }
+        guard let started else {
+            throw ServeError.cannotListen(
+                address: settings.listeningSocket.map { "socket \($0) (from systemd)" } ?? address.description,
+                reason: String(cString: strerror(errno)))
+        }
+        daemon = started
+        port = settings.listeningSocket == nil && settings.port != 0 ? settings.port : cmhd_bound_port(api, started)
+    }
+
+    /// The object the C callbacks are given, which leads back to the daemon (weakly).
+    private var box: Box?
+
+    /// Stops accepting connections, lets the requests in flight finish (for up to `grace`), and
+    /// stops the daemon. Idempotent.
+    public func stop(grace: Duration = .seconds(10)) {
+        let current: OpaquePointer? = stateLock.withLock { _ in
+            defer { daemon = nil }
+            return daemon
+        }
+        guard let current else { return }
+        let listening = api.pointee.quiesce_daemon(current)
+        if listening >= 0 && settings.listeningSocket == nil { close(listening) }
+        let deadline = ContinuousClock.now + grace
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline { usleep(5_000) }
+        api.pointee.stop_daemon(current)
+    }
+
+    deinit { stop(grace: .zero) }
+
+    // MARK: libmicrohttpd's callbacks
+
+    /// A weak way back from C to the daemon.
+    private final class Box {
+        weak var daemon: HTTPDaemon?
+        init(_ daemon: HTTPDaemon) { self.daemon = daemon }
+    }
+
+    /// What one request gathers between its callbacks: owned by the connection's thread.
+    private final class Pending {
+        let target: String
+        let started = ContinuousClock.now
+        var sawFirstCall = false
+        var body: [UInt8] = []
+        var bodyTooLarge = false
+        var method = ""
+        var status = 0
+        var bytes = 0
+        var route = "unmatched"
+        init(target: String) { self.target = target }
+    }
+
+    private static func daemon(_ cls: UnsafeMutableRawPointer?) -> HTTPDaemon? {
+        guard let cls else { return nil }
+        return Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue().daemon
+    }
+
+    /// The request line arrived: the exchange's state starts here (with the raw target).
+    private static let arrived:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+            cls, uri, _ in
+            let pending = Pending(target: uri.map { String(cString: $0) } ?? "")
+            daemon(cls)?.inFlight.add(1, ordering: .relaxed)
+            return Unmanaged.passRetained(pending).toOpaque()
+        }
+
+    private static let access: MHD_AccessHandlerCallback = {
+        cls, connection, _, method, _, uploadData, uploadSize, state in
+        guard let daemon = daemon(cls), let connection, let state, let raw = state.pointee else { return cmhd_no() }
+        let pending = Unmanaged<Pending>.fromOpaque(raw).takeUnretainedValue()
+        if !pending.sawFirstCall {
+            pending.sawFirstCall = true
+            pending.method = method.map { String(cString: $0) } ?? ""
+            return cmhd_yes()
+        }
+        if let uploadSize, uploadSize.pointee > 0 {
+            if pending.body.count + uploadSize.pointee > daemon.settings.maximumBodyBytes {
+                pending.bodyTooLarge = true
+            } else if let uploadData {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                    pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+                }
+            }
+            uploadSize.pointee = 0
+            return cmhd_yes()
+        }
+        let (response, route) = daemon.answer(pending, connection: connection)
+        pending.status = response.status
+        pending.bytes = pending.method == "HEAD" ? 0 : response.body.count
+        pending.route = route
+        return daemon.send(response, on: connection)
+    }
+
+    private static let finished: MHD_RequestCompletedCallback = { cls, _, state, _ in
+        guard let state, let raw = state.pointee else { return }
+        let pending = Unmanaged<Pending>.fromOpaque(raw).takeRetainedValue()
+        state.pointee = nil
+        guard let daemon = daemon(cls) else { return }
+        daemon.inFlight.subtract(1, ordering: .releasing)
+        daemon.completed(
+            Exchange(
+                method: pending.method, target: pending.target, status: pending.status, bytes: pending.bytes,
+                duration: ContinuousClock.now - pending.started, route: pending.route))
+    }
+
+    private func answer(_ pending: Pending, connection: OpaquePointer) -> (HTTPResponse, String) {
+        if pending.target.utf8.count > settings.maximumTargetBytes {
+            return (
+                ServiceError.response(
+                    status: 414,
+                    "the request target is \(pending.target.utf8.count) bytes; at most \(settings.maximumTargetBytes) are read"
+                ), "limit"
+            )
+        }
+        if pending.bodyTooLarge {
+            return (
+                ServiceError.response(
+                    status: 413, "the request body is larger than \(settings.maximumBodyBytes) bytes, the most read"),
+                "limit"
+            )
+        }
+        var headers = HeaderCollector()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = api.pointee.get_connection_values(
+                connection, cmhd_header_kind(),
+                { cls, _, key, value in
+                    guard let cls, let key else { return cmhd_yes() }
+                    let collector = cls.assumingMemoryBound(to: HeaderCollector.self)
+                    collector.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+                    return cmhd_yes()
+                }, pointer)
+        }
+        let request: HTTPRequest
+        do {
+            request = try HTTPRequest(
+                method: pending.method, target: pending.target, headers: headers.fields, body: pending.body)
+        } catch let error as HTTPRequestError {
+            return (ServiceError.response(status: 400, error.message), "bad-request")
+        } catch {
+            return (ServiceError.response(status: 400, "\(error)"), "bad-request")
+        }
+        let (response, route) = handler(request)
+        return (response, route)
+    }
+
+    private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        var body = response.body
+        let made = body.withUnsafeMutableBytes { bytes in
+            api.pointee.create_response_from_buffer(bytes.count, bytes.baseAddress, cmhd_must_copy())
+        }
+        guard let made else { return cmhd_no() }
+        defer { api.pointee.destroy_response(made) }
+        for (name, value) in response.headers {
+            _ = api.pointee.add_response_header(made, name, value)
+        }
+        return api.pointee.queue_response(connection, UInt32(response.status), made)
+    }
+}
+
+/// The request's headers, gathered by libmicrohttpd's iterator.
+private struct HeaderCollector {
+    var fields: [String: String] = [:]
+
+    mutating func add(_ name: String, _ value: String) {
+        let key = name.lowercased()
+        if let earlier = fields[key] { fields[key] = earlier + ", " + value } else { fields[key] = value }
+    }
+}

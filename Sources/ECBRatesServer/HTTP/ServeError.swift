@@ -1,0 +1,18 @@
+/// Why the server could not start.
+public enum ServeError: Error, Sendable, CustomStringConvertible {
+    /// libmicrohttpd is not installed (Debian: libmicrohttpd12).
+    case libraryMissing(String)
+    /// The listening address cannot be parsed.
+    case badAddress(String)
+    /// The address cannot be bound (in use, not allowed).
+    case cannotListen(address: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .libraryMissing(let reason):
+            "serving HTTP needs libmicrohttpd (Debian: apt install libmicrohttpd12): \(reason)"
+        case .badAddress(let reason): "--listen: \(reason)"
+        case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ECBRates
+import Foundation
+
+/// What an endpoint answers before HTTP dresses it: the body, its media type, the store state
+/// it was read from (for `ETag` and `Last-Modified`) and how long a cache may keep it.
+struct EndpointAnswer {
+    /// How long the answer stays true.
+    enum Freshness {
+        /// About days before the newest stored one: changed only by an ECB correction.
+        case past
+        /// About the newest stored day (or open-ended): true until the next publication.
+        case current
+        /// Not to be cached (health, metrics, a state no token names).
+        case uncached
+    }
+
+    var body: String
+    var contentType = "application/json"
+    var token: HistoryToken?
+    var freshness: Freshness
+    var status = 200
+
+    /// A JSON answer, one document and a newline.
+    static func json(_ json: JSONText, token: HistoryToken?, freshness: Freshness) -> EndpointAnswer {
+        EndpointAnswer(body: json.text + "\n", token: token, freshness: freshness)
+    }
+
+    /// An answer rendered as `format` (JSON, NDJSON or CSV), by the answers' one renderer.
+    static func rendered(
+        _ answer: some RenderableAnswer, as format: OutputFormat, token: HistoryToken?, freshness: Freshness
+    ) -> EndpointAnswer {
+        EndpointAnswer(
+            body: answer.rendered(as: format), contentType: MediaType.of(format), token: token, freshness: freshness)
+    }
+}
+
+/// The media types of the formats the server writes.
+enum MediaType {
+    static func of(_ format: OutputFormat) -> String {
+        switch format {
+        case .json: "application/json"
+        case .ndjson: "application/x-ndjson"
+        case .csv: "text/csv; charset=utf-8"
+        case .svg: "image/svg+xml"
+        case .text: "text/plain; charset=utf-8"
+        }
+    }
+}

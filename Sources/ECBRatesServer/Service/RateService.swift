@@ -1,0 +1,212 @@
+import ECBRates
+import EurofxrefFeed
+import Foundation
+import Synchronization
+
+/// The HTTP face of a rates store: routes a request to Frankfurter's v1 API, our own `/api/`,
+/// `/healthz` or `/metrics`, and dresses the answer for HTTP (status, `ETag`, `Last-Modified`,
+/// `Cache-Control`, CORS, conditional requests, methods). Every answer is read from one state
+/// of the store, on the calling thread (see ``RatesStore/readSnapshot(now:_:)``).
+public final class RateService: Sendable {
+    /// What the operator chose.
+    public struct Settings: Sendable {
+        /// The origin allowed to read answers from a browser (`*` for any), or none.
+        public var corsOrigin: String?
+        /// `/healthz` answers 503 when the newest stored day is more business days old than this.
+        public var maxAgeDays: Int?
+
+        /// No CORS, no freshness limit.
+        public init(corsOrigin: String? = nil, maxAgeDays: Int? = nil) {
+            self.corsOrigin = corsOrigin
+            self.maxAgeDays = maxAgeDays
+        }
+    }
+
+    /// The store answered from.
+    public let store: RatesStore
+    /// The request figures `/metrics` reports.
+    public let metrics: ServerMetrics
+    private let settings: Settings
+    private let clock: @Sendable () -> Date
+    /// The commit time of each history transaction asked about (few: one per import).
+    private let commitDates = Mutex<[Int64: Date]>([:])
+
+    /// A service answering from `store`; `clock` is "now" (tests set it).
+    public init(
+        store: RatesStore, settings: Settings = Settings(), metrics: ServerMetrics = ServerMetrics(),
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.settings = settings
+        self.metrics = metrics
+        self.clock = clock
+    }
+
+    /// The response to `request`, and the name of the route that answered (for the metrics).
+    public func respond(to request: HTTPRequest) -> (response: HTTPResponse, route: String) {
+        var (response, route) = route(request)
+        if let origin = settings.corsOrigin {
+            let asked = request.header("origin")
+            if origin == "*" || asked == origin {
+                response.setHeader("Access-Control-Allow-Origin", origin == "*" ? "*" : origin)
+                if origin != "*" { response.headers.append(("Vary", "Origin")) }
+                response.headers.append(("Access-Control-Expose-Headers", "ETag, Last-Modified"))
+            }
+        }
+        return (response, route)
+    }
+
+    private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
+        let path = request.path
+        let isConvertPost = path == "/api/convert" && request.method == "POST"
+        switch request.method {
+        case "GET", "HEAD": break
+        case "POST" where isConvertPost: break
+        case "OPTIONS":
+            var response = HTTPResponse(status: 204, headers: [("Allow", allowed(path))])
+            if settings.corsOrigin != nil {
+                response.headers.append(("Access-Control-Allow-Methods", allowed(path)))
+                response.headers.append(
+                    ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? ""))
+                response.headers.append(("Access-Control-Max-Age", "86400"))
+            }
+            return (response, "options")
+        default:
+            var response = ServiceError.response(
+                status: 405, "method \(request.method) is not allowed on \(path); use \(allowed(path))")
+            response.headers.append(("Allow", allowed(path)))
+            return (response, "method")
+        }
+        let now = clock()
+        let answered: Result<(EndpointAnswer, String), any Error> = Result {
+            if path == "/healthz" { return (try health(now: now), "healthz") }
+            if path == "/metrics" { return (try metricsAnswer(now: now), "metrics") }
+            if path.hasPrefix("/api/") {
+                if isConvertPost {
+                    return (try BatchEndpoint(store: store).answer(request, now: now), "api/convert-batch")
+                }
+                return try NativeAPI(store: store).answer(String(path.dropFirst(5)), request, now: now)
+            }
+            if path.hasPrefix("/v2/") {
+                throw ServiceError(status: 404, "not found: Frankfurter's v2 API is not served here; use v1 or /api/")
+            }
+            let v1Path = path.hasPrefix("/v1/") ? String(path.dropFirst(3)) : path
+            return try FrankfurterV1(store: store).answer(v1Path, request, now: now)
+        }
+        switch answered {
+        case .success(let (answer, route)):
+            return (dress(answer, for: request, now: now), route)
+        case .failure(let error):
+            let status = ServiceError.status(of: error)
+            let message = ServiceError.message(of: error)
+            if path.hasPrefix("/api/") || path == "/healthz" || path == "/metrics" {
+                return (ServiceError.response(status: status, message), "error")
+            }
+            return (FrankfurterV1.errorResponse(status: status, message), "error")
+        }
+    }
+
+    private func allowed(_ path: String) -> String {
+        path == "/api/convert" ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS"
+    }
+
+    /// The answer as HTTP: validators, cache lifetime, and a 304 when the client's copy is current.
+    private func dress(_ answer: EndpointAnswer, for request: HTTPRequest, now: Date) -> HTTPResponse {
+        var response = HTTPResponse(status: answer.status, headers: [("Content-Type", answer.contentType)])
+        guard let token = answer.token, answer.status == 200 else {
+            response.headers.append(("Cache-Control", "no-store"))
+            response.body = Array(answer.body.utf8)
+            return response
+        }
+        let etag = "\"\(token.storeIdentifier.prefix(8))-\(token.transactionNumber)\""
+        response.headers.append(("ETag", etag))
+        let committed = commitDate(of: token)
+        if let committed { response.headers.append(("Last-Modified", HTTPDate.text(committed))) }
+        response.headers.append(("Cache-Control", cacheControl(answer.freshness, now: now)))
+        response.headers.append(("Vary", "Accept, Accept-Encoding"))
+        if let match = request.header("if-none-match") {
+            let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            if tags.contains(etag) || tags.contains("W/" + etag) || tags.contains("*") {
+                response.status = 304
+                return response
+            }
+        } else if let since = request.header("if-modified-since").flatMap(HTTPDate.parse), let committed,
+            Int(committed.timeIntervalSince1970) <= Int(since.timeIntervalSince1970)
+        {
+            response.status = 304
+            return response
+        }
+        response.body = Array(answer.body.utf8)
+        return response
+    }
+
+    /// `Cache-Control` for an answer: a past day changes only by an ECB correction (a day's
+    /// lifetime, then revalidate: a 304 costs one read of the token); the newest day holds until
+    /// the ECB's next publication is due.
+    private func cacheControl(_ freshness: EndpointAnswer.Freshness, now: Date) -> String {
+        switch freshness {
+        case .past: return "public, max-age=86400, must-revalidate"
+        case .current:
+            var next = TargetCalendar.latestDueDay(at: now).adding(days: 1)
+            while !TargetCalendar.isBusinessDay(next) { next = next.adding(days: 1) }
+            let seconds = Int(TargetCalendar.publicationTime(of: next).timeIntervalSince(now))
+            return "public, max-age=\(max(60, seconds)), must-revalidate"
+        case .uncached: return "no-store"
+        }
+    }
+
+    private func commitDate(of token: HistoryToken) -> Date? {
+        if let known = commitDates.withLock({ $0[token.transactionNumber] }) { return known }
+        guard let date = try? store.commitDate(of: token) else { return nil }
+        commitDates.withLock { $0[token.transactionNumber] = date }
+        return date
+    }
+
+    // MARK: Health and metrics
+
+    private func health(now: Date) throws -> EndpointAnswer {
+        let (status, _) = try store.readSnapshot(now: now) { try $0.status() }
+        var fields: [(String, JSONText)] = [
+            ("status", .string("ok")), ("lastDay", status.lastDay.map { .string("\($0)") } ?? .null),
+            ("ageDays", .number(Double(status.ageDays))),
+        ]
+        var answer = EndpointAnswer(body: "", token: nil, freshness: .uncached)
+        if status.lastDay == nil {
+            fields[0] = ("status", .string("empty"))
+            answer.status = 503
+        } else if let limit = settings.maxAgeDays, status.ageDays > limit {
+            fields[0] = ("status", .string("stale"))
+            fields.append(("maxAgeDays", .number(Double(limit))))
+            answer.status = 503
+        }
+        answer.body = JSONText.object(fields).text + "\n"
+        return answer
+    }
+
+    private func metricsAnswer(now: Date) throws -> EndpointAnswer {
+        let (status, _) = try store.readSnapshot(now: now) { try $0.status() }
+        var gauges: [(name: String, help: String, value: Double)] = [
+            (
+                "ecbrates_store_newest_day_timestamp_seconds", "The newest stored day (its midnight, UTC).",
+                status.lastDay.map { $0.date.timeIntervalSince1970 } ?? 0
+            ),
+            ("ecbrates_store_age_business_days", "Business days the store is behind.", Double(status.ageDays)),
+            ("ecbrates_store_rates", "Rates stored.", Double(status.rates)),
+        ]
+        if let run = status.lastRun {
+            gauges.append(
+                (
+                    "ecbrates_last_import_success", "1 when the last import succeeded, else 0.",
+                    run.outcome == "succeeded" || run.outcome == "not modified" ? 1 : 0
+                ))
+            gauges.append(
+                (
+                    "ecbrates_last_import_timestamp_seconds", "When the last import started.",
+                    run.startedAt.timeIntervalSince1970
+                ))
+        }
+        return EndpointAnswer(
+            body: metrics.text(gauges: gauges), contentType: "text/plain; version=0.0.4; charset=utf-8", token: nil,
+            freshness: .uncached)
+    }
+}

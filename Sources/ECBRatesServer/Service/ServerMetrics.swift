@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+
+/// What `/metrics` reports, in Prometheus' text format: requests by route and status, a
+/// latency histogram, and what the handler adds (newest stored day, last import).
+public final class ServerMetrics: Sendable {
+    /// The histogram's bucket bounds, in seconds.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+
+    private struct State {
+        var requests: [String: Int] = [:]
+        var bucketCounts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
+        var count = 0
+        var sum = 0.0
+    }
+    private let state = Mutex(State())
+
+    /// Empty metrics.
+    public init() {}
+
+    /// Counts one finished exchange.
+    public func record(_ exchange: HTTPDaemon.Exchange) {
+        let seconds =
+            Double(exchange.duration.components.attoseconds) / 1e18 + Double(exchange.duration.components.seconds)
+        let key = "route=\"\(exchange.route)\",status=\"\(exchange.status)\""
+        state.withLock { state in
+            state.requests[key, default: 0] += 1
+            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { state.bucketCounts[index] += 1 }
+            state.count += 1
+            state.sum += seconds
+        }
+    }
+
+    /// The text of `/metrics`, with `gauges` (name, help, value) after the request figures.
+    func text(gauges: [(name: String, help: String, value: Double)]) -> String {
+        let state = state.withLock { $0 }
+        var out = "# HELP ecbrates_http_requests_total Requests answered, by route and status.\n"
+        out += "# TYPE ecbrates_http_requests_total counter\n"
+        for (labels, count) in state.requests.sorted(by: { $0.key < $1.key }) {
+            out += "ecbrates_http_requests_total{\(labels)} \(count)\n"
+        }
+        out += "# HELP ecbrates_http_request_duration_seconds Time from request line to answer.\n"
+        out += "# TYPE ecbrates_http_request_duration_seconds histogram\n"
+        for (index, bound) in Self.buckets.enumerated() {
+            out += "ecbrates_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(state.bucketCounts[index])\n"
+        }
+        out += "ecbrates_http_request_duration_seconds_bucket{le=\"+Inf\"} \(state.count)\n"
+        out += "ecbrates_http_request_duration_seconds_sum \(state.sum)\n"
+        out += "ecbrates_http_request_duration_seconds_count \(state.count)\n"
+        for gauge in gauges {
+            out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
+        }
+        return out
+    }
+}
