@@ -74,6 +74,11 @@ public struct SpawnedProcess: Sendable {
             self.pid = pid
         }
 
+        /// What the child has written to standard error so far.
+        public var errorSoFar: String {
+            (try? String(contentsOf: scratch.file("err"), encoding: .utf8)) ?? ""
+        }
+
         /// True once the child has ended (it is a zombie, not yet reaped, or gone).
         public var hasEnded: Bool {
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

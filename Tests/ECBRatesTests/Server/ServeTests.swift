@@ -1,0 +1,193 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `ecbrates serve` over real loopback sockets: Frankfurter's v1 API against an independent
+/// oracle, our own API against the command line's output, HTTP's caching, methods and CORS,
+/// abuse, imports by another process, and a clean stop.
+@Suite(.serialized) struct ServeTests {
+    @Test func theV1AnswersAgreeWithAnIndependentOracleOnRandomDaysBasesAndAmounts() async throws {
+        let served = try await ServedStore()
+        let seed = ProcessInfo.processInfo.environment["ECBRATES_SEED"].flatMap(Int.init) ?? Int.random(in: 1...999_999)
+        let oracle = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"),
+            [
+                FixturePaths.root.appendingPathComponent("Tests/ECBRatesTests/Server/server_oracle.py").path,
+                "differential", served.baseURL, FixturePaths.history.path, "\(seed)", "1000",
+            ])
+        #expect(oracle.status == 0, "rebuild with ECBRATES_SEED=\(seed): \(oracle.out.suffix(3_000)) \(oracle.err)")
+        #expect(oracle.out.contains(", 0 differences"), "\(oracle.out.suffix(500))")
+    }
+
+    @Test func aDayAnswersWithTheECBsDigitsAndTheDayOfThePublicationUsed() async throws {
+        let served = try await ServedStore()
+        // 2024-03-30 is a Saturday after Good Friday: the publication of Thursday 28 answers.
+        let answer = try RawHTTP.get("/2024-03-30?symbols=USD,JPY", port: served.port)
+        #expect(answer.status == 200)
+        #expect(answer.headers["content-type"] == "application/json")
+        #expect(
+            answer.body == #"{"amount":1,"base":"EUR","date":"2024-03-28","rates":{"USD":1.0811,"JPY":163.45}}"# + "\n")
+        let amount = try RawHTTP.get("/v1/2024-03-28?from=EUR&to=USD&amount=12345.67", port: served.port)
+        #expect(
+            amount.body == #"{"amount":12345.67,"base":"EUR","date":"2024-03-28","rates":{"USD":13346.903837}}"# + "\n")
+        let range = try RawHTTP.get("/2024-03-28..2024-04-02?symbols=USD", port: served.port)
+        #expect(
+            range.body
+                == #"{"amount":1,"base":"EUR","start_date":"2024-03-28","end_date":"2024-04-02","rates":{"2024-03-28":{"USD":1.0811},"2024-04-02":{"USD":1.0749}}}"#
+                + "\n", "\(range.body)")
+    }
+
+    @Test func errorsHaveFrankfurtersShapeAndStatus() async throws {
+        let served = try await ServedStore()
+        let cases: [(String, Int, String)] = [
+            ("/2024-03-28?symbols=XYZ", 404, #"{"message":"unknown currency 'XYZ'"}"#),
+            ("/2024-02-30", 422, #"{"message":"2024-02-30 is not a date (expected YYYY-MM-DD)"}"#),
+            ("/latest?symbol=USD", 400, #"{"message":"unknown parameter symbol=USD"}"#),
+            (
+                "/latest?amount=ten", 400,
+                #"{"message":"parameter amount=ten is not a number like 100, 12.50 or -3.10"}"#
+            ),
+            ("/nothing", 404, #"{"message":"not found"}"#),
+        ]
+        for (path, status, body) in cases {
+            let answer = try RawHTTP.get(path, port: served.port)
+            #expect(answer.status == status, "\(path)")
+            #expect(answer.body == body + "\n", "\(path)")
+        }
+        // A currency past its end is not answered with an old rate.
+        let ended = try RawHTTP.get("/2010-06-01?symbols=CYP", port: served.port)
+        #expect(ended.status == 404, "\(ended.body)")
+    }
+
+    @Test func theNativeAPIAnswersExactlyWhatTheCommandLinePrints() async throws {
+        let served = try await ServedStore()
+        let pairs: [(String, [String])] = [
+            ("/api/rate?currencies=USD&date=2024-03-28", ["rate", "USD", "--date", "2024-03-28"]),
+            (
+                "/api/rate?currencies=USD,GBP&date=2024-03-30&base=CHF",
+                ["rate", "USD,GBP", "--date", "2024-03-30", "--base", "CHF"]
+            ),
+            (
+                "/api/convert?amount=100&from=USD&to=JPY&date=2024-03-28",
+                ["convert", "100", "USD", "JPY", "--date", "2024-03-28"]
+            ),
+            (
+                "/api/series?currencies=USD&from=2024-01-01&to=2024-03-31&group=month",
+                ["series", "USD", "--from", "2024-01-01", "--to", "2024-03-31", "--group", "month"]
+            ),
+            (
+                "/api/stats?currency=GBP&from=2023-01-01&to=2023-12-31",
+                ["stats", "GBP", "--from", "2023-01-01", "--to", "2023-12-31"]
+            ),
+            ("/api/currencies", ["currencies"]),
+        ]
+        for (path, arguments) in pairs {
+            let answer = try RawHTTP.get(path, port: served.port)
+            let cli = try CommandRun.process(arguments + ["--format", "json", "--store", served.store.path])
+            #expect(answer.status == 200, "\(path): \(answer.body)")
+            #expect(answer.body == cli.out, "\(path)")
+        }
+        let csv = try RawHTTP.get(
+            "/api/rate?currencies=USD&date=2024-03-28", port: served.port, headers: ["Accept": "text/csv"])
+        let cliCSV = try CommandRun.process([
+            "rate", "USD", "--date", "2024-03-28", "--format", "csv", "--store", served.store.path,
+        ])
+        #expect(csv.body == cliCSV.out)
+        #expect(csv.headers["content-type"] == "text/csv; charset=utf-8")
+        let error = try RawHTTP.get("/api/rate?currencies=USD&date=1998-01-02", port: served.port)
+        let cliError = try CommandRun.process([
+            "rate", "USD", "--date", "1998-01-02", "--format", "json", "--store", served.store.path,
+        ])
+        #expect(error.status == 404)
+        #expect(error.body == cliError.err, "the error JSON is the command line's")
+    }
+
+    @Test func validatorsGive304sAndHEADGivesTheHeadersAlone() async throws {
+        let served = try await ServedStore()
+        let first = try RawHTTP.get("/2024-03-28", port: served.port)
+        let etag = try #require(first.headers["etag"])
+        let modified = try #require(first.headers["last-modified"])
+        #expect(first.headers["cache-control"] == "public, max-age=86400, must-revalidate")
+        let again = try RawHTTP.get("/2024-03-28", port: served.port, headers: ["If-None-Match": etag])
+        #expect(again.status == 304 && again.body.isEmpty)
+        #expect(again.headers["etag"] == etag)
+        let since = try RawHTTP.get("/2024-03-28", port: served.port, headers: ["If-Modified-Since": modified])
+        #expect(since.status == 304)
+        let other = try RawHTTP.get("/2024-03-28", port: served.port, headers: ["If-None-Match": "\"other\""])
+        #expect(other.status == 200 && other.body == first.body)
+        let head = try RawHTTP.get("/2024-03-28", port: served.port, method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty)
+        #expect(head.headers["content-length"] == "\(first.body.utf8.count)")
+        // The newest day lasts until the next publication is due (16:00 Frankfurt time).
+        let latest = try RawHTTP.get("/latest", port: served.port)
+        // ECBRATES_NOW is 2026-10-01T12:00Z; 2026-10-01 16:00 CEST is 14:00Z: 7,200 s.
+        #expect(latest.headers["cache-control"] == "public, max-age=7200, must-revalidate", "\(latest.headers)")
+    }
+
+    @Test func methodsAndCORS() async throws {
+        let served = try await ServedStore(["--cors", "https://books.example"])
+        let delete = try RawHTTP.get("/latest", port: served.port, method: "DELETE")
+        #expect(delete.status == 405)
+        #expect(delete.headers["allow"] == "GET, HEAD, OPTIONS")
+        let post = try RawHTTP.get("/api/convert", port: served.port, method: "PUT")
+        #expect(post.headers["allow"] == "GET, HEAD, POST, OPTIONS")
+        let allowed = try RawHTTP.get("/latest", port: served.port, headers: ["Origin": "https://books.example"])
+        #expect(allowed.headers["access-control-allow-origin"] == "https://books.example")
+        let other = try RawHTTP.get("/latest", port: served.port, headers: ["Origin": "https://evil.example"])
+        #expect(other.headers["access-control-allow-origin"] == nil)
+        let preflight = try RawHTTP.get(
+            "/latest", port: served.port, method: "OPTIONS",
+            headers: ["Origin": "https://books.example", "Access-Control-Request-Method": "GET"])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-methods"] == "GET, HEAD, OPTIONS")
+    }
+
+    @Test func abuseIsRefusedAndTheServerGoesOnAnswering() async throws {
+        let served = try await ServedStore()
+        let port = served.port
+        // A request line libmicrohttpd cannot parse: it closes the connection (0) or answers 400.
+        let nonsense = try RawHTTP.send("NONSENSE\r\n\r\n", port: port)
+        #expect(nonsense.status == 0 || nonsense.status == 400, "status \(nonsense.status)")
+        #expect(try RawHTTP.send("GET /latest HTTP/9.9\r\n\r\n", port: port).status != 200)
+        #expect(try RawHTTP.get("/../etc/passwd", port: port).status == 400)
+        #expect(try RawHTTP.get("/latest%00", port: port).status == 400)
+        #expect(try RawHTTP.get("/latest?x=%zz", port: port).status == 400)
+        #expect(try RawHTTP.get("/" + String(repeating: "a", count: 5_000), port: port).status == 414)
+        let huge = try RawHTTP.get(
+            "/latest", port: port, headers: ["X-Filler": String(repeating: "x", count: 64 * 1_024)])
+        #expect(huge.status == 431 || huge.status == 413, "status \(huge.status)")
+        let overlong = try RawHTTP.get("/1999-01-04..2026-09-30?symbols=USD", port: port)
+        #expect(overlong.status == 200, "a whole-history range is answered")
+        #expect(try RawHTTP.get("/latest", port: port).status == 200, "still answering")
+    }
+
+    @Test func anImportByAnotherProcessShowsInTheNextAnswer() async throws {
+        let served = try await ServedStore()
+        let before = try RawHTTP.get("/latest?symbols=USD", port: served.port)
+        #expect(before.body.contains(#""date":"2026-09-30""#))
+        let daily = try String(contentsOf: FixturePaths.daily, encoding: .utf8)
+            .replacingOccurrences(of: "time='2026-09-30'", with: "time='2026-10-01'")
+            .replacingOccurrences(of: "rate='1.1355'", with: "rate='1.1401'")
+        let file = served.directory.file("next.xml")
+        try daily.write(to: file, atomically: true, encoding: .utf8)
+        let imported = try SpawnedProcess.run(
+            CommandRun.executable, ["import", file.path, "--store", served.store.path, "--quiet"],
+            environment: ["ECBRATES_NOW": "2026-10-01T18:00:00Z"])
+        #expect(imported.status == 0, "\(imported.err)")
+        let after = try RawHTTP.get("/latest?symbols=USD", port: served.port)
+        #expect(after.body == #"{"amount":1,"base":"EUR","date":"2026-10-01","rates":{"USD":1.1401}}"# + "\n")
+        #expect(after.headers["etag"] != before.headers["etag"])
+    }
+
+    @Test func SIGTERMStopsItCleanlyAndTheAccessLogHasALinePerRequest() async throws {
+        let served = try await ServedStore()
+        _ = try RawHTTP.get("/latest?symbols=USD", port: served.port)
+        _ = try RawHTTP.get("/nothing", port: served.port)
+        let ended = try served.stop(SIGTERM)
+        #expect(ended.status == 0, "\(ended)")
+        let lines = ended.err.split(separator: "\n")
+        #expect(lines.contains { $0.contains(" GET /latest?symbols=USD 200 ") && $0.hasSuffix(" µs") }, "\(ended.err)")
+        #expect(lines.contains { $0.contains(" GET /nothing 404 ") }, "\(ended.err)")
+        #expect(lines.last == "stopped")
+    }
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""An independent oracle for `ecbrates serve`: reads the ECB's XML with expat, computes the
+answers with fractions, and compares them with what the server says over http.client.
+
+  server_oracle.py differential BASE_URL ECB_XML SEED CASES
+  server_oracle.py protocol BASE_URL
+
+Prints one line per difference (with the seed that rebuilds it) and a summary; exits 1 on
+any difference."""
+import http.client
+import json
+import random
+import sys
+import xml.parsers.expat
+from datetime import date, timedelta
+from decimal import Decimal
+from fractions import Fraction
+from urllib.parse import urlparse
+
+
+def read_ecb(path):
+    days = {}
+    current = None
+
+    def start(name, attributes):
+        nonlocal current
+        if name.endswith("Cube") and "time" in attributes:
+            current = attributes["time"]
+            days[current] = {}
+        elif name.endswith("Cube") and "currency" in attributes:
+            days[current][attributes["currency"]] = attributes["rate"]
+
+    parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    parser.StartElementHandler = start
+    with open(path, "rb") as f:
+        parser.ParseFile(f)
+    return days
+
+
+class Client:
+    def __init__(self, base):
+        url = urlparse(base)
+        self.host, self.port = url.hostname, url.port
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+
+    def request(self, method, path, headers=None, body=None):
+        for attempt in range(2):
+            try:
+                self.connection.request(method, path, body=body, headers=headers or {})
+                response = self.connection.getresponse()
+                return response.status, dict((k.lower(), v) for k, v in response.getheaders()), response.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.connection.close()
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        raise RuntimeError("no answer to " + path)
+
+    def json(self, path):
+        status, headers, body = self.request("GET", path)
+        return status, json.loads(body, parse_float=Decimal, parse_int=Decimal)
+
+
+def within_20_digits(value, exact):
+    """True when `value` (a Decimal) is `exact` (a Fraction) rounded to 20 significant digits."""
+    if exact == 0:
+        return value == 0
+    significant = len(value.normalize().as_tuple().digits)
+    if significant > 20:
+        return False
+    magnitude = abs(exact)
+    exponent = 0
+    while Fraction(10) ** (exponent + 1) <= magnitude:
+        exponent += 1
+    while Fraction(10) ** exponent > magnitude:
+        exponent -= 1
+    ulp = Fraction(10) ** (exponent - 19)
+    return abs(Fraction(value) - exact) <= ulp / 2 * (1 + Fraction(1, 10**12))
+
+
+def differential(base, xml_path, seed, cases):
+    days = read_ecb(xml_path)
+    published = sorted(days)
+    first, last = date.fromisoformat(published[0]), date.fromisoformat(published[-1])
+    rng = random.Random(seed)
+    client = Client(base)
+    differences = 0
+    checked = 0
+
+    def differ(case, what):
+        nonlocal differences
+        differences += 1
+        print(f"seed {seed} case {case}: {what}")
+
+    def publication(day):
+        """The newest publication on or before `day` (within 14 days), or None."""
+        for back in range(0, 15):
+            d = (day - timedelta(days=back)).isoformat()
+            if d in days:
+                return d
+        return None
+
+    for case in range(cases):
+        kind = rng.random()
+        asked = first + timedelta(days=rng.randrange((last - first).days + 1))
+        used = publication(asked)
+        if used is None:
+            continue
+        quoted = sorted(days[used])
+        base_code = "EUR" if rng.random() < 0.5 else rng.choice(quoted)
+        amount = Decimal(1) if rng.random() < 0.5 else Decimal(rng.randrange(1, 10**8)) / Decimal(10 ** rng.randrange(0, 4))
+        per_euro = lambda code, d=used: Fraction(1) if code == "EUR" else Fraction(Decimal(days[d][code]))
+        if kind < 0.7:
+            # One day, some or all currencies.
+            symbols = None if rng.random() < 0.3 else rng.sample([c for c in quoted + ["EUR"] if c != base_code], k=rng.randrange(1, 4))
+            query = f"/{asked.isoformat()}?from={base_code}&amount={amount}"
+            if symbols:
+                query += "&to=" + ",".join(symbols)
+            status, answer = client.json(query)
+            checked += 1
+            if status != 200:
+                differ(case, f"{query}: status {status} {answer}")
+                continue
+            if answer["date"] != used or answer["base"] != base_code or Decimal(answer["amount"]) != amount:
+                differ(case, f"{query}: date/base/amount {answer['date']} {answer['base']} {answer['amount']}, expected {used}")
+            expected_codes = symbols or [c for c in quoted + ["EUR"] if c != base_code]
+            if sorted(answer["rates"]) != sorted(expected_codes):
+                differ(case, f"{query}: currencies {sorted(answer['rates'])}, expected {sorted(expected_codes)}")
+            for code, value in answer["rates"].items():
+                exact = per_euro(code) / per_euro(base_code) * Fraction(amount)
+                if base_code == "EUR" and code != "EUR":
+                    if Fraction(value) != exact:
+                        differ(case, f"{query}: {code} {value}, expected exactly {Decimal(days[used][code]) * amount}")
+                elif not within_20_digits(value, exact):
+                    differ(case, f"{query}: {code} {value} is not {float(exact)} to 20 significant digits")
+        else:
+            # A range of up to six weeks.
+            end = min(last, asked + timedelta(days=rng.randrange(0, 42)))
+            in_range = [d for d in published if asked.isoformat() <= d <= end.isoformat()]
+            if not in_range:
+                continue
+            codes = sorted(set(days[in_range[0]]) & set(days[in_range[-1]]))
+            base_code = "EUR" if rng.random() < 0.6 else rng.choice(codes)
+            symbols = rng.sample([c for c in codes if c != base_code], k=rng.randrange(1, 3))
+            query = f"/{asked.isoformat()}..{end.isoformat()}?base={base_code}&symbols={','.join(symbols)}"
+            status, answer = client.json(query)
+            checked += 1
+            if status != 200:
+                differ(case, f"{query}: status {status} {answer}")
+                continue
+            expected_days = [d for d in in_range if any(s in days[d] for s in symbols) and (base_code == "EUR" or base_code in days[d])]
+            if list(answer["rates"]) != expected_days:
+                differ(case, f"{query}: days {list(answer['rates'])[:3]}…, expected {expected_days[:3]}…")
+                continue
+            if answer["start_date"] != expected_days[0] or answer["end_date"] != expected_days[-1]:
+                differ(case, f"{query}: start/end {answer['start_date']} {answer['end_date']}")
+            for d, rates in answer["rates"].items():
+                for code, value in rates.items():
+                    exact = per_euro(code, d) / per_euro(base_code, d)
+                    if base_code == "EUR":
+                        if Fraction(value) != exact:
+                            differ(case, f"{query}: {d} {code} {value}, expected {days[d][code]}")
+                    elif not within_20_digits(value, exact):
+                        differ(case, f"{query}: {d} {code} {value} is not {float(exact)} to 20 digits")
+    print(f"{checked} cases (seed {seed}), {differences} differences")
+    return differences == 0
+
+
+def main():
+    if sys.argv[1] == "differential":
+        ok = differential(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        sys.exit(0 if ok else 1)
+    sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
