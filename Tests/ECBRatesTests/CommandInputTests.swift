@@ -38,10 +38,11 @@ import Testing
         ],
         "corrections": ["corrections --currency USD --since 2020-01-01 --format json --store {store}"],
         "status": ["status --max-age-days 3 --quiet --format json --store {store}"],
-        // The two long-running commands read their inputs before they open the store, which
+        // The three long-running commands read their inputs before they open the store, which
         // is missing here: they stop at once.
         "shell": ["shell --store {dir}/missing/rates.sqlite"],
         "watch": ["watch USD --since 2024-01-01 --format ndjson --store {dir}/missing.sqlite"],
+        "serve": ["serve --listen 127.0.0.1:0 --threads 2 --cors * --max-age-days 3 --store {dir}/missing.sqlite"],
     ]
 
     @Test func everyCommandHasLines() {

@@ -44,10 +44,9 @@ struct ServeCommand: ParsableCommand {
         }
         if let threads { settings.threads = threads }
         settings.listeningSocket = Self.systemdSocket(context.environment)
+        let serviceSettings = RateService.Settings(corsOrigin: cors, maxAgeDays: maxAgeDays)
         let store = try RatesStore.forQueries(at: context.storeURL(self.store))
-        let service = RateService(
-            store: store, settings: RateService.Settings(corsOrigin: cors, maxAgeDays: maxAgeDays),
-            clock: { context.now })
+        let service = RateService(store: store, settings: serviceSettings, clock: { context.now })
         let console = context.console
         let daemon = try HTTPDaemon(
             settings: settings, handler: { service.respond(to: $0) },
