@@ -92,7 +92,11 @@ extension RateQueries {
         guard let firstDay = days.first else { throw QueryError.noRatesInRange(currencies: [], from: day, to: day) }
         var codes = Set(try currencies(publishedOn: firstDay))
         for other in days.dropFirst() { codes.formIntersection(try currencies(publishedOn: other)) }
-        return codes.sorted()
+        // A currency that ended (or paused) between the publication and the day has no rate on
+        // the day: it is not among the day's currencies (no fallback crosses its end).
+        return codes.filter { code in
+            days.allSatisfy { CurrencyLifecycle.interruption(of: code, between: $0, and: day) == nil }
+        }.sorted()
     }
 
     /// The currencies with a rate on `day`, by code.

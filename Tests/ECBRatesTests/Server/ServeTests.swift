@@ -57,6 +57,13 @@ import Testing
         // A currency past its end is not answered with an old rate.
         let ended = try RawHTTP.get("/2010-06-01?symbols=CYP", port: served.port)
         #expect(ended.status == 404, "\(ended.body)")
+        // A holiday right after an end: the publication before it had EEK, the day has none.
+        // (Found by the oracle: the whole answer was a 404, on the command line too.)
+        let newYear = try RawHTTP.get("/2011-01-01", port: served.port)
+        #expect(newYear.status == 200 && newYear.body.contains(#""date":"2010-12-31""#), "\(newYear.body)")
+        #expect(!newYear.body.contains("EEK") && newYear.body.contains(#""USD":1.3362"#), "\(newYear.body)")
+        let cli = try CommandRun.process(["rate", "--date", "2011-01-01", "--store", served.store.path])
+        #expect(cli.status == 0 && !cli.out.contains("EEK"), "\(cli)")
     }
 
     @Test func theNativeAPIAnswersExactlyWhatTheCommandLinePrints() async throws {

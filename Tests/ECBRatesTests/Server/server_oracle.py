@@ -59,6 +59,25 @@ class Client:
         return status, json.loads(body, parse_float=Decimal, parse_int=Decimal)
 
 
+# Where a currency's rates end or pause (the euro's enlargements, redenominations, the ECB's
+# suspension of the rouble and its pause of the króna), as public record states them.
+ENDS = {
+    "GRD": ("2001-01-01", None), "SIT": ("2007-01-01", None), "CYP": ("2008-01-01", None),
+    "MTL": ("2008-01-01", None), "SKK": ("2009-01-01", None), "EEK": ("2011-01-01", None),
+    "LVL": ("2014-01-01", None), "LTL": ("2015-01-01", None), "HRK": ("2023-01-01", None),
+    "BGN": ("2026-01-01", None), "TRL": ("2005-01-01", None), "ROL": ("2005-07-01", None),
+    "RUB": ("2022-03-02", None), "ISK": ("2008-12-10", "2018-01-31"),
+}
+
+
+def ended_between(code, published, asked):
+    """Whether `code` has no rate on some day after `published` up to `asked` (ISO days)."""
+    if code not in ENDS or asked <= published:
+        return False
+    start, through = ENDS[code]
+    return start <= asked and (through is None or through >= published)
+
+
 def within_20_digits(value, exact):
     """True when `value` (a Decimal) is `exact` (a Fraction) rounded to 20 significant digits."""
     if exact == 0:
@@ -104,7 +123,9 @@ def differential(base, xml_path, seed, cases):
         used = publication(asked)
         if used is None:
             continue
-        quoted = sorted(days[used])
+        # The publication's currencies, less any whose end (or pause) falls after the publication
+        # and on or before the asked day: no rate is carried across an end.
+        quoted = sorted(c for c in days[used] if not ended_between(c, used, asked.isoformat()))
         base_code = "EUR" if rng.random() < 0.5 else rng.choice(quoted)
         amount = Decimal(1) if rng.random() < 0.5 else Decimal(rng.randrange(1, 10**8)) / Decimal(10 ** rng.randrange(0, 4))
         per_euro = lambda code, d=used: Fraction(1) if code == "EUR" else Fraction(Decimal(days[d][code]))
