@@ -38,4 +38,16 @@ public enum Waiting {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + entry)) == wanted
         }
     }
+
+    /// Whether process `pid` catches `signal` (its SigCgt in /proc/PID/status): how a test knows
+    /// a child has installed its signal handler (an ignored signal, SigIgn, is lost instead).
+    public static func process(_ pid: pid_t, catches signal: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        let bit = UInt64(1) << UInt64(signal - 1)
+        for line in status.split(separator: "\n") where line.hasPrefix("SigCgt:") {
+            let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16) ?? 0
+            if mask & bit != 0 { return true }
+        }
+        return false
+    }
 }

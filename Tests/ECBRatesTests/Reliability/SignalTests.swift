@@ -119,8 +119,11 @@ import Testing
                 "import", FixturePaths.ninetyDays.path, "--wait", "60",
                 "--store", store.path,
             ])
-        // It opens the store (its signals already trapped), then waits for the lock.
-        try #require(Waiting.until { Waiting.process(child.pid, hasOpen: store.path) })
+        // It traps its signals, opens the store, then waits for the lock.
+        try #require(
+            Waiting.until {
+                Waiting.process(child.pid, catches: SIGINT) && Waiting.process(child.pid, hasOpen: store.path)
+            })
         child.kill(SIGINT)
         let result = try child.wait(timeout: 30)
         #expect(result.status == 130, "\(result)")
