@@ -111,6 +111,27 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
 
     public var errorDescription: String? { description }
 
+    /// The failure's kind as a stable, machine-readable word (`unknown-currency`, `hole`, …):
+    /// what a program tests rather than the message, which is for people.
+    public var code: String {
+        switch self {
+        case .emptyStore: "empty-store"
+        case .unknownCurrency: "unknown-currency"
+        case .beforeFirstDay: "before-first-day"
+        case .futureDay: "future-day"
+        case .staleStore: "stale-store"
+        case .notQuoted: "not-quoted"
+        case .notYetPublished: "not-yet-published"
+        case .inexact: "inexact"
+        case .incompleteRange: "incomplete-range"
+        case .noRateOnDay: "no-rate-on-day"
+        case .noRatesInRange: "no-rates-in-range"
+        case .hole: "hole"
+        case .asOfDuringImport: "as-of-during-import"
+        case .asOfBeforeRecord: "as-of-before-record"
+        }
+    }
+
     /// True when the question itself is wrong (an unknown currency): a usage error.
     public var isUsageError: Bool {
         if case .unknownCurrency = self { return true }

@@ -29,8 +29,11 @@ struct FrankfurterV1 {
         let symbols = try parameters.currencies("symbols", "to")
         let amount = try parameters.amount("amount") ?? 1
         try parameters.checkAllRead()
+        if symbols == [base] {
+            throw ServiceError(status: 422, "bad currency pair: symbols=\(base) is the base itself")
+        }
         let name = String(path.dropFirst())
-        if name == "latest" {
+        if name == "latest" || name == "current" {
             return (try day(nil, base: base, symbols: symbols, amount: amount, now: now), "v1/latest")
         }
         if let range = name.range(of: "..") {
@@ -92,6 +95,7 @@ struct FrankfurterV1 {
                 try symbols
                 ?? queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map(\.code)
                 .filter { $0 != base }
+            try RangeLimit.check(from: from, to: to, currencies: codes.count)
             let table = try queries.series(codes, from: from, to: to, base: base, partial: true)
             return (table, last)
         }
@@ -132,12 +136,5 @@ struct FrankfurterV1 {
             }
         }
         return NumberText.machine(rate * amount)
-    }
-
-    /// Frankfurter's error body: `{"message":"…"}`.
-    static func errorResponse(status: Int, _ message: String) -> HTTPResponse {
-        HTTPResponse(
-            status: status, contentType: "application/json",
-            text: JSONText.object([("message", .string(message))]).text + "\n")
     }
 }

@@ -88,7 +88,7 @@ public final class RateService: Sendable {
                 return try NativeAPI(store: store).answer(String(path.dropFirst(5)), request, now: now)
             }
             if path.hasPrefix("/v2/") {
-                throw ServiceError(status: 404, "not found: Frankfurter's v2 API is not served here; use v1 or /api/")
+                return try FrankfurterV2(store: store).answer(String(path.dropFirst(3)), request, now: now)
             }
             let v1Path = path.hasPrefix("/v1/") ? String(path.dropFirst(3)) : path
             return try FrankfurterV1(store: store).answer(v1Path, request, now: now)
@@ -97,12 +97,13 @@ public final class RateService: Sendable {
         case .success(let (answer, route)):
             return (dress(answer, for: request, now: now), route)
         case .failure(let error):
-            let status = ServiceError.status(of: error)
-            let message = ServiceError.message(of: error)
-            if path.hasPrefix("/api/") || path == "/healthz" || path == "/metrics" {
-                return (ServiceError.response(status: status, message), "error")
-            }
-            return (FrankfurterV1.errorResponse(status: status, message), "error")
+            var status = ServiceError.status(of: error)
+            // Frankfurter answers a request it cannot read with 422, its validation status.
+            let ours = path.hasPrefix("/api/") || path == "/healthz" || path == "/metrics"
+            if !ours && status == 400 { status = 422 }
+            let response = ServiceError.response(
+                status: status, ServiceError.message(of: error), code: ServiceError.code(of: error, status: status))
+            return (response, "error")
         }
     }
 

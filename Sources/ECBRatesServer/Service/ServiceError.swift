@@ -8,16 +8,19 @@ public struct ServiceError: Error, Sendable {
     public let status: Int
     /// What was wrong, naming the parameter and the value.
     public let message: String
+    /// The failure's kind for programs, when more precise than the status's.
+    public let code: String?
 
-    /// A refusal with `status` and `message`.
-    public init(status: Int, _ message: String) {
+    /// A refusal with `status` and `message` (and `code`, the kind).
+    public init(status: Int, _ message: String, code: String? = nil) {
         self.status = status
         self.message = message
+        self.code = code
     }
 
     /// A 400 for parameter `name` with `value`, saying what was expected.
     static func badParameter(_ name: String, _ value: String, expected: String) -> ServiceError {
-        ServiceError(status: 400, "parameter \(name)=\(value) is not \(expected)")
+        ServiceError(status: 400, "parameter \(name)=\(value) is not \(expected)", code: "bad-parameter")
     }
 
     /// The status `error` is answered with: a refusal's own; a query's by what it means (an
@@ -49,21 +52,37 @@ public struct ServiceError: Error, Sendable {
         (error as? ServiceError)?.message ?? FailureText.describe(error)
     }
 
-    /// A JSON error response in our own API's shape (`{"error":…,"exitStatus":…}`, as
-    /// `--format json` prints errors).
-    static func response(status: Int, _ message: String) -> HTTPResponse {
-        let answer = ErrorAnswer(message: message, status: Int32(exitStatus(forHTTP: status)))
-        return HTTPResponse(status: status, contentType: "application/json", text: answer.json.text + "\n")
+    /// The stable word a program tests for `error` (`unknown-currency`, `bad-parameter`, …):
+    /// a query's own kind, else one per status.
+    static func code(of error: any Error, status: Int) -> String {
+        if let error = error as? ServiceError, let code = error.code { return code }
+        if let error = error as? QueryError { return error.code }
+        return code(forStatus: status)
     }
 
-    /// The command line's exit status for the same failure (64 usage, 65 data, 69 unavailable,
-    /// 70 software).
-    static func exitStatus(forHTTP status: Int) -> Int {
+    /// The word for a refusal known only by its status.
+    static func code(forStatus status: Int) -> String {
         switch status {
-        case 400, 405, 413, 414, 431: 64
-        case 404, 422: 65
-        case 503: 69
-        default: 70
+        case 400: "bad-request"
+        case 404: "not-found"
+        case 405: "method-not-allowed"
+        case 406: "not-acceptable"
+        case 413: "body-too-large"
+        case 414: "target-too-long"
+        case 422: "unprocessable"
+        case 431: "headers-too-large"
+        case 503: "unavailable"
+        default: "internal"
         }
+    }
+
+    /// The one error body of every endpoint: Frankfurter's `{"message":…,"status":…}` and our
+    /// `code`, the failure's kind.
+    static func response(status: Int, _ message: String, code: String? = nil) -> HTTPResponse {
+        let body = JSONText.object([
+            ("message", .string(message)), ("status", .number(Double(status))),
+            ("code", .string(code ?? Self.code(forStatus: status))),
+        ])
+        return HTTPResponse(status: status, contentType: "application/json", text: body.text + "\n")
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `ecbrates serve` over real loopback sockets: Frankfurter's v1 API against an independent
+/// `ecbrates serve` over real loopback sockets: Frankfurter's v1 and v2 APIs against an independent
 /// oracle, our own API against the command line's output, HTTP's caching, methods and CORS,
 /// abuse, imports by another process, and a clean stop.
 @Suite(.serialized) struct ServeTests {
-    @Test func theV1AnswersAgreeWithAnIndependentOracleOnRandomDaysBasesAndAmounts() async throws {
+    @Test func theV1AndV2AnswersAgreeWithAnIndependentOracleOnRandomDaysBasesAndAmounts() async throws {
         let served = try await ServedStore()
         let seed = ProcessInfo.processInfo.environment["ECBRATES_SEED"].flatMap(Int.init) ?? Int.random(in: 1...999_999)
         let oracle = try SpawnedProcess.run(
@@ -37,17 +37,99 @@ import Testing
                 + "\n", "\(range.body)")
     }
 
-    @Test func errorsHaveFrankfurtersShapeAndStatus() async throws {
+    @Test func v2AnswersRecordsAsJSONNDJSONAndCSV() async throws {
         let served = try await ServedStore()
+        let day = try RawHTTP.get("/v2/rates?date=2024-03-30&quotes=USD,JPY", port: served.port)
+        #expect(day.status == 200 && day.headers["content-type"] == "application/json")
+        #expect(
+            day.body
+                == #"[{"date":"2024-03-28","base":"EUR","quote":"JPY","rate":163.45},{"date":"2024-03-28","base":"EUR","quote":"USD","rate":1.0811}]"#
+                + "\n", "\(day.body)")
+        let pair = try RawHTTP.get("/v2/rate/eur/usd?date=2024-03-28", port: served.port)
+        #expect(pair.body == #"{"date":"2024-03-28","base":"EUR","quote":"USD","rate":1.0811}"# + "\n")
+        let identity = try RawHTTP.get("/v2/rate/GBP/GBP?date=2024-03-30", port: served.port)
+        #expect(identity.body == #"{"date":"2024-03-28","base":"GBP","quote":"GBP","rate":1}"# + "\n")
+        let csv = try RawHTTP.get("/v2/rates.csv?from=2024-03-28&to=2024-04-02&quotes=USD", port: served.port)
+        #expect(csv.headers["content-type"] == "text/csv; charset=utf-8")
+        #expect(csv.body == "date,base,quote,rate\n2024-03-28,EUR,USD,1.0811\n2024-04-02,EUR,USD,1.0749\n")
+        let ndjson = try RawHTTP.get(
+            "/v2/rates?from=2024-03-28&to=2024-04-02&quotes=USD,EUR", port: served.port,
+            headers: ["Accept": "application/x-ndjson"])
+        #expect(ndjson.headers["content-type"] == "application/x-ndjson")
+        #expect(
+            ndjson.body == """
+                {"date":"2024-03-28","base":"EUR","quote":"EUR","rate":1}
+                {"date":"2024-03-28","base":"EUR","quote":"USD","rate":1.0811}
+                {"date":"2024-04-02","base":"EUR","quote":"EUR","rate":1}
+                {"date":"2024-04-02","base":"EUR","quote":"USD","rate":1.0749}
+
+                """)
+        let currency = try RawHTTP.get("/v2/currency/usd", port: served.port)
+        #expect(
+            currency.body
+                == #"{"iso_code":"USD","iso_numeric":"840","name":"United States Dollar","symbol":"$","providers":["ECB"],"start_date":"1999-01-04","end_date":"2026-09-30"}"#
+                + "\n")
+        let providers = try RawHTTP.get("/v2/providers", port: served.port)
+        #expect(providers.body.hasPrefix(#"[{"key":"ECB","name":"European Central Bank","#))
+        // Only the currencies the ECB still quotes, unless scope=all; the euro among them.
+        let active = try RawHTTP.get("/v2/currencies", port: served.port).body
+        let all = try RawHTTP.get("/v2/currencies?scope=all", port: served.port).body
+        #expect(active.contains(#""iso_code":"EUR""#) && !active.contains(#""iso_code":"CYP""#))
+        #expect(
+            all.contains(
+                #"{"iso_code":"CYP","iso_numeric":"196","name":"Cypriot Pound","symbol":null,"start_date":"1999-01-04","end_date":"2007-12-31"}"#
+            ))
+    }
+
+    @Test func errorsHaveOneShapeFrankfurtersStatusesAndTheCommandLinesWords() async throws {
+        let served = try await ServedStore()
+        // Frankfurter's statuses: 404 for what it lacks, 422 for a request it cannot read.
         let cases: [(String, Int, String)] = [
-            ("/2024-03-28?symbols=XYZ", 404, #"{"message":"unknown currency 'XYZ'"}"#),
-            ("/2024-02-30", 422, #"{"message":"2024-02-30 is not a date (expected YYYY-MM-DD)"}"#),
-            ("/latest?symbol=USD", 400, #"{"message":"unknown parameter symbol=USD"}"#),
             (
-                "/latest?amount=ten", 400,
-                #"{"message":"parameter amount=ten is not a number like 100, 12.50 or -3.10"}"#
+                "/2024-03-28?symbols=XYZ", 404,
+                #"{"message":"unknown currency 'XYZ'","status":404,"code":"unknown-currency"}"#
             ),
-            ("/nothing", 404, #"{"message":"not found"}"#),
+            (
+                "/2024-02-30", 422,
+                #"{"message":"2024-02-30 is not a date (expected YYYY-MM-DD)","status":422,"code":"unprocessable"}"#
+            ),
+            (
+                "/latest?symbol=USD", 422,
+                #"{"message":"unknown parameter symbol=USD","status":422,"code":"unprocessable"}"#
+            ),
+            (
+                "/latest?amount=ten", 422,
+                #"{"message":"parameter amount=ten is not a number like 100, 12.50 or -3.10","status":422,"code":"bad-parameter"}"#
+            ),
+            (
+                "/latest?base=USD&symbols=USD", 422,
+                #"{"message":"bad currency pair: symbols=USD is the base itself","status":422,"code":"unprocessable"}"#
+            ),
+            ("/nothing", 404, #"{"message":"not found","status":404,"code":"not-found"}"#),
+            (
+                "/v2/rates?date=2024-03-28&from=2024-03-01", 422,
+                #"{"message":"conflicting params: date with from/to","status":422,"code":"unprocessable"}"#
+            ),
+            (
+                "/v2/rates?expand=providers", 422,
+                #"{"message":"invalid expand: providers (one provider, the ECB: nothing to expand)","status":422,"code":"unprocessable"}"#
+            ),
+            (
+                "/v2/rates?providers=ECB,FED", 422,
+                #"{"message":"invalid providers: ECB,FED (this server has one provider, ECB)","status":422,"code":"unprocessable"}"#
+            ),
+            (
+                "/v2/currency/XYZ", 404,
+                #"{"message":"not found: the ECB has never quoted XYZ","status":404,"code":"not-found"}"#
+            ),
+            (
+                "/v2/rate/EUR/USD.csv", 406,
+                #"{"message":"CSV is served for /v2/rates.csv only","status":406,"code":"not-acceptable"}"#
+            ),
+            (
+                "/api/rate?currencies=USD&date=2024-02-30", 400,
+                #"{"message":"parameter date=2024-02-30 is not a date (YYYY-MM-DD)","status":400,"code":"bad-parameter"}"#
+            ),
         ]
         for (path, status, body) in cases {
             let answer = try RawHTTP.get(path, port: served.port)
@@ -106,7 +188,12 @@ import Testing
             "rate", "USD", "--date", "1998-01-02", "--format", "json", "--store", served.store.path,
         ])
         #expect(error.status == 404)
-        #expect(error.body == cliError.err, "the error JSON is the command line's")
+        // The same words as the command line's, in the one error shape of every endpoint.
+        let cliJSON = try JSONSerialization.jsonObject(with: Data(cliError.err.utf8)) as? [String: Any]
+        let cliMessage = try #require(cliJSON?["error"] as? String)
+        #expect(
+            error.body
+                == #"{"message":"\#(cliMessage)","status":404,"code":"before-first-day"}"# + "\n", "\(error.body)")
     }
 
     @Test func validatorsGive304sAndHEADGivesTheHeadersAlone() async throws {

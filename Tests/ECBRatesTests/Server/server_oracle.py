@@ -129,7 +129,11 @@ def differential(base, xml_path, seed, cases):
         base_code = "EUR" if rng.random() < 0.5 else rng.choice(quoted)
         amount = Decimal(1) if rng.random() < 0.5 else Decimal(rng.randrange(1, 10**8)) / Decimal(10 ** rng.randrange(0, 4))
         per_euro = lambda code, d=used: Fraction(1) if code == "EUR" else Fraction(Decimal(days[d][code]))
-        if kind < 0.7:
+        if kind >= 0.5:
+            checked += 1
+            check_v2(client, rng, days, published, asked, used, quoted, lambda what: differ(case, what))
+            continue
+        if kind < 0.35:
             # One day, some or all currencies.
             symbols = None if rng.random() < 0.3 else rng.sample([c for c in quoted + ["EUR"] if c != base_code], k=rng.randrange(1, 4))
             query = f"/{asked.isoformat()}?from={base_code}&amount={amount}"
@@ -183,6 +187,106 @@ def differential(base, xml_path, seed, cases):
                         differ(case, f"{query}: {d} {code} {value} is not {float(exact)} to 20 digits")
     print(f"{checked} cases (seed {seed}), {differences} differences")
     return differences == 0
+
+
+def week_start(day):
+    return day - timedelta(days=day.weekday())
+
+
+def check_v2(client, rng, days, published, asked, used, quoted, differ):
+    """One case of Frankfurter's v2 API: a day's records, a pair, or a range (daily, or the
+    weekly or monthly means), as JSON, NDJSON or CSV, each record checked against the XML."""
+    kind = rng.random()
+    per_euro = lambda code, d: Fraction(1) if code == "EUR" else Fraction(Decimal(days[d][code]))
+
+    def check_value(where, value, exact, exact_digits):
+        if exact_digits:
+            if Fraction(value) != exact:
+                differ(f"{where}: {value}, expected exactly {float(exact)}")
+        elif not within_20_digits(value, exact):
+            differ(f"{where}: {value} is not {float(exact)} to 20 significant digits")
+
+    if kind < 0.4:
+        base = "EUR" if rng.random() < 0.5 else rng.choice(quoted)
+        pool = [c for c in quoted + ["EUR"]]
+        quotes = None if rng.random() < 0.3 else rng.sample(pool, k=rng.randrange(1, 4))
+        query = f"/v2/rates?date={asked.isoformat()}&base={base}" + (f"&quotes={','.join(quotes)}" if quotes else "")
+        status, answer = client.json(query)
+        if status != 200:
+            return differ(f"{query}: status {status} {answer}")
+        expected = sorted(quotes) if quotes else sorted(pool)
+        if [r["quote"] for r in answer] != expected:
+            return differ(f"{query}: quotes {[r['quote'] for r in answer]}, expected {expected}")
+        for record in answer:
+            if record["date"] != used or record["base"] != base:
+                differ(f"{query}: record {record}, expected date {used} base {base}")
+            exact = per_euro(record["quote"], used) / per_euro(base, used)
+            check_value(f"{query} {record['quote']}", record["rate"], exact, base == "EUR" or record["quote"] == base)
+    elif kind < 0.55:
+        base, quote = rng.choice(quoted + ["EUR"]), rng.choice(quoted + ["EUR"])
+        query = f"/v2/rate/{base.lower()}/{quote}?date={asked.isoformat()}"
+        status, record = client.json(query)
+        if status != 200:
+            return differ(f"{query}: status {status} {record}")
+        if (record["date"], record["base"], record["quote"]) != (used, base, quote):
+            differ(f"{query}: {record}, expected {used} {base} {quote}")
+        exact = per_euro(quote, used) / per_euro(base, used)
+        check_value(query, record["rate"], exact, base == "EUR" or base == quote)
+    else:
+        group = None if kind < 0.8 else rng.choice(["week", "month"])
+        span = rng.randrange(0, 42) if group is None else rng.randrange(0, 200)
+        end = min(date.fromisoformat(published[-1]), asked + timedelta(days=span))
+        in_range = [d for d in published if asked.isoformat() <= d <= end.isoformat()]
+        if not in_range:
+            return
+        codes = sorted(set(days[in_range[0]]) & set(days[in_range[-1]]))
+        base = "EUR" if rng.random() < 0.6 else rng.choice(codes)
+        quotes = rng.sample(codes + ["EUR"], k=rng.randrange(1, 3))
+        form = rng.choice(["json", "ndjson", "csv"])
+        path = "/v2/rates.csv" if form == "csv" else "/v2/rates"
+        query = f"{path}?from={asked.isoformat()}&to={end.isoformat()}&base={base}&quotes={','.join(quotes)}"
+        if group:
+            query += f"&group={group}"
+        headers = {"Accept": "application/x-ndjson"} if form == "ndjson" else {}
+        status, response_headers, body = client.request("GET", query, headers=headers)
+        if status != 200:
+            return differ(f"{query}: status {status} {body[:200]!r}")
+        if form == "json":
+            records = json.loads(body, parse_float=Decimal, parse_int=Decimal)
+        elif form == "ndjson":
+            if not response_headers.get("content-type", "").startswith("application/x-ndjson"):
+                differ(f"{query}: NDJSON asked, content-type {response_headers.get('content-type')}")
+            records = [json.loads(line, parse_float=Decimal, parse_int=Decimal) for line in body.decode().splitlines()]
+        else:
+            lines = body.decode().splitlines()
+            if lines[0] != "date,base,quote,rate":
+                return differ(f"{query}: CSV header {lines[0]!r}")
+            records = [dict(zip(["date", "base", "quote", "rate"], line.split(","))) for line in lines[1:]]
+            for record in records:
+                record["rate"] = Decimal(record["rate"])
+        # The oracle: per period (a day, a Monday-to-Sunday week, a month), each quote's mean.
+        periods = {}
+        for d in in_range:
+            if base != "EUR" and base not in days[d]:
+                continue
+            day = date.fromisoformat(d)
+            key = d if group is None else (week_start(day) if group == "week" else day.replace(day=1)).isoformat()
+            for quote in quotes:
+                if quote == "EUR" or quote in days[d]:
+                    periods.setdefault(key, {}).setdefault(quote, []).append(per_euro(quote, d) / per_euro(base, d))
+        expected = []
+        for key in sorted(periods):
+            for quote in sorted(periods[key]):
+                values = periods[key][quote]
+                expected.append((key, quote, sum(values) / len(values)))
+        got = [(r["date"], r["quote"]) for r in records]
+        if got != [(k, q) for k, q, _ in expected]:
+            return differ(f"{query}: records {got[:4]}…, expected {[(k, q) for k, q, _ in expected][:4]}…")
+        for record, (key, quote, exact) in zip(records, expected):
+            if record["base"] != base:
+                differ(f"{query}: base {record['base']}")
+            exact_digits = quote == base or (base == "EUR" and group is None)
+            check_value(f"{query} {key} {quote}", record["rate"], exact, exact_digits)
 
 
 def main():
