@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "ManagedStore", dependencies: ["CSQLite"]),
         .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl", "CZlib"]),
         .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
-        .target(name: "ECBRatesServer", dependencies: ["ECBRates", "EurofxrefFeed", "CMicroHTTPD"]),
+        .target(name: "ECBRatesServer", dependencies: ["ECBRates", "EurofxrefFeed", "CMicroHTTPD", "CZlib"]),
         .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "ECBRatesServer", "EurofxrefFeed", "ManagedStore"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),
         .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates"]),

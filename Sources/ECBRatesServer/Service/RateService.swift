@@ -114,12 +114,22 @@ public final class RateService: Sendable {
     /// The answer as HTTP: validators, cache lifetime, and a 304 when the client's copy is current.
     private func dress(_ answer: EndpointAnswer, for request: HTTPRequest, now: Date) -> HTTPResponse {
         var response = HTTPResponse(status: answer.status, headers: [("Content-Type", answer.contentType)])
+        var body = Array(answer.body.utf8)
+        // gzip when the client takes it and it pays: one more representation, with its own ETag.
+        let gzipped =
+            body.count >= GzipEncoder.minimumBytes && GzipEncoder.isAccepted(by: request.header("accept-encoding"))
+            ? GzipEncoder.shared?.encode(body) : nil
+        if let gzipped {
+            body = gzipped
+            response.headers.append(("Content-Encoding", "gzip"))
+        }
         guard let token = answer.token, answer.status == 200 else {
             response.headers.append(("Cache-Control", "no-store"))
-            response.body = Array(answer.body.utf8)
+            response.body = body
             return response
         }
-        let etag = "\"\(token.storeIdentifier.prefix(8))-\(token.transactionNumber)\""
+        let variant = gzipped == nil ? "" : "-gzip"
+        let etag = "\"\(token.storeIdentifier.prefix(8))-\(token.transactionNumber)\(variant)\""
         response.headers.append(("ETag", etag))
         let committed = commitDate(of: token)
         if let committed { response.headers.append(("Last-Modified", HTTPDate.text(committed))) }
@@ -137,7 +147,7 @@ public final class RateService: Sendable {
             response.status = 304
             return response
         }
-        response.body = Array(answer.body.utf8)
+        response.body = body
         return response
     }
 

@@ -81,6 +81,37 @@ import Testing
             ))
     }
 
+    @Test func gzipWhenAskedWithItsOwnETagAndTheSameBytesInflated() async throws {
+        let served = try await ServedStore()
+        // Python's http.client and gzip: an independent client and inflater.
+        let script = """
+            import gzip, http.client, sys
+            def get(path, headers):
+                c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+                c.request("GET", path, headers=headers)
+                r = c.getresponse()
+                return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+            for path in ["/2024-01-01..2024-03-31", "/v2/rates?from=2024-01-01&to=2024-01-31", "/api/currencies"]:
+                _, plain_headers, plain = get(path, {})
+                status, headers, packed = get(path, {"Accept-Encoding": "br;q=1.0, gzip;q=0.8"})
+                assert status == 200 and headers.get("content-encoding") == "gzip", (path, headers)
+                assert gzip.decompress(packed) == plain, path
+                assert len(packed) * 3 < len(plain), (path, len(packed), len(plain))
+                assert "content-encoding" not in plain_headers, path
+                assert headers["etag"] != plain_headers["etag"] and headers["etag"].endswith('-gzip"'), headers
+                refused = get(path, {"Accept-Encoding": "gzip;q=0, identity"})[1]
+                assert "content-encoding" not in refused, refused
+                again = get(path, {"Accept-Encoding": "gzip", "If-None-Match": headers["etag"]})
+                assert again[0] == 304, again
+            small = get("/2024-03-28?symbols=USD", {"Accept-Encoding": "gzip"})[1]
+            assert "content-encoding" not in small, small
+            print("ok")
+            """
+        let run = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/python3"), ["-c", script, "\(served.port)"])
+        #expect(run.status == 0 && run.out == "ok\n", "\(run.out) \(run.err)")
+    }
+
     @Test func errorsHaveOneShapeFrankfurtersStatusesAndTheCommandLinesWords() async throws {
         let served = try await ServedStore()
         // Frankfurter's statuses: 404 for what it lacks, 422 for a request it cannot read.
