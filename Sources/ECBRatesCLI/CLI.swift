@@ -92,7 +92,7 @@ public enum CLI {
         CommandEntry(ConvertCommand.self), CommandEntry(LatestCommand.self), CommandEntry(StatsCommand.self),
         CommandEntry(SeriesCommand.self), CommandEntry(CurrenciesCommand.self), CommandEntry(ExportCommand.self),
         CommandEntry(CorrectionsCommand.self), CommandEntry(StatusCommand.self), CommandEntry(ShellCommand.self),
-        CommandEntry(WatchCommand.self), CommandEntry(ServeCommand.self),
+        CommandEntry(WatchCommand.self), CommandEntry(ServeCommand.self), CommandEntry(MCPCommand.self),
     ]
 
     /// Prints help or the version, or runs the parsed command.

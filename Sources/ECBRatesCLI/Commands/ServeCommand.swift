@@ -2,11 +2,11 @@ import ECBRates
 import ECBRatesServer
 import Foundation
 
-/// `ecbrates serve`: the store's rates over HTTP, as Frankfurter's v1 API and our own `/api/`.
+/// `ecbrates serve`: the store's rates over HTTP, as Frankfurter's v1 and v2 APIs and our own `/api/`.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "serve",
-        abstract: "Answer rate queries over HTTP: Frankfurter's v1 API, /api/ (our JSON), /healthz, /metrics.",
+        abstract: "Answer rate queries over HTTP: Frankfurter's v1 and v2 APIs, /api/ (our JSON), /healthz, /metrics.",
         discussion: """
             Listens on loopback by default. Every answer is read from one state of the store, beside any
             import (a cron import shows in the next request); ETag and Last-Modified come from the store's

@@ -1,0 +1,30 @@
+import ECBRates
+import ECBRatesServer
+import Foundation
+
+/// `ecbrates mcp`: the store's rates for AI assistants, over the Model Context Protocol on stdio.
+struct MCPCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "mcp",
+        abstract: "Answer rate queries for AI assistants over MCP (the Model Context Protocol, on stdio).",
+        discussion: """
+            For AI assistants: an MCP client starts 'ecbrates mcp' and calls its tools rate, convert, latest,
+            series, currencies and status, whose arguments are those of the /api/ endpoints of 'ecbrates serve'
+            and whose answers are the same JSON, exact to the digit. Each call reads the store as it stands
+            (an import by cron shows in the next call). Ends when standard input closes.
+            """)
+
+    @Option(CommonOptions.store) var store: String?
+
+    var outputFormat: OutputFormat? { nil }
+    var runsOnMainThread: Bool { false }
+
+    func run(_ context: CommandContext) async throws -> Int32 {
+        let store = try RatesStore.forQueries(at: context.storeURL(self.store))
+        let server = MCPServer(store: store, version: CLI.version, clock: { context.now })
+        let console = context.console
+        server.serve(readLine: { Swift.readLine(strippingNewline: true) }, write: { console.data($0) })
+        try console.checkOutput()
+        return ExitCode.success
+    }
+}
