@@ -42,7 +42,7 @@ import Testing
         // is missing here: they stop at once.
         "shell": ["shell --store {dir}/missing/rates.sqlite"],
         "watch": ["watch USD --since 2024-01-01 --format ndjson --store {dir}/missing.sqlite"],
-        "serve": ["serve --listen 127.0.0.1:0 --threads 2 --cors * --max-age-days 3 --store {dir}/missing.sqlite"],
+        "serve": ["serve --listen 127.0.0.1:0 --threads 2 --cors * --max-age-days 3 --refresh off --store {dir}/missing.sqlite"],
         "mcp": ["mcp --store {dir}/missing.sqlite"],
     ]
 

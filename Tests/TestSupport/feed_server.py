@@ -51,7 +51,11 @@ class Handler(BaseHTTPRequestHandler):
         with open(path, "rb") as source:
             body = source.read()
         etag = '"' + hashlib.sha1(body).hexdigest() + '"'
-        if self.headers.get("If-None-Match") == etag or self.headers.get("If-Modified-Since") == LAST_MODIFIED:
+        # RFC 9110 13.2.2: If-None-Match, when sent, decides alone (a file that changed within
+        # the same Last-Modified second is still new).
+        match = self.headers.get("If-None-Match")
+        unchanged = match == etag if match is not None else self.headers.get("If-Modified-Since") == LAST_MODIFIED
+        if unchanged:
             self.send_response(304)
             self.send_header("ETag", etag)
             self.end_headers()

@@ -137,15 +137,7 @@ struct ImportCommand: ParsableCommand {
             progress = line
             report = { source, status in line.update(source: source.description, status) }
         }
-        var ecbBaseURL = FeedSource.ECBFile.ecbBaseURL
-        if let mirror = context.environment["ECBRATES_ECB_URL"], !mirror.isEmpty {
-            guard let url = URL(string: mirror.hasSuffix("/") ? mirror : mirror + "/"),
-                url.scheme == "http" || url.scheme == "https"
-            else {
-                throw UsageError("$ECBRATES_ECB_URL (\(mirror)) is not an http(s) URL", command: name)
-            }
-            ecbBaseURL = url
-        }
+        let ecbBaseURL = try Self.ecbBaseURL(context.environment, command: name)
         let job = ImportJob(
             store: store, sources: sources, options: options, lockWait: wait, heldLock: heldLock,
             fetcher: fetcher, ecbBaseURL: ecbBaseURL, interruption: interruption, progress: report)
@@ -165,6 +157,19 @@ struct ImportCommand: ParsableCommand {
 
     /// Prints the reports; `stopped` is what the source that failed (or was interrupted) stored
     /// before `error`.
+    /// Where the ECB's files are fetched from: its own folder, or `$ECBRATES_ECB_URL` (a mirror).
+    static func ecbBaseURL(_ environment: [String: String], command name: String) throws -> URL {
+        guard let mirror = environment["ECBRATES_ECB_URL"], !mirror.isEmpty else {
+            return FeedSource.ECBFile.ecbBaseURL
+        }
+        guard let url = URL(string: mirror.hasSuffix("/") ? mirror : mirror + "/"),
+            url.scheme == "http" || url.scheme == "https"
+        else {
+            throw UsageError("$ECBRATES_ECB_URL (\(mirror)) is not an http(s) URL", command: name)
+        }
+        return url
+    }
+
     static func render(
         _ reports: [ImportReport], format: OutputFormat, console: Console, stopped: ImportReport? = nil,
         error: (any Error)? = nil

@@ -25,7 +25,21 @@ struct ServeCommand: ParsableCommand {
     var cors: String?
     @Option(.integer("--max-age-days", minimum: 0, help: "/healthz answers 503 when the store is more days behind."))
     var maxAgeDays: Int?
+    @Option(
+        .choice(
+            "--refresh", value: "when",
+            help: "auto: import the ECB's rates in this process when they are due, retrying until in; off (default)."
+        ))
+    var refresh: Refresh?
     @Option(CommonOptions.store) var store: String?
+
+    /// `--refresh`'s values.
+    enum Refresh: String, Sendable, CaseIterable {
+        /// Import at each publication time, retrying with back-off until the day is in.
+        case auto
+        /// Serve the store as other imports (cron, a timer) keep it.
+        case off
+    }
 
     var outputFormat: OutputFormat? { nil }
     var runsOnMainThread: Bool { false }
@@ -45,7 +59,13 @@ struct ServeCommand: ParsableCommand {
         if let threads { settings.threads = threads }
         settings.listeningSocket = Self.systemdSocket(context.environment)
         let serviceSettings = RateService.Settings(corsOrigin: cors, maxAgeDays: maxAgeDays)
-        let store = try RatesStore.forQueries(at: context.storeURL(self.store))
+        // Refreshing, the server imports into its store (creating it if need be); else it only reads.
+        let refreshing = refresh == .auto
+        let ecbBaseURL = try ImportCommand.ecbBaseURL(context.environment, command: name)
+        let storeURL = context.storeURL(self.store)
+        let store =
+            refreshing
+            ? try RatesStore(url: storeURL, mergingIntoViewContext: true) : try RatesStore.forQueries(at: storeURL)
         let service = RateService(store: store, settings: serviceSettings, clock: { context.now })
         let console = context.console
         let daemon = try HTTPDaemon(
@@ -61,8 +81,18 @@ struct ServeCommand: ParsableCommand {
         console.err(
             "serving \(store.url.path) on http://\(where_.contains(":") && settings.host.contains(":") ? "[\(settings.host)]:\(daemon.port)" : where_)/ (Ctrl-C stops)\n"
         )
+        let refresher =
+            refreshing
+            ? Task {
+                await ScheduledRefresh(
+                    store: store, clock: { context.now }, ecbBaseURL: ecbBaseURL, interruption: stop,
+                    log: { console.err($0) }
+                ).run()
+            } : nil
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in stop.observe { done.resume() } }
         daemon.stop()
+        refresher?.cancel()
+        await refresher?.value
         console.err("stopped\n")
         return ExitCode.success
     }

@@ -10,7 +10,7 @@ final class ServedStore {
     let port: Int
 
     /// Starts the server with `arguments` added; waits until it says where it listens.
-    init(_ arguments: [String] = [], store: URL? = nil) async throws {
+    init(_ arguments: [String] = [], store: URL? = nil, environment: [String: String] = [:]) async throws {
         if let store {
             self.store = store
         } else {
@@ -19,7 +19,7 @@ final class ServedStore {
         process = try SpawnedProcess.Running(
             CommandRun.executable,
             ["serve", "--listen", "127.0.0.1:0", "--store", self.store.path] + arguments,
-            environment: ["ECBRATES_NOW": "2026-10-01T12:00:00Z"])
+            environment: ["ECBRATES_NOW": "2026-10-01T12:00:00Z"].merging(environment) { $1 })
         var port: Int?
         let child = process
         Waiting.until(timeout: .seconds(30)) {
