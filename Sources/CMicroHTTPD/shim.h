@@ -18,6 +18,9 @@ typedef struct cmhd_api {
     int (*get_connection_values)(struct MHD_Connection *connection, enum MHD_ValueKind kind,
                                  MHD_KeyValueIterator iterator, void *iterator_cls);
     struct MHD_Response *(*create_response_from_buffer)(size_t size, void *buffer, enum MHD_ResponseMemoryMode mode);
+    struct MHD_Response *(*create_response_from_callback)(uint64_t size, size_t block_size,
+                                                           MHD_ContentReaderCallback crc, void *crc_cls,
+                                                           MHD_ContentReaderFreeCallback crfc);
     enum MHD_Result (*add_response_header)(struct MHD_Response *response, const char *header, const char *content);
     enum MHD_Result (*queue_response)(struct MHD_Connection *connection, unsigned int status_code,
                                       struct MHD_Response *response);
@@ -39,6 +42,7 @@ static inline const char *cmhd_load(cmhd_api *api) {
     CMHD_SYMBOL(lookup_connection_value, "MHD_lookup_connection_value")
     CMHD_SYMBOL(get_connection_values, "MHD_get_connection_values")
     CMHD_SYMBOL(create_response_from_buffer, "MHD_create_response_from_buffer")
+    CMHD_SYMBOL(create_response_from_callback, "MHD_create_response_from_callback")
     CMHD_SYMBOL(add_response_header, "MHD_add_response_header")
     CMHD_SYMBOL(queue_response, "MHD_queue_response")
     CMHD_SYMBOL(destroy_response, "MHD_destroy_response")

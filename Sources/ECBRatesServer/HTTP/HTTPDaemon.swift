@@ -49,6 +49,9 @@ public final class HTTPDaemon: @unchecked Sendable {
         self.handler = handler
         self.completed = completed
         api = try MicroHTTPD.api()
+        // A streamed body's producer writes into a pipe whose reader goes when a client hangs
+        // up: that is an EPIPE to handle, not a signal that ends the server.
+        signal(SIGPIPE, SIG_IGN)
         var address = try ListenAddress(host: settings.host, port: settings.port)
         var flags =
             UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_ITC.rawValue)
@@ -114,6 +117,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         var status = 0
         var bytes = 0
         var route = "unmatched"
+        var stream: HTTPBodyStream?
         init(target: String) { self.target = target }
     }
 
@@ -154,6 +158,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         let (response, route) = daemon.answer(pending, connection: connection)
         pending.status = response.status
         pending.bytes = pending.method == "HEAD" ? 0 : response.body.count
+        pending.stream = response.stream
         pending.route = route
         return daemon.send(response, on: connection)
     }
@@ -166,7 +171,8 @@ public final class HTTPDaemon: @unchecked Sendable {
         daemon.inFlight.subtract(1, ordering: .releasing)
         daemon.completed(
             Exchange(
-                method: pending.method, target: pending.target, status: pending.status, bytes: pending.bytes,
+                method: pending.method, target: pending.target, status: pending.status,
+                bytes: pending.stream?.sent ?? pending.bytes,
                 duration: ContinuousClock.now - pending.started, route: pending.route))
     }
 
@@ -212,8 +218,23 @@ public final class HTTPDaemon: @unchecked Sendable {
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         var body = response.body
-        let made = body.withUnsafeMutableBytes { bytes in
-            api.pointee.create_response_from_buffer(bytes.count, bytes.baseAddress, cmhd_must_copy())
+        let made: OpaquePointer?
+        if let stream = response.stream {
+            // Size unknown: chunked. The response holds the stream until libmicrohttpd frees it.
+            made = api.pointee.create_response_from_callback(
+                UInt64.max, 16_384,
+                { cls, _, buffer, count in
+                    guard let cls, let buffer else { return -2 }
+                    return Unmanaged<HTTPBodyStream>.fromOpaque(cls).takeUnretainedValue().read(
+                        into: buffer, count: count)
+                }, Unmanaged.passRetained(stream).toOpaque(),
+                { cls in
+                    if let cls { Unmanaged<HTTPBodyStream>.fromOpaque(cls).release() }
+                })
+        } else {
+            made = body.withUnsafeMutableBytes { bytes in
+                api.pointee.create_response_from_buffer(bytes.count, bytes.baseAddress, cmhd_must_copy())
+            }
         }
         guard let made else { return cmhd_no() }
         defer { api.pointee.destroy_response(made) }

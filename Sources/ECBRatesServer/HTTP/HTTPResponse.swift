@@ -9,6 +9,8 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body's bytes.
     public var body: [UInt8]
+    /// A body written while it is sent (chunked), instead of `body`.
+    public var stream: HTTPBodyStream?
 
     /// A response with `status`, `headers` and `body`.
     public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {

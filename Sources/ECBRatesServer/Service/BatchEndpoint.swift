@@ -4,7 +4,9 @@ import Synchronization
 
 /// `POST /api/convert`: a CSV of `date,amount,from,to` rows in the body, each converted on its
 /// own day, answered as the CSV `ecbrates convert --input` writes (the input's columns, then
-/// `rate`, `rate_day`, `result`). A bad row is a 422 naming its line and column.
+/// `rate`, `rate_day`, `result`), streamed as the converter writes it. A bad row within the
+/// first 64 KiB of answer is a 422 naming its line; past them, the answer is cut short (no last
+/// chunk) after a line `error: …` that names it.
 struct BatchEndpoint {
     let store: RatesStore
 
@@ -18,34 +20,47 @@ struct BatchEndpoint {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw ServiceError(status: 500, "cannot hold the request body: errno \(errno)") }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        defer { close(descriptor) }
+        // The conversion goes on after this returns (the answer streams): it closes the file.
+        var handedOff = false
+        defer { if !handedOff { close(descriptor) } }
         let written = request.body.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == request.body.count, lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw ServiceError(status: 500, "cannot hold the request body")
         }
-        let output = Mutex("")
         let converter = BatchConverter(store: store, fallback: fallback, precision: precision, now: { now })
         let reader = CSVRecordReader(descriptor: descriptor, name: "request body")
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let (stream, writer) = try HTTPBodyStream.make()
+        handedOff = true
+        let failure = Mutex<(any Error)?>(nil)
         let job = Handoff(value: (converter, reader))
         Task.detached {
+            defer { close(descriptor) }
             do {
-                _ = try await job.value.0.convert(job.value.1, name: "request body") { text in
-                    output.withLock { $0 += text }
-                }
-                outcome.withLock { $0 = .success(()) }
+                _ = try await job.value.0.convert(job.value.1, name: "request body") { try writer.write($0) }
+                writer.finish(succeeded: true)
             } catch {
-                outcome.withLock { $0 = .failure(error) }
+                failure.withLock { $0 = error }
+                // Cut short: the last line says why, and the missing last chunk tells an HTTP client.
+                try? writer.write("error: \(ServiceError.message(of: error))\n")
+                writer.finish(succeeded: false)
             }
-            done.signal()
         }
-        done.wait()
-        if case .failure(let error) = outcome.withLock({ $0 }) {
+        // The status is decided on the first 64 KiB: a failure within them is a 422 (nothing
+        // sent yet); past them the answer streams, and a failure cuts it short.
+        let (_, finished) = stream.prefetch(atLeast: Self.decidingBytes)
+        if finished, stream.succeeded != true, let error = failure.withLock({ $0 }) {
             if let error = error as? BatchConversionError { throw ServiceError(status: 422, "\(error)") }
             throw error
         }
-        return EndpointAnswer(
-            body: output.withLock { $0 }, contentType: "text/csv; charset=utf-8", token: nil, freshness: .uncached)
+        if finished {
+            return EndpointAnswer(
+                body: stream.prefetchedText, contentType: "text/csv; charset=utf-8", token: nil, freshness: .uncached)
+        }
+        var answer = EndpointAnswer(body: "", contentType: "text/csv; charset=utf-8", token: nil, freshness: .uncached)
+        answer.stream = stream
+        return answer
     }
+
+    /// The bytes read before the answer's status is decided.
+    static let decidingBytes = 65_536
 }

@@ -19,6 +19,8 @@ struct EndpointAnswer {
     var token: HistoryToken?
     var freshness: Freshness
     var status = 200
+    /// A body written while it is sent, instead of `body` (a long batch conversion).
+    var stream: HTTPBodyStream?
 
     /// A JSON answer, one document and a newline.
     static func json(_ json: JSONText, token: HistoryToken?, freshness: Freshness) -> EndpointAnswer {

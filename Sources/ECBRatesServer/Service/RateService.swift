@@ -114,6 +114,11 @@ public final class RateService: Sendable {
     /// The answer as HTTP: validators, cache lifetime, and a 304 when the client's copy is current.
     private func dress(_ answer: EndpointAnswer, for request: HTTPRequest, now: Date) -> HTTPResponse {
         var response = HTTPResponse(status: answer.status, headers: [("Content-Type", answer.contentType)])
+        if let stream = answer.stream {
+            response.stream = stream
+            response.headers.append(("Cache-Control", "no-store"))
+            return response
+        }
         var body = Array(answer.body.utf8)
         // gzip when the client takes it and it pays: one more representation, with its own ETag.
         let gzipped =
