@@ -50,7 +50,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["feed_server.py", "tls_server.py"]),
         .testTarget(name: "ECBRatesTests", dependencies: ["ECBRates", "ECBRatesCLI", "ManagedStore", "EurofxrefFeed", "TestSupport",
                                                     "CSQLite", "ecbrates", "ECBRatesServer"],
-                    exclude: ["Server/server_oracle.py", "Server/frankfurter_client_check.py", "Server/mcp_check.py"]),
+                    exclude: [
+                        "Server/server_oracle.py", "Server/frankfurter_client_check.py", "Server/mcp_check.py",
+                        "Server/load_check.py",
+                    ]),
         .testTarget(name: "EurofxrefFeedTests", dependencies: ["EurofxrefFeed", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -64,7 +64,7 @@ public final class HTTPDaemon: @unchecked Sendable {
             var native = cmhd_settings(
                 flags: flags, port: settings.port, address: sockaddr,
                 listen_fd: settings.listeningSocket ?? -1, threads: UInt32(max(1, settings.threads)),
-                connection_limit: UInt32(settings.connectionLimit),
+                connection_limit: UInt32(Self.affordableConnections(settings.connectionLimit)),
                 connection_timeout: UInt32(settings.idleTimeoutSeconds),
                 connection_memory_limit: settings.headerBytes, listen_backlog: 1_024)
             return cmhd_start(api, &native, Self.access, Self.finished, Self.arrived, context)
@@ -214,6 +214,20 @@ public final class HTTPDaemon: @unchecked Sendable {
         }
         let (response, route) = handler(request)
         return (response, route)
+    }
+
+    /// At most `wanted` connections, as many as the process's descriptors allow: their soft
+    /// limit raised to the hard one (1,024 by default is too few for a server), 64 kept spare
+    /// for the store's files and the pipes of streamed answers.
+    private static func affordableConnections(_ wanted: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return min(wanted, 960) }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return max(1, min(wanted, Int(clamping: limit.rlim_cur) - 64))
     }
 
     private func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

@@ -9,8 +9,9 @@ public struct HTTPDaemonSettings: Sendable {
     public var listeningSocket: Int32?
     /// Threads answering requests.
     public var threads: Int = 4
-    /// Connections open at once; more are refused at accept.
-    public var connectionLimit: Int = 1_024
+    /// Connections open at once; more are refused at accept. Bounded by the process's file
+    /// descriptors (the daemon raises their soft limit to the hard one, and keeps 64 spare).
+    public var connectionLimit: Int = 10_000
     /// Seconds a connection may send nothing before it is closed (slow clients, slowloris).
     public var idleTimeoutSeconds: Int = 15
     /// Bytes for a request's line and headers together (libmicrohttpd answers 431 beyond).

@@ -6,9 +6,14 @@ import Foundation
 /// JSON `/api/` answers (one model, one renderer), as text and as `structuredContent`; a query
 /// that fails is a tool result with `isError` and the command line's words.
 public final class MCPServer: Sendable {
-    /// The protocol revisions this server speaks, newest first; a client asking for another is
-    /// answered with the newest (the client then decides, as the protocol says).
-    public static let protocolVersions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    /// The revisions reached through `initialize` (the handshake era), newest first; a client
+    /// asking for another is answered with the newest, and decides (as the protocol says).
+    public static let handshakeVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    /// The revisions without a handshake, where every request carries its envelope in `_meta`
+    /// and `server/discover` says what the server speaks: 2026-07-28, the current one.
+    public static let modernVersions = ["2026-07-28"]
+
+    private static let versionKey = "io.modelcontextprotocol/protocolVersion"
 
     private let store: RatesStore
     private let version: String
@@ -51,10 +56,39 @@ public final class MCPServer: Sendable {
         guard let rawID = message["id"] else { return nil }  // a notification (initialized, cancelled)
         let id = Self.idText(rawID)
         let params = message["params"] as? [String: Any] ?? [:]
+        // A request of the modern era names its revision in its envelope.
+        let envelope = params["_meta"] as? [String: Any]
+        let asked = envelope?[Self.versionKey] as? String
+        if let asked, !Self.modernVersions.contains(asked) {
+            return Self.unsupported(id: id, asked: asked)
+        }
+        let modern = asked != nil
+        if modern && (method == "initialize" || method == "ping") {
+            return Self.unsupported(id: id, asked: asked ?? "")
+        }
         switch method {
+        case "server/discover":
+            guard modern else { return Self.unsupported(id: id, asked: "(none)") }
+            return Self.result(
+                id: id,
+                .object([
+                    ("supportedVersions", .array(Self.modernVersions.map { .string($0) })),
+                    ("capabilities", .object([("tools", .object([("listChanged", .bool(false))]))])),
+                    ("instructions", .string(Self.instructions)), ("resultType", .string("complete")),
+                    ("ttlMs", .number(0)), ("cacheScope", .string("public")),
+                    (
+                        "_meta",
+                        .object([
+                            (
+                                "io.modelcontextprotocol/serverInfo",
+                                .object([("name", .string("ecbrates")), ("version", .string(version))])
+                            )
+                        ])
+                    ),
+                ]))
         case "initialize":
-            let asked = params["protocolVersion"] as? String
-            let chosen = asked.flatMap { Self.protocolVersions.contains($0) ? $0 : nil } ?? Self.protocolVersions[0]
+            let offered = params["protocolVersion"] as? String
+            let chosen = offered.flatMap { Self.handshakeVersions.contains($0) ? $0 : nil } ?? Self.handshakeVersions[0]
             return Self.result(
                 id: id,
                 .object([
@@ -67,45 +101,54 @@ public final class MCPServer: Sendable {
                             ("version", .string(version)),
                         ])
                     ),
-                    (
-                        "instructions",
-                        .string(
-                            "The European Central Bank's euro reference exchange rates from a local store, exact to the digit. Every answer names the publication day it used; a day without one answers with the previous publication unless fallback says otherwise."
-                        )
-                    ),
+                    ("instructions", .string(Self.instructions)),
                 ]))
         case "ping":
             return Self.result(id: id, .object([]))
         case "tools/list":
-            return Self.result(id: id, .object([("tools", .array(MCPTool.all.map(\.listing)))]))
+            var fields: [(String, JSONText)] = [("tools", .array(MCPTool.all.map(\.listing)))]
+            // The tools never change while the server runs: a client may keep the list a day.
+            if modern {
+                fields += [
+                    ("resultType", .string("complete")), ("ttlMs", .number(86_400_000)),
+                    ("cacheScope", .string("public")),
+                ]
+            }
+            return Self.result(id: id, .object(fields))
         case "tools/call":
             guard let name = params["name"] as? String, let tool = MCPTool.all.first(where: { $0.name == name }) else {
                 return Self.error(id: id, code: -32602, "unknown tool: \(params["name"] ?? "(none)")")
             }
-            return Self.result(id: id, call(tool, arguments: params["arguments"] as? [String: Any] ?? [:]))
+            return Self.result(
+                id: id, call(tool, arguments: params["arguments"] as? [String: Any] ?? [:], modern: modern))
         default:
             return Self.error(id: id, code: -32601, "method not found: \(method)")
         }
     }
 
     /// A tool's result: the `/api/` answer, or the failure's words with `isError`.
-    func call(_ tool: MCPTool, arguments: [String: Any]) -> JSONText {
+    func call(_ tool: MCPTool, arguments: [String: Any], modern: Bool) -> JSONText {
         do {
             let request = try HTTPRequest(method: "GET", target: try Self.target(tool.endpoint, arguments))
             let (answer, _) = try NativeAPI(store: store).answer(tool.endpoint, request, now: clock())
             let text = answer.body.hasSuffix("\n") ? String(answer.body.dropLast()) : answer.body
-            // structuredContent is an object: a list answer goes in under the tool's name.
-            let structured: JSONText = text.hasPrefix("{") ? .raw(text) : .object([(tool.name, .raw(text))])
-            return .object([
+            // Before 2026-07-28 structuredContent is an object: a list goes in under the tool's name.
+            let structured: JSONText =
+                modern || text.hasPrefix("{") ? .raw(text) : .object([(tool.name, .raw(text))])
+            var fields: [(String, JSONText)] = [
                 ("content", .array([.object([("type", .string("text")), ("text", .string(text))])])),
                 ("structuredContent", structured), ("isError", .bool(false)),
-            ])
+            ]
+            if modern { fields.append(("resultType", .string("complete"))) }
+            return .object(fields)
         } catch {
             let text = ServiceError.message(of: error)
-            return .object([
+            var fields: [(String, JSONText)] = [
                 ("content", .array([.object([("type", .string("text")), ("text", .string(text))])])),
                 ("isError", .bool(true)),
-            ])
+            ]
+            if modern { fields.append(("resultType", .string("complete"))) }
+            return .object(fields)
         }
     }
 
@@ -139,7 +182,29 @@ public final class MCPServer: Sendable {
         return "/api/\(endpoint)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
     }
 
+    private static let instructions =
+        "The European Central Bank's euro reference exchange rates from a local store, exact to the digit. Every answer names the publication day it used; a day without one answers with the previous publication unless fallback says otherwise."
+
     // MARK: JSON-RPC
+
+    /// -32022: a revision this server does not speak, with those it does.
+    private static func unsupported(id: JSONText, asked: String) -> String {
+        JSONText.object([
+            ("jsonrpc", .string("2.0")), ("id", id),
+            (
+                "error",
+                .object([
+                    ("code", .number(-32_022)), ("message", .string("unsupported protocol version: \(asked)")),
+                    (
+                        "data",
+                        .object([
+                            ("supported", .array(modernVersions.map { .string($0) })), ("requested", .string(asked)),
+                        ])
+                    ),
+                ])
+            ),
+        ]).text
+    }
 
     private static func idText(_ id: Any) -> JSONText {
         switch id {

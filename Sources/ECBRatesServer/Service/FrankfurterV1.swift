@@ -91,9 +91,10 @@ struct FrankfurterV1 {
                 throw ServiceError(status: 404, "no rates from \(start) to \(end.map { "\($0)" } ?? "now")")
             }
             // The currencies quoted somewhere in the range (or those asked for).
+            // (The euro among them against another base, as on a single day.)
             let codes =
                 try symbols
-                ?? queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map(\.code)
+                ?? (queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map(\.code) + ["EUR"])
                 .filter { $0 != base }
             try RangeLimit.check(from: from, to: to, currencies: codes.count)
             let table = try queries.series(codes, from: from, to: to, base: base, partial: true)

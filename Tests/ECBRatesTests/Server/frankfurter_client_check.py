@@ -44,6 +44,7 @@ relative 2**-51 of the exact amount * rate(to)/rate(from). (The 1e-18 tolerance 
 """
 import os
 import random
+import select
 import socket
 import ssl
 import subprocess
@@ -92,35 +93,42 @@ class TLSRelay:
             threading.Thread(target=self._relay, args=(connection,), daemon=True).start()
 
     def _relay(self, connection):
+        """One thread per connection, and one thread only touches its TLS socket (an SSLSocket
+        read and written from two threads at once corrupts its records)."""
         try:
             client = self.context.wrap_socket(connection, server_side=True)
+            upstream = socket.create_connection(self.target, timeout=60)
         except (ssl.SSLError, OSError):
             connection.close()
             return
+        client_open = True
         try:
-            upstream = socket.create_connection(self.target, timeout=60)
-        except OSError:
-            client.close()
-            return
-
-        def copy(source, destination):
-            try:
-                while True:
+            while True:
+                if client_open and client.pending():
+                    readable = [client]
+                else:
+                    readable, _, _ = select.select([client, upstream] if client_open else [upstream], [], [], 60)
+                    if not readable:
+                        return
+                for source in readable:
                     data = source.recv(65536)
-                    if not data:
-                        break
-                    destination.sendall(data)
-            except OSError:
-                pass
-            finally:
-                for s in (source, destination):
-                    try:
-                        s.close()
-                    except OSError:
-                        pass
-
-        threading.Thread(target=copy, args=(upstream, client), daemon=True).start()
-        copy(client, upstream)
+                    if source is upstream:
+                        if not data:
+                            return
+                        client.sendall(data)
+                    elif data:
+                        upstream.sendall(data)
+                    else:
+                        client_open = False
+                        upstream.shutdown(socket.SHUT_WR)
+        except (ssl.SSLError, OSError):
+            pass
+        finally:
+            for s in (client, upstream):
+                try:
+                    s.close()
+                except OSError:
+                    pass
 
 
 class Oracle:

@@ -164,8 +164,14 @@ def differential(base, xml_path, seed, cases):
                 continue
             codes = sorted(set(days[in_range[0]]) & set(days[in_range[-1]]))
             base_code = "EUR" if rng.random() < 0.6 else rng.choice(codes)
+            # Without symbols: every currency of each day, the euro too against another base.
+            every = rng.random() < 0.25
             symbols = rng.sample([c for c in codes if c != base_code], k=rng.randrange(1, 3))
-            query = f"/{asked.isoformat()}..{end.isoformat()}?base={base_code}&symbols={','.join(symbols)}"
+            query = f"/{asked.isoformat()}..{end.isoformat()}?base={base_code}"
+            if every:
+                symbols = sorted({c for d in in_range for c in days[d]} | {"EUR"} - {base_code})
+            else:
+                query += f"&symbols={','.join(symbols)}"
             status, answer = client.json(query)
             checked += 1
             if status != 200:
@@ -178,6 +184,10 @@ def differential(base, xml_path, seed, cases):
             if answer["start_date"] != expected_days[0] or answer["end_date"] != expected_days[-1]:
                 differ(case, f"{query}: start/end {answer['start_date']} {answer['end_date']}")
             for d, rates in answer["rates"].items():
+                if every:
+                    expected = sorted((set(days[d]) | {"EUR"}) - {base_code})
+                    if sorted(rates) != expected:
+                        differ(case, f"{query}: {d} currencies {sorted(rates)}, expected {expected}")
                 for code, value in rates.items():
                     exact = per_euro(code, d) / per_euro(base_code, d)
                     if base_code == "EUR":
