@@ -29,6 +29,13 @@ extension RatesStore {
         }
     }
 
+    /// The token of the store's current state: the last transaction in its persistent history.
+    /// Any commit, by any process, changes it; so an answer read at a token is still the answer
+    /// while the token is the same (the server's answer cache rests on this).
+    public func currentHistoryToken() throws -> HistoryToken {
+        try container.persistentStoreCoordinator.currentPersistentHistoryToken()
+    }
+
     /// When the transaction of `token` was committed, from the store's history (nil for a
     /// store without one, or a transaction the history no longer keeps).
     public func commitDate(of token: HistoryToken) throws -> Date? {

@@ -3,9 +3,9 @@ import Foundation
 
 /// What an endpoint answers before HTTP dresses it: the body, its media type, the store state
 /// it was read from (for `ETag` and `Last-Modified`) and how long a cache may keep it.
-struct EndpointAnswer {
+struct EndpointAnswer: Sendable {
     /// How long the answer stays true.
-    enum Freshness {
+    enum Freshness: Sendable {
         /// About days before the newest stored one: changed only by an ECB correction.
         case past
         /// About the newest stored day (or open-ended): true until the next publication.

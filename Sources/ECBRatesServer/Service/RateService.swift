@@ -29,7 +29,33 @@ public final class RateService: Sendable {
     private let settings: Settings
     private let clock: @Sendable () -> Date
     /// The commit time of each history transaction asked about (few: one per import).
-    private let commitDates = Mutex<[Int64: Date]>([:])
+    private let commitDates = Mutex<[Int64: (date: Date, text: String)]>([:])
+    /// Answers kept while the store's history token stays the same.
+    private let answers = AnswerCache()
+    /// The TARGET calendar at the current second (computed once a second, not per request).
+    private let calendar = Mutex<CalendarMoment?>(nil)
+
+    /// What the TARGET calendar says at one second: today, the newest day due, and when the
+    /// next publication is.
+    private struct CalendarMoment {
+        let second: Int64
+        let today: CalendarDay
+        let due: CalendarDay
+        let nextPublication: Date
+    }
+
+    private func calendar(at now: Date) -> CalendarMoment {
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+        if let known = calendar.withLock({ $0 }), known.second == second { return known }
+        let due = TargetCalendar.latestDueDay(at: now)
+        var next = due.adding(days: 1)
+        while !TargetCalendar.isBusinessDay(next) { next = next.adding(days: 1) }
+        let moment = CalendarMoment(
+            second: second, today: TargetCalendar.today(at: now), due: due,
+            nextPublication: TargetCalendar.publicationTime(of: next))
+        calendar.withLock { $0 = moment }
+        return moment
+    }
 
     /// A service answering from `store`; `clock` is "now" (tests set it).
     public init(
@@ -78,6 +104,19 @@ public final class RateService: Sendable {
             return (response, "method")
         }
         let now = clock()
+        // A GET the store has answered since its last change is answered again from the cache.
+        let cacheable = !isConvertPost && path != "/healthz" && path != "/metrics"
+        var key: AnswerCache.Key?
+        var current: HistoryToken?
+        if cacheable, let token = try? store.currentHistoryToken() {
+            let moment = calendar(at: now)
+            let asked = AnswerCache.Key(
+                target: request.target, accept: request.header("accept") ?? "", today: moment.today, due: moment.due)
+            if let entry = answers.entry(for: asked, at: token) {
+                return (dress(entry.answer, for: request, now: now, cached: entry), entry.route)
+            }
+            (key, current) = (asked, token)
+        }
         let answered: Result<(EndpointAnswer, String), any Error> = Result {
             if path == "/healthz" { return (try health(now: now), "healthz") }
             if path == "/metrics" { return (try metricsAnswer(now: now), "metrics") }
@@ -95,6 +134,11 @@ public final class RateService: Sendable {
         }
         switch answered {
         case .success(let (answer, route)):
+            // Kept only when read at the token asked before (no commit landed in between).
+            if let key, let current, answer.status == 200, answer.stream == nil, answer.token == current {
+                let entry = answers.keep(answer, route: route, for: key, token: current)
+                return (dress(answer, for: request, now: now, cached: entry), route)
+            }
             return (dress(answer, for: request, now: now), route)
         case .failure(let error):
             var status = ServiceError.status(of: error)
@@ -112,7 +156,9 @@ public final class RateService: Sendable {
     }
 
     /// The answer as HTTP: validators, cache lifetime, and a 304 when the client's copy is current.
-    private func dress(_ answer: EndpointAnswer, for request: HTTPRequest, now: Date) -> HTTPResponse {
+    private func dress(
+        _ answer: EndpointAnswer, for request: HTTPRequest, now: Date, cached: AnswerCache.Entry? = nil
+    ) -> HTTPResponse {
         var response = HTTPResponse(status: answer.status, headers: [("Content-Type", answer.contentType)])
         if let stream = answer.stream {
             response.stream = stream
@@ -121,9 +167,11 @@ public final class RateService: Sendable {
         }
         var body = Array(answer.body.utf8)
         // gzip when the client takes it and it pays: one more representation, with its own ETag.
-        let gzipped =
-            body.count >= GzipEncoder.minimumBytes && GzipEncoder.isAccepted(by: request.header("accept-encoding"))
-            ? GzipEncoder.shared?.encode(body) : nil
+        var gzipped: [UInt8]?
+        if body.count >= GzipEncoder.minimumBytes && GzipEncoder.isAccepted(by: request.header("accept-encoding")) {
+            let plain = body
+            gzipped = cached?.gzipped { GzipEncoder.shared?.encode(plain) } ?? GzipEncoder.shared?.encode(plain)
+        }
         if let gzipped {
             body = gzipped
             response.headers.append(("Content-Encoding", "gzip"))
@@ -137,7 +185,7 @@ public final class RateService: Sendable {
         let etag = "\"\(token.storeIdentifier.prefix(8))-\(token.transactionNumber)\(variant)\""
         response.headers.append(("ETag", etag))
         let committed = commitDate(of: token)
-        if let committed { response.headers.append(("Last-Modified", HTTPDate.text(committed))) }
+        if let committed { response.headers.append(("Last-Modified", committed.text)) }
         response.headers.append(("Cache-Control", cacheControl(answer.freshness, now: now)))
         response.headers.append(("Vary", "Accept, Accept-Encoding"))
         if let match = request.header("if-none-match") {
@@ -147,7 +195,7 @@ public final class RateService: Sendable {
                 return response
             }
         } else if let since = request.header("if-modified-since").flatMap(HTTPDate.parse), let committed,
-            Int(committed.timeIntervalSince1970) <= Int(since.timeIntervalSince1970)
+            Int(committed.date.timeIntervalSince1970) <= Int(since.timeIntervalSince1970)
         {
             response.status = 304
             return response
@@ -163,19 +211,18 @@ public final class RateService: Sendable {
         switch freshness {
         case .past: return "public, max-age=86400, must-revalidate"
         case .current:
-            var next = TargetCalendar.latestDueDay(at: now).adding(days: 1)
-            while !TargetCalendar.isBusinessDay(next) { next = next.adding(days: 1) }
-            let seconds = Int(TargetCalendar.publicationTime(of: next).timeIntervalSince(now))
+            let seconds = Int(calendar(at: now).nextPublication.timeIntervalSince(now))
             return "public, max-age=\(max(60, seconds)), must-revalidate"
         case .uncached: return "no-store"
         }
     }
 
-    private func commitDate(of token: HistoryToken) -> Date? {
+    private func commitDate(of token: HistoryToken) -> (date: Date, text: String)? {
         if let known = commitDates.withLock({ $0[token.transactionNumber] }) { return known }
         guard let date = try? store.commitDate(of: token) else { return nil }
-        commitDates.withLock { $0[token.transactionNumber] = date }
-        return date
+        let known = (date, HTTPDate.text(date))
+        commitDates.withLock { $0[token.transactionNumber] = known }
+        return known
     }
 
     // MARK: Health and metrics

@@ -16,6 +16,9 @@ final class SQLiteStore: Sendable {
     private let writer: Locked<SQLiteConnection?>
     /// Idle read connections (file stores only).
     private let idleReaders = Mutex<[SQLiteConnection]>([])
+    /// Set once the history tables are seen: they are never dropped, so the check (a query of
+    /// sqlite_master, a read transaction of its own) is not made again for every token asked.
+    private let historySeen = Atomic<Bool>(false)
     /// Bounds the read connections in use at once.
     private let readerSlots: DispatchSemaphore
     private let inMemory: Bool
@@ -182,7 +185,12 @@ final class SQLiteStore: Sendable {
     /// The token after the last transaction recorded so far.
     func currentHistoryToken() throws -> PersistentHistoryToken {
         try read { connection in
-            let number = try HistoryLog.exists(on: connection) ? HistoryLog.currentTransactionNumber(on: connection) : 0
+            var exists = historySeen.load(ordering: .relaxed)
+            if !exists {
+                exists = try HistoryLog.exists(on: connection)
+                if exists { historySeen.store(true, ordering: .relaxed) }
+            }
+            let number = exists ? try HistoryLog.currentTransactionNumber(on: connection) : 0
             return PersistentHistoryToken(transactionNumber: number, storeIdentifier: persistentStore.identifier)
         }
     }

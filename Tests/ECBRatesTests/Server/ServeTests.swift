@@ -343,6 +343,8 @@ import Testing
         let served = try await ServedStore()
         let before = try RawHTTP.get("/latest?symbols=USD", port: served.port)
         #expect(before.body.contains(#""date":"2026-09-30""#))
+        // Asked again: the same bytes (from the answer cache, while nothing commits).
+        #expect(try RawHTTP.get("/latest?symbols=USD", port: served.port).body == before.body)
         let daily = try String(contentsOf: FixturePaths.daily, encoding: .utf8)
             .replacingOccurrences(of: "time='2026-09-30'", with: "time='2026-10-01'")
             .replacingOccurrences(of: "rate='1.1355'", with: "rate='1.1401'")
