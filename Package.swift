@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl", "CZlib"]),
         .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
         .target(name: "ECBRatesServer", dependencies: ["ECBRates", "EurofxrefFeed", "CMicroHTTPD", "CZlib"]),
-        .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "ECBRatesServer", "EurofxrefFeed", "ManagedStore"]),
+        .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "ECBRatesServer", "EurofxrefFeed"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),
         .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates"]),
         .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite", "TestSupport", "managedstore-migration-helper"]),

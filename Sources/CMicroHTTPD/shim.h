@@ -1,6 +1,9 @@
 #ifndef CMICROHTTPD_SHIM_H
 #define CMICROHTTPD_SHIM_H
 #include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -67,22 +70,52 @@ typedef struct cmhd_settings {
     /// Bytes of a connection's memory for the request line and headers (limits their size).
     size_t connection_memory_limit;
     unsigned int listen_backlog;
+    /// Hears libmicrohttpd's own messages (a connection refused at the limit, a socket error),
+    /// one line each, with the daemon's `cls`; or NULL.
+    void (*log)(void *cls, const char *message);
 } cmhd_settings;
+
+/// What libmicrohttpd's logger is given: where its formatted messages go.
+typedef struct cmhd_logger {
+    void (*log)(void *cls, const char *message);
+    void *cls;
+} cmhd_logger;
+
+/// libmicrohttpd's logger (printf-style, which Swift cannot take): formats and passes on.
+static void cmhd_log_trampoline(void *cls, const char *format, va_list arguments) {
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    size_t length = 0;
+    while (message[length] != 0) length++;
+    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == '\r')) message[--length] = 0;
+    const cmhd_logger *logger = (const cmhd_logger *)cls;
+    logger->log(logger->cls, message);
+}
 
 static inline struct MHD_Daemon *cmhd_start(const cmhd_api *api, const cmhd_settings *settings,
                                             MHD_AccessHandlerCallback handler,
                                             MHD_RequestCompletedCallback completed,
                                             void *(*uri_logger)(void *cls, const char *uri,
                                                                 struct MHD_Connection *connection),
-                                            void *cls) {
-    struct MHD_OptionItem options[12];
+                                            MHD_NotifyConnectionCallback connections, void *cls) {
+    struct MHD_OptionItem options[14];
     int count = 0;
+    if (settings->log != NULL) {
+        // Kept for the daemon's life (one per server process).
+        cmhd_logger *logger = malloc(sizeof(cmhd_logger));
+        if (logger != NULL) {
+            logger->log = settings->log;
+            logger->cls = cls;
+            options[count++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_log_trampoline, logger};
+        }
+    }
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, settings->connection_limit, NULL};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout, NULL};
     options[count++] =
         (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->connection_memory_limit, NULL};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_logger, cls};
+    options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connections, cls};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog, NULL};
     if (settings->threads > 1)
         options[count++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, settings->threads, NULL};
@@ -100,6 +133,20 @@ static inline enum MHD_Result cmhd_yes(void) { return MHD_YES; }
 static inline enum MHD_Result cmhd_no(void) { return MHD_NO; }
 static inline enum MHD_ValueKind cmhd_header_kind(void) { return MHD_HEADER_KIND; }
 static inline enum MHD_ResponseMemoryMode cmhd_must_copy(void) { return MHD_RESPMEM_MUST_COPY; }
+static inline int cmhd_connection_started(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
+}
+/// Why a request ended, in words for the access log; NULL when it was answered.
+static inline const char *cmhd_termination(enum MHD_RequestTerminationCode code) {
+    switch (code) {
+    case MHD_REQUEST_TERMINATED_COMPLETED_OK: return NULL;
+    case MHD_REQUEST_TERMINATED_TIMEOUT_REACHED: return "closed: idle past the timeout";
+    case MHD_REQUEST_TERMINATED_CLIENT_ABORT: return "closed by the client";
+    case MHD_REQUEST_TERMINATED_READ_ERROR: return "closed: a read error";
+    case MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN: return "closed: the server stopped";
+    default: return "closed: an error";
+    }
+}
 
 /// The port the daemon listens on (after binding port 0), or 0.
 static inline uint16_t cmhd_bound_port(const cmhd_api *api, struct MHD_Daemon *daemon) {

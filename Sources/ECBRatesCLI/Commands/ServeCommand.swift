@@ -73,7 +73,7 @@ struct ServeCommand: ParsableCommand {
             completed: { exchange in
                 service.metrics.record(exchange)
                 console.err(AccessLog.line(exchange, at: Date()))
-            })
+            }, log: { console.err("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
         let stop = ImportInterruption()
         let signals = SignalTrap(interruption: stop)
         defer { signals.restore() }

@@ -14,7 +14,7 @@ enum AccessLog {
                 decoding: target.utf8.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: "?") : $0 }, as: UTF8.self)
         }
         return
-            "\(timestamp(moment)) \(exchange.method.isEmpty ? "-" : exchange.method) \(target) \(exchange.status) \(exchange.bytes) B \(micros) µs\n"
+            "\(timestamp(moment)) \(exchange.method.isEmpty ? "-" : exchange.method) \(target) \(exchange.status) \(exchange.bytes) B \(micros) µs\(exchange.ending.map { " (\($0))" } ?? "")\n"
     }
 
     /// `2026-11-24T10:00:00Z`, written from `gmtime_r` (a line a request: no formatter).

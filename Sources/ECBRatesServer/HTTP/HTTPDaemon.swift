@@ -24,6 +24,8 @@ public final class HTTPDaemon: @unchecked Sendable {
         public let duration: Duration
         /// The route that answered (for metrics), as the handler named it.
         public let route: String
+        /// How the exchange ended when not with its answer sent ("closed: idle past the timeout").
+        public var ending: String? = nil
     }
 
     /// What the handler returns: the response, and the route's name for the metrics.
@@ -34,28 +36,37 @@ public final class HTTPDaemon: @unchecked Sendable {
     private let settings: HTTPDaemonSettings
     private let handler: Handler
     private let completed: @Sendable (Exchange) -> Void
+    private let log: @Sendable (String) -> Void
     private let stateLock = Mutex<Void>(())
     private var daemon: OpaquePointer?
     /// Requests read but not yet finished: what a graceful stop waits for.
     private let inFlight = Atomic<Int>(0)
+    private let openConnections = Atomic<Int>(0)
+    private let atLimit = Atomic<Bool>(false)
+    /// The connection limit in force (the settings', bounded by the file descriptors).
+    public let connectionLimit: Int
     private let api: UnsafePointer<cmhd_api>
 
     /// Starts listening as `settings` say; `handler` answers each request (on the daemon's
     /// threads), `completed` hears of each exchange once it is over.
     public init(
-        settings: HTTPDaemonSettings, handler: @escaping Handler, completed: @escaping @Sendable (Exchange) -> Void
+        settings: HTTPDaemonSettings, handler: @escaping Handler, completed: @escaping @Sendable (Exchange) -> Void,
+        log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         self.settings = settings
         self.handler = handler
         self.completed = completed
+        self.log = log
+        connectionLimit = Self.affordableConnections(settings.connectionLimit)
         api = try MicroHTTPD.api()
         // A streamed body's producer writes into a pipe whose reader goes when a client hangs
         // up: that is an EPIPE to handle, not a signal that ends the server.
         signal(SIGPIPE, SIG_IGN)
         var address = try ListenAddress(host: settings.host, port: settings.port)
+        // ERROR_LOG: libmicrohttpd's own refusals (the connection limit) reach `log`.
         var flags =
             UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_ITC.rawValue)
-            | UInt32(MHD_USE_EPOLL.rawValue)
+            | UInt32(MHD_USE_EPOLL.rawValue) | UInt32(MHD_USE_ERROR_LOG.rawValue)
         if address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         let holder = Box(self)
         box = holder
@@ -64,10 +75,14 @@ public final class HTTPDaemon: @unchecked Sendable {
             var native = cmhd_settings(
                 flags: flags, port: settings.port, address: sockaddr,
                 listen_fd: settings.listeningSocket ?? -1, threads: UInt32(max(1, settings.threads)),
-                connection_limit: UInt32(Self.affordableConnections(settings.connectionLimit)),
+                connection_limit: UInt32(connectionLimit),
                 connection_timeout: UInt32(settings.idleTimeoutSeconds),
-                connection_memory_limit: settings.headerBytes, listen_backlog: 1_024)
-            return cmhd_start(api, &native, Self.access, Self.finished, Self.arrived, context)
+                connection_memory_limit: settings.headerBytes, listen_backlog: 1_024,
+                log: { cls, message in
+                    guard let message else { return }
+                    HTTPDaemon.daemon(cls)?.log(String(cString: message))
+                })
+            return cmhd_start(api, &native, Self.access, Self.finished, Self.arrived, Self.connections, context)
         }
         guard let started else {
             throw ServeError.cannotListen(
@@ -163,7 +178,7 @@ public final class HTTPDaemon: @unchecked Sendable {
         return daemon.send(response, on: connection)
     }
 
-    private static let finished: MHD_RequestCompletedCallback = { cls, _, state, _ in
+    private static let finished: MHD_RequestCompletedCallback = { cls, _, state, termination in
         guard let state, let raw = state.pointee else { return }
         let pending = Unmanaged<Pending>.fromOpaque(raw).takeRetainedValue()
         state.pointee = nil
@@ -173,7 +188,27 @@ public final class HTTPDaemon: @unchecked Sendable {
             Exchange(
                 method: pending.method, target: pending.target, status: pending.status,
                 bytes: pending.stream?.sent ?? pending.bytes,
-                duration: ContinuousClock.now - pending.started, route: pending.route))
+                duration: ContinuousClock.now - pending.started, route: pending.route,
+                ending: cmhd_termination(termination).map { String(cString: $0) }))
+    }
+
+    /// Counts connections; logs when the limit is reached (new connections then wait in the
+    /// kernel's listen queue, unanswered) and when there is room again.
+    private static let connections: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        guard let daemon = daemon(cls) else { return }
+        if cmhd_connection_started(code) != 0 {
+            let open = daemon.openConnections.add(1, ordering: .relaxed).newValue
+            if open >= daemon.connectionLimit && !daemon.atLimit.exchange(true, ordering: .relaxed) {
+                daemon.log(
+                    "the connection limit is reached: \(open) connections open; new ones wait in the listen queue until one closes"
+                )
+            }
+        } else {
+            let open = daemon.openConnections.subtract(1, ordering: .relaxed).newValue
+            if open < daemon.connectionLimit * 9 / 10 && daemon.atLimit.exchange(false, ordering: .relaxed) {
+                daemon.log("below the connection limit again: \(open) connections open")
+            }
+        }
     }
 
     private func answer(_ pending: Pending, connection: OpaquePointer) -> (HTTPResponse, String) {

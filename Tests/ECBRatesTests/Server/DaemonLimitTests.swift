@@ -1,0 +1,87 @@
+import ECBRatesServer
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// The daemon's limits, in process: a connection past the connection limit waits unanswered in
+/// the listen queue, and the log says the limit is reached (such a connection has no request to
+/// answer with a status, so the log is where an operator sees it); a request left unfinished is
+/// closed at the idle timeout, and its access-log line says so.
+struct DaemonLimitTests {
+    @Test func aConnectionPastTheLimitWaitsAndTheLimitIsLogged() throws {
+        var settings = HTTPDaemonSettings()
+        settings.port = 0
+        settings.threads = 1
+        settings.connectionLimit = 4
+        let lines = Mutex<[String]>([])
+        let daemon = try HTTPDaemon(
+            settings: settings,
+            handler: { _ in (HTTPResponse(status: 200, contentType: "text/plain", text: "ok\n"), "test") },
+            completed: { _ in }, log: { line in lines.withLock { $0.append(line) } })
+        defer { daemon.stop() }
+        let port = Int(daemon.port)
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        for _ in 0..<4 { held.append(try Self.connect(port)) }
+        // The fifth: queued by the kernel, not taken by the daemon: no answer within a second.
+        let waiting = try RawHTTP.send(
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: port, timeout: 1)
+        #expect(waiting.status == 0 && waiting.body.isEmpty, "\(waiting)")
+        let logged = Waiting.until(timeout: .seconds(10)) {
+            lines.withLock { $0.contains { $0.hasPrefix("the connection limit is reached: 4 connections open") } }
+        }
+        #expect(logged, "\(lines.withLock { $0 })")
+        // Once the idle ones go, it answers again.
+        for fd in held { close(fd) }
+        held = []
+        let answered = Waiting.until(timeout: .seconds(10)) { (try? RawHTTP.get("/", port: port).status) == 200 }
+        #expect(answered)
+    }
+
+    @Test func aRequestLeftUnfinishedIsClosedAtTheIdleTimeoutAndLogged() throws {
+        var settings = HTTPDaemonSettings()
+        settings.port = 0
+        settings.threads = 1
+        settings.idleTimeoutSeconds = 1
+        let exchanges = Mutex<[HTTPDaemon.Exchange]>([])
+        let daemon = try HTTPDaemon(
+            settings: settings,
+            handler: { _ in (HTTPResponse(status: 200, contentType: "text/plain", text: "ok\n"), "test") },
+            completed: { exchange in exchanges.withLock { $0.append(exchange) } })
+        defer { daemon.stop() }
+        // Slowloris: a request line and half a header, then nothing.
+        let fd = try Self.connect(Int(daemon.port))
+        defer { close(fd) }
+        let start = "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+        _ = start.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        var byte: UInt8 = 0
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let began = ContinuousClock.now
+        #expect(recv(fd, &byte, 1, 0) == 0, "the server closes the connection")
+        #expect(ContinuousClock.now - began < .seconds(5))
+        let logged = Waiting.until(timeout: .seconds(5)) {
+            exchanges.withLock { $0.contains { $0.target == "/slow" && $0.ending == "closed: idle past the timeout" } }
+        }
+        #expect(logged, "\(exchanges.withLock { $0 })")
+    }
+
+    private static func connect(_ port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return fd
+    }
+}
