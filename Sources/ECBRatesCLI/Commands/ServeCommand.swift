@@ -1,6 +1,7 @@
 import ECBRates
 import ECBRatesServer
 import Foundation
+import Synchronization
 
 /// `ecbrates serve`: the store's rates over HTTP, as Frankfurter's v1 and v2 APIs and our own `/api/`.
 struct ServeCommand: ParsableCommand {
@@ -64,8 +65,9 @@ struct ServeCommand: ParsableCommand {
         let ecbBaseURL = try ImportCommand.ecbBaseURL(context.environment, command: name)
         let storeURL = context.storeURL(self.store)
         let store =
+            // (No merging into a view context: requests read fresh contexts, which see each commit.)
             refreshing
-            ? try RatesStore(url: storeURL, mergingIntoViewContext: true) : try RatesStore.forQueries(at: storeURL)
+            ? try RatesStore(url: storeURL, mergingIntoViewContext: false) : try RatesStore.forQueries(at: storeURL)
         let service = RateService(store: store, settings: serviceSettings, clock: { context.now })
         let console = context.console
         let daemon = try HTTPDaemon(
@@ -81,18 +83,42 @@ struct ServeCommand: ParsableCommand {
         console.err(
             "serving \(store.url.path) on http://\(where_.contains(":") && settings.host.contains(":") ? "[\(settings.host)]:\(daemon.port)" : where_)/ (Ctrl-C stops)\n"
         )
+        // $ECBRATES_REFRESH_RETRY_SECONDS: the first retry's delay (60 s; at most twice it then),
+        // for tests and for an operator watching a late publication.
+        let retry = context.environment["ECBRATES_REFRESH_RETRY_SECONDS"].flatMap(Double.init).map { max(0.1, $0) }
         let refresher =
             refreshing
             ? Task {
                 await ScheduledRefresh(
                     store: store, clock: { context.now }, ecbBaseURL: ecbBaseURL, interruption: stop,
+                    firstRetry: retry ?? 60, longestRetry: retry.map { $0 * 2 } ?? 1_800,
                     log: { console.err($0) }
                 ).run()
             } : nil
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in stop.observe { done.resume() } }
         daemon.stop()
-        refresher?.cancel()
-        await refresher?.value
+        if let refresher {
+            // The refresh stops between chunks; a fetch in flight is not waited for past 10 s
+            // (what it stored is whole: a chunk commits or rolls back).
+            refresher.cancel()
+            let first = Mutex(true)
+            let finished = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+                let finish: @Sendable (Bool) -> Void = { ended in
+                    if first.withLock({ isFirst in
+                        defer { isFirst = false }; return isFirst
+                    }) {
+                        done.resume(returning: ended)
+                    }
+                }
+                Task {
+                    await refresher.value; finish(true)
+                }
+                Task {
+                    try? await Task.sleep(for: .seconds(10)); finish(false)
+                }
+            }
+            if !finished { console.err("refresh: still at work 10 s after the stop; stopping without it\n") }
+        }
         console.err("stopped\n")
         return ExitCode.success
     }

@@ -1,11 +1,8 @@
 import ECBRates
 import EurofxrefFeed
 import Foundation
-import Synchronization
 import TestSupport
 import Testing
-
-@testable import ECBRatesServer
 
 /// `serve --refresh auto`: the server imports the day that is due, in its own process, and
 /// keeps trying while the ECB has not published it.
@@ -49,7 +46,7 @@ import Testing
         #expect(latest.body == #"{"amount":1,"base":"EUR","date":"2026-09-30","rates":{"USD":1.1355}}"# + "\n")
         #expect(try await server.requestCount("/ok/eurofxref-hist-90d.xml") == 1)
         let ended = try served.stop()
-        #expect(ended.status == 0)
+        #expect(ended.status == 0, "\(ended.err)")
         #expect(
             ended.err.contains("refresh: \(server.url("/ok/eurofxref-hist-90d.xml").absoluteString): 64 days"),
             "\(ended.err)")
@@ -57,40 +54,31 @@ import Testing
 
     @Test func whileTheDayIsNotOutItTriesAgainWithBackOffUntilItIs() async throws {
         let directory = TemporaryDirectory(), mirror = TemporaryDirectory()
-        let storeURL = try Self.storeADayBehind(in: directory)
+        let store = try Self.storeADayBehind(in: directory)
         try Self.writeNinetyDays(to: mirror, late: true)
         let server = try LoopbackServer(serving: mirror.url)
-        let store = try RatesStore(url: storeURL, mergingIntoViewContext: true)
-        let stop = ImportInterruption()
-        let lines = LogLines()
-        let now = try #require(ISO8601DateFormatter().date(from: Self.now))
-        let refresh = ScheduledRefresh(
-            store: store, clock: { now }, ecbBaseURL: server.url("/ok/"), interruption: stop, firstRetry: 0.2,
-            longestRetry: 0.4, log: { lines.append($0) })
-        let running = Task { await refresh.run() }
+        let served = try await ServedStore(
+            ["--refresh", "auto"], store: store,
+            environment: [
+                "ECBRATES_ECB_URL": server.url("/ok/").absoluteString, "ECBRATES_REFRESH_RETRY_SECONDS": "0.3",
+            ])
         // The file lacks the day: the refresh says so and waits, doubling its wait.
-        let waited = try await Waiting.until(timeout: .seconds(30)) {
-            await Task.yield()
-            return lines.text.components(separatedBy: "not in the store yet").count > 3
+        let process = served.process
+        let waited = Waiting.until(timeout: .seconds(60)) {
+            process.errorSoFar.components(separatedBy: "are not in the store yet").count > 3
         }
-        #expect(waited, "\(lines.text)")
-        #expect(lines.text.contains("next try in 0 s"))
-        // The ECB publishes: the next try imports the day.
+        #expect(waited, "\(process.errorSoFar)")
+        #expect(
+            process.errorSoFar.contains("refresh: the rates of 2026-09-30 are not in the store yet; next try in 0 s"))
+        #expect(try RawHTTP.get("/latest?symbols=USD", port: served.port).body.contains(#""date":"2026-09-29""#))
+        // The ECB publishes: a next try imports the day, and the server answers with it.
         try Self.writeNinetyDays(to: mirror, late: false)
-        let imported = try await Waiting.until(timeout: .seconds(30)) {
-            await Task.yield()
-            return try store.readSnapshot(now: now) { try $0.status() }.value.lastDay == CalendarDay("2026-09-30")
+        let imported = try Waiting.until(timeout: .seconds(60)) {
+            try RawHTTP.get("/latest?symbols=USD", port: served.port).body.contains(#""date":"2026-09-30""#)
         }
-        #expect(imported, "\(lines.text)")
-        stop.request(signal: SIGTERM)
-        await running.value
-        #expect(lines.text.contains("64 days 2026-07-03..2026-09-30, 1856 rates: 29 new"), "\(lines.text)")
+        #expect(imported, "\(process.errorSoFar)")
+        let ended = try served.stop()
+        #expect(ended.status == 0, "\(ended.err)")
+        #expect(ended.err.contains("64 days 2026-07-03..2026-09-30, 1856 rates: 29 new"), "\(ended.err)")
     }
-}
-
-/// Lines a refresh logged, from its threads.
-private final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var text: String { lines.withLock { $0.joined() } }
 }
