@@ -2,6 +2,9 @@ import Foundation
 
 /// An amount converted at a rate.
 public struct ConversionAnswer: Sendable, Equatable, Codable {
+    /// The most decimal places a conversion is asked for (`--precision`, `precision=`).
+    public static let maximumPrecision = 20
+
     /// The amount asked for, in the source currency.
     public let amount: Decimal
     /// The amount in `rate.currency`, computed from the published rates without rounding, then

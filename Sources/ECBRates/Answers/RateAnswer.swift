@@ -60,8 +60,9 @@ public struct RateAnswer: Sendable, Equatable, Codable {
         try Self.quotient(currencyLeg, baseLeg, times: amount)
     }
 
-    /// `amount` of `base` in `currency`, rounded once, half away from zero, to `places`: in
-    /// 128-bit integers when they suffice, else through ``converting(_:)``.
+    /// `amount` of `base` in `currency`, rounded once, half away from zero, to `places`, in
+    /// 128-bit integers; a result they cannot hold (38 digits) is refused, never rounded from
+    /// a rounded quotient (``QueryError/tooManyDigits(conversion:places:most:)``).
     public func converting(_ amount: Decimal, places: Int) throws -> Decimal {
         if let exact = DecimalMath.roundedQuotient(
             (amount, currencyLeg.numerator, baseLeg.denominator),
@@ -69,7 +70,18 @@ public struct RateAnswer: Sendable, Equatable, Codable {
         {
             return exact
         }
-        return DecimalMath.round(try converting(amount), places: places)
+        throw tooManyDigits(amount, places: places)
+    }
+
+    /// The refusal of `amount` to `places`, naming the most places that fit.
+    private func tooManyDigits(_ amount: Decimal, places: Int) -> QueryError {
+        let fits = stride(from: places - 1, through: 0, by: -1).first { fewer in
+            DecimalMath.roundedQuotientScaled(
+                (amount, currencyLeg.numerator, baseLeg.denominator),
+                over: (currencyLeg.denominator, baseLeg.numerator), places: fewer) != nil
+        }
+        return .tooManyDigits(
+            conversion: "\(DecimalText.format(amount)) \(base) in \(currency)", places: places, most: fits)
     }
 
     /// ``converting(_:places:)`` as text with exactly `places` decimals (`12.50`, `-3.10`).
@@ -80,7 +92,7 @@ public struct RateAnswer: Sendable, Equatable, Codable {
         {
             return NumberText.text(units, exponent: -places, places: places)
         }
-        return NumberText.text(try converting(amount, places: places), places: places)
+        throw tooManyDigits(amount, places: places)
     }
 
     /// ``rate(significantDigits:)`` as canonical text.

@@ -21,6 +21,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case notYetPublished(currency: String, day: CalendarDay, newest: CalendarDay)
     /// An amount too large to compute with exactly (more than 38 significant digits on the way).
     case inexact(String)
+    /// A conversion whose rounded result needs more digits than are computed exactly (38);
+    /// `most` is the most decimal places that fit, if any do.
+    case tooManyDigits(conversion: String, places: Int, most: Int?)
     /// A range of days that reaches business days whose rates should be out but are not stored.
     case incompleteRange(from: CalendarDay, to: CalendarDay, missing: [CalendarDay])
     /// No rate on the day itself, with `--fallback none`.
@@ -73,6 +76,10 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .inexact(let operation):
             return
                 "cannot compute \(operation) exactly: an amount may have at most \(DecimalMath.amountDigits) significant digits"
+        case .tooManyDigits(let conversion, let places, let most):
+            let advice = most.map { "ask for at most \($0) decimal places" } ?? "convert a smaller amount"
+            return
+                "\(conversion) to \(places) decimal places needs more than 38 significant digits, the most ecbrates computes exactly; \(advice)"
         case .incompleteRange(let from, let to, let missing):
             let days =
                 missing.count == 1
@@ -123,6 +130,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .notQuoted: "not-quoted"
         case .notYetPublished: "not-yet-published"
         case .inexact: "inexact"
+        case .tooManyDigits: "too-many-digits"
         case .incompleteRange: "incomplete-range"
         case .noRateOnDay: "no-rate-on-day"
         case .noRatesInRange: "no-rates-in-range"

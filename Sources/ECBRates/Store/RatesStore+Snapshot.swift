@@ -22,7 +22,10 @@ extension RatesStore {
         let moment = asOf ?? now
         return try context.performAndWait { () throws -> (T, HistoryToken?) in
             let before = try coordinator.currentPersistentHistoryToken()
-            try context.setQueryGenerationFrom(.current)
+            // A store as of a moment is in memory, private and never written after it is
+            // built: it has one state, and no query generation to pin (Core Data's contexts
+            // revert to unpinned on an in-memory store, too).
+            if asOf == nil { try context.setQueryGenerationFrom(.current) }
             let value = try body(RateQueries(context: context, now: { moment }))
             let after = try coordinator.currentPersistentHistoryToken()
             return (value, before == after ? after : nil)

@@ -24,7 +24,7 @@ struct ConvertCommand: ParsableCommand {
         CalendarDay?
     @Option(
         .integer(
-            "--precision", minimum: 0, maximum: 20,
+            "--precision", minimum: 0, maximum: ConversionAnswer.maximumPrecision,
             help: "Decimal places of the result, up to 20 (default: the currency's minor units).")) var precision: Int?
     @Option(CommonOptions.fallback, default: .previous) var fallback: RateFallback
     @Option(

@@ -54,7 +54,7 @@ struct ServeCommand: ParsableCommand {
             }
             var host = String(listen[..<colon])
             if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            settings.host = host.isEmpty ? "0.0.0.0" : host
+            settings.host = host.isEmpty ? "0.0.0.0" : host == "localhost" ? "127.0.0.1" : host
             settings.port = port
         }
         if let threads { settings.threads = threads }
@@ -100,7 +100,8 @@ struct ServeCommand: ParsableCommand {
         if let refresher {
             // The refresh stops between chunks; a fetch in flight is not waited for past 10 s
             // (what it stored is whole: a chunk commits or rolls back).
-            refresher.cancel()
+            // (Not cancelled: the interruption stops it between chunks, and the run is recorded
+            // as interrupted, where a cancellation would end it as a failure.)
             let first = Mutex(true)
             let finished = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
                 let finish: @Sendable (Bool) -> Void = { ended in

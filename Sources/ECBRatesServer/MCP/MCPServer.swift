@@ -50,10 +50,16 @@ public final class MCPServer: Sendable {
 
     private func message(_ object: Any) -> String? {
         guard let message = object as? [String: Any], message["jsonrpc"] as? String == "2.0" else {
-            return Self.error(id: .null, code: -32600, "invalid request: not a JSON-RPC 2.0 message")
+            let id = ((object as? [String: Any])?["id"]).map(Self.idText) ?? .null
+            return Self.error(id: id, code: -32600, "invalid request: not a JSON-RPC 2.0 message")
         }
-        guard let method = message["method"] as? String else { return nil }  // a response to us: none expected
-        guard let rawID = message["id"] else { return nil }  // a notification (initialized, cancelled)
+        let rawID = message["id"]
+        guard let method = message["method"] as? String else {
+            // A response to us (none is expected) has a result or an error; anything else is wrong.
+            if message["result"] != nil || message["error"] != nil { return nil }
+            return Self.error(id: rawID.map(Self.idText) ?? .null, code: -32600, "invalid request: no method")
+        }
+        guard let rawID else { return nil }  // a notification (initialized, cancelled)
         let id = Self.idText(rawID)
         let params = message["params"] as? [String: Any] ?? [:]
         // A request of the modern era names its revision in its envelope.
@@ -63,8 +69,9 @@ public final class MCPServer: Sendable {
             return Self.unsupported(id: id, asked: asked)
         }
         let modern = asked != nil
+        // The handshake's methods do not exist in the modern revision.
         if modern && (method == "initialize" || method == "ping") {
-            return Self.unsupported(id: id, asked: asked ?? "")
+            return Self.error(id: id, code: -32601, "method not found in revision \(asked ?? ""): \(method)")
         }
         switch method {
         case "server/discover":
@@ -119,8 +126,11 @@ public final class MCPServer: Sendable {
             guard let name = params["name"] as? String, let tool = MCPTool.all.first(where: { $0.name == name }) else {
                 return Self.error(id: id, code: -32602, "unknown tool: \(params["name"] ?? "(none)")")
             }
-            return Self.result(
-                id: id, call(tool, arguments: params["arguments"] as? [String: Any] ?? [:], modern: modern))
+            let given = params["arguments"]
+            guard given == nil || given is [String: Any] else {
+                return Self.error(id: id, code: -32602, "the arguments of \(name) are not an object")
+            }
+            return Self.result(id: id, call(tool, arguments: given as? [String: Any] ?? [:], modern: modern))
         default:
             return Self.error(id: id, code: -32601, "method not found: \(method)")
         }
@@ -158,10 +168,19 @@ public final class MCPServer: Sendable {
         var query: [String] = []
         for (name, value) in arguments.sorted(by: { $0.key < $1.key }) {
             let text: String
+            // A JSON true or false reaches us as an NSNumber too (of type "c"): only a flag takes it.
+            let isBoolean = (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
             switch value {
             case let string as String: text = string
             case let list as [String]: text = list.joined(separator: ",")
-            case let flag as Bool where name == "partial": text = flag ? "true" : "false"
+            case let number as NSNumber where isBoolean:
+                guard name == "partial" else {
+                    throw ServiceError(
+                        status: 400,
+                        "argument \(name) is true or false; expected \(name == "amount" ? "an amount" : "a value")",
+                        code: "bad-parameter")
+                }
+                text = number.boolValue ? "true" : "false"
             case let number as NSNumber:
                 text = "\(number)"
                 // A JSON number reaches us as a double: beyond 15 digits it may not be what was sent.

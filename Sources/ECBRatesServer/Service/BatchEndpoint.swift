@@ -13,7 +13,7 @@ struct BatchEndpoint {
     func answer(_ request: HTTPRequest, now: Date) throws -> EndpointAnswer {
         var parameters = RequestParameters(request)
         let fallback = try parameters.choice("fallback", RateFallback.self) ?? .previous
-        let precision = try parameters.count("precision")
+        let precision = try parameters.count("precision", atMost: ConversionAnswer.maximumPrecision)
         try parameters.checkAllRead()
         // The body, as a file the converter's reader reads (a temporary file, unlinked at once).
         var template = Array((NSTemporaryDirectory() + "/ecbrates-batch-XXXXXX").utf8CString)
@@ -49,7 +49,9 @@ struct BatchEndpoint {
         // sent yet); past them the answer streams, and a failure cuts it short.
         let (_, finished) = stream.prefetch(atLeast: Self.decidingBytes)
         if finished, stream.succeeded != true, let error = failure.withLock({ $0 }) {
-            if let error = error as? BatchConversionError { throw ServiceError(status: 422, "\(error)") }
+            if error is BatchConversionError || error is CSVRecordReader.SyntaxError {
+                throw ServiceError(status: 422, "\(error)")
+            }
             throw error
         }
         if finished {

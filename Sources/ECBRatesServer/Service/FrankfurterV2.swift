@@ -141,7 +141,9 @@ struct FrankfurterV2 {
         if let from {
             ((records, freshness), token) = try store.readSnapshot(now: now) { queries in
                 let newest = try queries.bounds().last
-                let end = min(to ?? newest, newest)
+                // An open range ends at the newest stored day; an asked end is kept (up to
+                // today), so that days the store lacks are refused by name, not cut off.
+                let end = to.map { min($0, TargetCalendar.today(at: now)) } ?? newest
                 return (
                     try rangeRecords(queries, quotes, base: base, from: from, to: end, group: group),
                     to.map { $0 >= newest } ?? true ? .current : .past

@@ -45,7 +45,7 @@ struct NativeAPI {
             }
             let day = try parameters.day("date")
             let fallback = try parameters.choice("fallback", RateFallback.self) ?? .previous
-            let precision = try parameters.count("precision")
+            let precision = try parameters.count("precision", atMost: ConversionAnswer.maximumPrecision)
             try parameters.checkAllRead()
             var (answer, token) = try source.readSnapshot(now: now) {
                 try $0.convert(amount, from: from, to: to, on: day, fallback: fallback, precision: precision)

@@ -30,6 +30,8 @@ public final class RateService: Sendable {
     private let clock: @Sendable () -> Date
     /// The commit time of each history transaction asked about (few: one per import).
     private let commitDates = Mutex<[Int64: (date: Date, text: String)]>([:])
+    /// The newest stored day of each history transaction asked about.
+    private let newestDays = Mutex<[Int64: CalendarDay]>([:])
     /// Answers kept while the store's history token stays the same.
     private let answers = AnswerCache()
     /// The TARGET calendar at the current second (computed once a second, not per request).
@@ -75,9 +77,11 @@ public final class RateService: Sendable {
             let asked = request.header("origin")
             if origin == "*" || asked == origin {
                 response.setHeader("Access-Control-Allow-Origin", origin == "*" ? "*" : origin)
-                if origin != "*" { response.headers.append(("Vary", "Origin")) }
                 response.headers.append(("Access-Control-Expose-Headers", "ETag, Last-Modified"))
             }
+            // The answer differs by Origin (the header is there or not): a shared cache must
+            // not give one origin's copy to another.
+            if origin != "*" { response.headers.append(("Vary", "Origin")) }
         }
         return (response, route)
     }
@@ -147,7 +151,12 @@ public final class RateService: Sendable {
             if !ours && status == 400 { status = 422 }
             let response = ServiceError.response(
                 status: status, ServiceError.message(of: error), code: ServiceError.code(of: error, status: status))
-            return (response, "error")
+            // Counted under the API it was asked of (its status says it failed).
+            let route =
+                path.hasPrefix("/api/")
+                ? "api/" + (path.dropFirst(5).split(separator: "/").first.map(String.init) ?? "")
+                : path.hasPrefix("/v2/") ? "v2" : ours ? String(path.dropFirst()) : "v1"
+            return (response, route)
         }
     }
 
@@ -181,12 +190,16 @@ public final class RateService: Sendable {
             response.body = body
             return response
         }
-        let variant = gzipped == nil ? "" : "-gzip"
+        // Each representation its own validator: the media type, then the encoding.
+        let media =
+            answer.contentType.hasPrefix("application/x-ndjson")
+            ? "-ndjson" : answer.contentType.hasPrefix("text/csv") ? "-csv" : ""
+        let variant = media + (gzipped == nil ? "" : "-gzip")
         let etag = "\"\(token.storeIdentifier.prefix(8))-\(token.transactionNumber)\(variant)\""
         response.headers.append(("ETag", etag))
         let committed = commitDate(of: token)
         if let committed { response.headers.append(("Last-Modified", committed.text)) }
-        response.headers.append(("Cache-Control", cacheControl(answer.freshness, now: now)))
+        response.headers.append(("Cache-Control", cacheControl(answer.freshness, token: token, now: now)))
         response.headers.append(("Vary", "Accept, Accept-Encoding"))
         if let match = request.header("if-none-match") {
             let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -207,14 +220,29 @@ public final class RateService: Sendable {
     /// `Cache-Control` for an answer: a past day changes only by an ECB correction (a day's
     /// lifetime, then revalidate: a 304 costs one read of the token); the newest day holds until
     /// the ECB's next publication is due.
-    private func cacheControl(_ freshness: EndpointAnswer.Freshness, now: Date) -> String {
+    private func cacheControl(_ freshness: EndpointAnswer.Freshness, token: HistoryToken, now: Date) -> String {
         switch freshness {
         case .past: return "public, max-age=86400, must-revalidate"
         case .current:
+            // The ECB's publication is overdue (late, or not yet imported): it may land any
+            // minute, so a cache asks again in one.
+            if let newest = newestDay(at: token), newest < calendar(at: now).due {
+                return "public, max-age=60, must-revalidate"
+            }
             let seconds = Int(calendar(at: now).nextPublication.timeIntervalSince(now))
             return "public, max-age=\(max(60, seconds)), must-revalidate"
         case .uncached: return "no-store"
         }
+    }
+
+    /// The newest stored day in the state `token` names (read once per token).
+    private func newestDay(at token: HistoryToken) -> CalendarDay? {
+        if let known = newestDays.withLock({ $0[token.transactionNumber] }) { return known }
+        guard let (bounds, read) = try? store.readSnapshot(now: clock(), { try $0.bounds() }), read == token else {
+            return nil
+        }
+        newestDays.withLock { $0[token.transactionNumber] = bounds.last }
+        return bounds.last
     }
 
     private func commitDate(of token: HistoryToken) -> (date: Date, text: String)? {
@@ -253,7 +281,10 @@ public final class RateService: Sendable {
                 "ecbrates_store_newest_day_timestamp_seconds", "The newest stored day (its midnight, UTC).",
                 status.lastDay.map { $0.date.timeIntervalSince1970 } ?? 0
             ),
-            ("ecbrates_store_age_business_days", "Business days the store is behind.", Double(status.ageDays)),
+            (
+                "ecbrates_store_age_business_days", "Business days whose rates are out and not stored.",
+                Double(status.missingBusinessDays.count)
+            ),
             ("ecbrates_store_rates", "Rates stored.", Double(status.rates)),
         ]
         if let run = status.lastRun {

@@ -8,6 +8,8 @@ import Foundation
 struct RequestParameters {
     private let request: HTTPRequest
     private var read: Set<String> = []
+    /// The names read, each with its aliases: one parameter may be given once.
+    private var groups: [[String]] = []
 
     init(_ request: HTTPRequest) { self.request = request }
 
@@ -16,6 +18,7 @@ struct RequestParameters {
         for name in names {
             read.insert(name)
         }
+        if !groups.contains(names) { groups.append(names) }
         for name in names { if let value = request.parameter(name) { return value } }
         return nil
     }
@@ -31,6 +34,7 @@ struct RequestParameters {
 
     /// A currency code (three letters; upper-cased), after the first of `names` given.
     mutating func currency(_ names: String...) throws -> String? {
+        if !groups.contains(names) { groups.append(names) }
         var value: String?
         for name in names {
             read.insert(name)
@@ -46,6 +50,7 @@ struct RequestParameters {
 
     /// A comma-separated list of currency codes (upper-cased), after the first of `names` given.
     mutating func currencies(_ names: String...) throws -> [String]? {
+        if !groups.contains(names) { groups.append(names) }
         var value: String?
         for name in names {
             read.insert(name)
@@ -57,6 +62,10 @@ struct RequestParameters {
         }
         for code in codes where code.count != 3 || !code.allSatisfy({ $0 >= "A" && $0 <= "Z" }) {
             throw ServiceError.badParameter(names[0], value, expected: "currency codes, comma-separated (USD,GBP)")
+        }
+        if let twice = codes.first(where: { code in codes.filter { $0 == code }.count > 1 }) {
+            throw ServiceError(
+                status: 400, "parameter \(names[0])=\(value) lists \(twice) twice", code: "bad-parameter")
         }
         return codes
     }
@@ -85,11 +94,11 @@ struct RequestParameters {
         return choice
     }
 
-    /// A non-negative whole number.
-    mutating func count(_ name: String) throws -> Int? {
+    /// A whole number from 0 to `maximum`.
+    mutating func count(_ name: String, atMost maximum: Int) throws -> Int? {
         guard let value = text(name) else { return nil }
-        guard let number = Int(value), number >= 0 else {
-            throw ServiceError.badParameter(name, value, expected: "a whole number")
+        guard let number = Int(value), number >= 0, number <= maximum else {
+            throw ServiceError.badParameter(name, value, expected: "a whole number from 0 to \(maximum)")
         }
         return number
     }
@@ -104,10 +113,21 @@ struct RequestParameters {
         return moment
     }
 
-    /// Refuses any parameter that was not read: the request asked for something no one answers.
+    /// Refuses any parameter that was not read (the request asked for something no one
+    /// answers), and one given twice, or under two of its names (`symbols` and `to`): only one
+    /// would be answered.
     func checkAllRead() throws {
         for (name, value) in request.query where !read.contains(name) {
             throw ServiceError(status: 400, "unknown parameter \(name)=\(value)")
+        }
+        for group in groups {
+            let given = request.query.filter { group.contains($0.name) }
+            guard given.count > 1 else { continue }
+            let spelled = given.map { "\($0.name)=\($0.value)" }.joined(separator: " and ")
+            throw ServiceError(
+                status: 400,
+                "parameter \(group.joined(separator: "/")) is given more than once (\(spelled)); give it once",
+                code: "bad-parameter")
         }
     }
 }

@@ -32,7 +32,7 @@ public struct ServiceError: Error, Sendable {
         case let error as QueryError:
             switch error {
             case .emptyStore, .staleStore, .asOfDuringImport: return 503
-            case .inexact: return 422
+            case .inexact, .tooManyDigits: return 422
             case .asOfBeforeRecord: return 400
             case .unknownCurrency: return 404
             default: return error.isUsageError ? 400 : 404

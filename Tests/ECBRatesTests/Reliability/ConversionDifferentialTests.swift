@@ -116,6 +116,7 @@ import Testing
         case .noRatesInRange: "noRatesInRange"
         case .hole: "hole"
         case .inexact: "inexact"
+        case .tooManyDigits: "tooManyDigits"
         case .incompleteRange: "incompleteRange"
         case .notYetPublished: "notYetPublished"
         case .asOfDuringImport: "asOfDuringImport"

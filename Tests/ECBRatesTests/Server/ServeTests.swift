@@ -165,6 +165,73 @@ import Testing
         #expect(try RawHTTP.get("/2024-03-28?symbols=USD", port: served.port).status == 200)
     }
 
+    @Test func parametersGivenTwiceOutOfRangeOrRepeatedAreRefusedNeverHalfRead() async throws {
+        let served = try await ServedStore()
+        let cases: [(String, Int, String)] = [
+            (
+                "/2024-03-28?symbols=USD&to=JPY", 422,
+                "parameter symbols/to is given more than once (symbols=USD and to=JPY)"
+            ),
+            ("/2024-03-28?from=GBP&base=USD", 422, "parameter base/from is given more than once"),
+            ("/2024-03-28?amount=1&amount=2", 422, "parameter amount is given more than once"),
+            ("/api/latest?currencies=USD&currencies=GBP", 400, "parameter currencies is given more than once"),
+            ("/2024-03-28?symbols=USD,USD", 422, "parameter symbols=USD,USD lists USD twice"),
+            (
+                "/api/convert?amount=100&from=USD&to=JPY&precision=99999999999", 400,
+                "parameter precision=99999999999 is not a whole number from 0 to 20"
+            ),
+            ("/api/convert?amount=100&from=USD&to=JPY&precision=21", 400, "is not a whole number from 0 to 20"),
+            (
+                "/api/convert?amount=12345678901234567890&from=JPY&to=IDR&date=2024-03-28&precision=20", 422,
+                "needs more than 38 significant digits, the most ecbrates computes exactly; ask for at most 12 decimal places"
+            ),
+        ]
+        for (path, status, words) in cases {
+            let answer = try RawHTTP.get(path, port: served.port)
+            #expect(answer.status == status && answer.body.contains(words), "\(path): \(answer.status) \(answer.body)")
+        }
+        // A batch body that is not CSV is the client's error, not the server's.
+        let script = """
+            import http.client, sys
+            c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+            c.request("POST", "/api/convert", body=b'date,amount,from,to\\n"2024-03-28,1,USD,GBP\\n')
+            r = c.getresponse(); print(r.status, r.read().decode())
+            """
+        let posted = try SpawnedProcess.run(PythonTools.system, ["-c", script, "\(served.port)"])
+        #expect(posted.out.hasPrefix("422 ") && posted.out.contains("a quoted field is not closed"), "\(posted.out)")
+        // as_of reads the store as it was at a moment after its import (by the real clock, as
+        // the import was recorded): the same answer here, and no longer a 500.
+        let later = Date().addingTimeInterval(86_400)
+        let asOfServed = try await ServedStore(environment: ["ECBRATES_NOW": later.formatted(.iso8601)])
+        let moment = Date().addingTimeInterval(3_600).formatted(.iso8601)
+        let asOf = try RawHTTP.get(
+            "/api/rate?currencies=USD&date=2024-03-28&as_of=\(moment)", port: asOfServed.port)
+        #expect(asOf.status == 200 && asOf.body.contains(#""rate":1.0811"#), "\(asOf.body)")
+    }
+
+    @Test func aStoreBehindIsSaidSoByRangesCachesAndMetrics() async throws {
+        // Ten days on: 2026-10-01..09 are out, the store ends on 09-30.
+        let served = try await ServedStore(
+            ["--cors", "https://app.example"], environment: ["ECBRATES_NOW": "2026-10-10T12:00:00Z"])
+        let range = try RawHTTP.get("/v2/rates?from=2026-09-28&to=2026-10-10&quotes=USD", port: served.port)
+        #expect(range.status == 404 && range.body.contains(#""code":"incomplete-range""#), "\(range.body)")
+        #expect(range.body.contains("7 business days (2026-10-01..2026-10-09)"))
+        // The newest stored day, with a short lifetime: the overdue publication may land any minute.
+        let latest = try RawHTTP.get("/latest?symbols=USD", port: served.port)
+        #expect(latest.headers["cache-control"] == "public, max-age=60, must-revalidate", "\(latest.headers)")
+        #expect(try RawHTTP.get("/metrics", port: served.port).body.contains("ecbrates_store_age_business_days 7.0"))
+        // Each representation its own ETag; Vary: Origin even without an Origin.
+        let json = try RawHTTP.get("/v2/rates?quotes=USD", port: served.port)
+        let ndjson = try RawHTTP.get(
+            "/v2/rates?quotes=USD", port: served.port, headers: ["Accept": "application/x-ndjson"])
+        #expect(
+            json.headers["etag"] != nil
+                && ndjson.headers["etag"] == json.headers["etag"].map { $0.dropLast() + #"-ndjson""# })
+        // (RawHTTP keeps the last of two Vary fields: Origin, after Accept, Accept-Encoding.)
+        let varies = try RawHTTP.get("/2024-03-28", port: served.port)
+        #expect(varies.headers["vary"] == "Origin" && varies.headers["access-control-allow-origin"] == nil)
+    }
+
     @Test func errorsHaveOneShapeFrankfurtersStatusesAndTheCommandLinesWords() async throws {
         let served = try await ServedStore()
         // Frankfurter's statuses: 404 for what it lacks, 422 for a request it cannot read.
