@@ -17,7 +17,8 @@ The rules (the numbers appear in the verdicts):
       document without a root element is an error.
   R2  The root element must be gesmes:Envelope.
   R3  Inside the Envelope, everything except ECB-namespace Cube children of the Envelope is
-      ignored with all of its content.
+      ignored with all of its content, but gesmes:Sender, which may hold only gesmes:name
+      elements (anything else in it is an error).
   R4  An ECB Cube child of the Envelope is a wrapper: no attributes, no non-white-space text.
       There may be more than one.
   R5  Each element in a wrapper is an ECB Cube with exactly one attribute, time (a day).
@@ -29,7 +30,8 @@ The rules (the numbers appear in the verdicts):
       or 25 December; from 2000 no Good Friday, Easter Monday, 1 May or 26 December; until 2001
       no 31 December); a day may not appear
       twice (the error is at the second); a day that ends without rates is an error at its end.
-  R8  currency is three ASCII upper-case letters, at most once per day.
+  R8  currency is three ASCII upper-case letters, at most once per day, and not EUR (the rates
+      are prices of one euro).
   R9  rate matches [0-9]*(\\.[0-9]*)? with at least one digit, is > 0, and has at most 38 digits
       once the integer part's leading zeros and the fraction's trailing zeros are dropped.
   R10 Whatever expat reports as not well-formed is an error at expat's position.
@@ -254,8 +256,14 @@ def check(data):
             stack.append("envelope")
         elif top == "ignored":
             stack.append("ignored")
+        elif top == "sender":
+            if name != GESMES_NS + " name":
+                fail("R3", "sender-content", f"element {short_name(name)} in gesmes:Sender; expected only gesmes:name")
+            stack.append("ignored")
         elif top == "envelope":
-            if name != CUBE:
+            if name == GESMES_NS + " Sender":
+                stack.append("sender")                       # R3
+            elif name != CUBE:
                 stack.append("ignored")                      # R3
             elif attrs:
                 fail("R4", "wrapper-attribute", f"the wrapper Cube has attributes {sorted(attrs)}")
@@ -289,6 +297,8 @@ def check(data):
                 fail("R8", "bad-currency", f'currency "{currency}" {where} is not three upper-case letters')
             if currency in current.rates:
                 fail("R8", "currency-twice", f"{currency} appears twice {where}")
+            if currency == "EUR":
+                fail("R8", "euro-rate", f"a rate for EUR {where}")
             value, reason = check_rate(attrs["rate"])
             if reason:
                 fail("R9", reason[0], f"{reason[1]} ({currency} {where})")

@@ -46,6 +46,9 @@ final class EurofxrefRules: SAXEventHandler {
         case envelope
         /// Inside an element of the sender's, which is ignored with all it holds.
         case ignored
+        /// Inside `<gesmes:Sender>`, which holds only `<gesmes:name>` (a rate there would be
+        /// lost without a word: it is an error).
+        case sender
         /// Inside the `<Cube>` that holds the days.
         case wrapper
         /// Inside a day's `<Cube time=…>`.
@@ -124,6 +127,15 @@ final class EurofxrefRules: SAXEventHandler {
 
     // MARK: SAX events
 
+    /// Whether an element is `localname` of the gesmes namespace.
+    private static func isGesmes(
+        _ localname: UnsafePointer<UInt8>, _ namespace: UnsafePointer<UInt8>?, _ expected: String
+    ) -> Bool {
+        guard let namespace else { return false }
+        return strcmp(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self), expected) == 0
+            && strcmp(UnsafeRawPointer(namespace).assumingMemoryBound(to: CChar.self), gesmesNamespace) == 0
+    }
+
     private func isECB(_ namespace: UnsafePointer<UInt8>?) -> Bool {
         guard let namespace else { return false }
         if namespace == ecbNamespacePointer { return true }
@@ -160,9 +172,17 @@ final class EurofxrefRules: SAXEventHandler {
         switch level {
         case .ignored:
             levels.append(.ignored)
+        case .sender:
+            levels.append(.ignored)
+            guard Self.isGesmes(localname, namespace, "name") else {
+                throw RuleViolation(
+                    .structure, at: parser.startOfCurrentTag(),
+                    "unexpected \(Self.name(localname, namespace)) in <gesmes:Sender>; expected only <gesmes:name> there"
+                )
+            }
         case .envelope:
             guard isCube else {
-                levels.append(.ignored)
+                levels.append(Self.isGesmes(localname, namespace, "Sender") ? .sender : .ignored)
                 return
             }
             levels.append(.wrapper)
@@ -315,6 +335,12 @@ final class EurofxrefRules: SAXEventHandler {
         let packed = RateText.packed(currency.value)
         let code = interned(packed, currency.value)
         currentRate = code
+        if code == "EUR" {
+            throw RuleViolation(
+                .invalidValue, at: currency.value.baseAddress,
+                "a rate for EUR on \(day): these are euro reference rates, each the price of one euro, so the euro has none"
+            )
+        }
         guard let rate else {
             throw RuleViolation(
                 .structure, at: currency.value.baseAddress,

@@ -8,6 +8,7 @@ final class ServedStore {
     let store: URL
     let process: SpawnedProcess.Running
     let port: Int
+    private let started = ContinuousClock.now
 
     /// Starts the server with `arguments` added; waits until it says where it listens.
     init(_ arguments: [String] = [], store: URL? = nil, environment: [String: String] = [:]) async throws {
@@ -37,10 +38,12 @@ final class ServedStore {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Stops the server with `signal` and returns how it ended.
+    /// Stops the server with `signal` and returns how it ended: it has 30 s from now.
+    /// (`wait(timeout:)` counts from the process's start; a server that ran a long test under
+    /// a loaded suite was killed at once, and looked as if it had ignored the signal.)
     func stop(_ signal: Int32 = SIGTERM) throws -> SpawnedProcess {
         process.kill(signal)
-        return try process.wait(timeout: 30)
+        return try process.wait(timeout: (ContinuousClock.now - started).seconds + 30)
     }
 
     deinit { if !process.hasEnded { process.kill() } }
