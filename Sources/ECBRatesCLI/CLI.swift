@@ -122,6 +122,17 @@ public enum CLI {
 
     static let usage = "ecbrates <subcommand>"
 
+    /// `ecbrates help help`.
+    static let helpOfHelp = """
+        OVERVIEW: Show help for ecbrates or one of its subcommands.
+
+        USAGE: ecbrates help [<subcommand>]
+
+        ARGUMENTS:
+          <subcommand>            The subcommand to show help for (none: every subcommand, in short).
+
+        """
+
     static var help: String {
         var text = "OVERVIEW: Import the ECB's euro reference exchange rates into a local store, and query them.\n\n"
         text += "USAGE: \(usage)\n\nOPTIONS:\n"

@@ -10,7 +10,7 @@ import Testing
 /// option that the command never reads would be accepted and silently ignored.
 @Suite struct CommandInputTests {
     /// Command lines that, together, give each command every input it declares. `{store}` is a
-    /// copy of the full history, `{dir}` the test's directory, `{fixtures}` the Fixtures folder.
+    /// copy of the full history, `{dir}` the test's directory, `{fixtures}` the Fixtures folder, `{now}` this moment (an --as-of after the store's import).
     static let lines: [String: [String]] = [
         "import": [
             "import {fixtures}/eurofxref-daily.xml --workers 1 --chunk-days 5 --method batch --from 2026-01-01 --to 2026-12-31 "
@@ -18,23 +18,23 @@ import Testing
         ],
         "validate": ["validate {fixtures}/eurofxref-daily.xml --format json --quiet"],
         "rate": [
-            "rate USD --date 2024-03-28 --base GBP --fallback next --format json --as-of 2026-10-01 --store {store}"
+            "rate USD --date 2024-03-28 --base GBP --fallback next --format json --as-of {now} --store {store}"
         ],
         "convert": [
-            "convert 100 USD JPY --date 2024-03-28 --precision 2 --fallback next --format json --as-of 2026-10-01 --store {store}"
+            "convert 100 USD JPY --date 2024-03-28 --precision 2 --fallback next --format json --as-of {now} --store {store}"
         ],
         "latest": ["latest --currencies USD --date 2024-03-28 --base GBP --format csv --store {store}"],
         "stats": [
-            "stats USD --from 2024-01-01 --to 2024-02-01 --base GBP --partial --format json --as-of 2026-10-01 --store {store}"
+            "stats USD --from 2024-01-01 --to 2024-02-01 --base GBP --partial --format json --as-of {now} --store {store}"
         ],
         "series": [
             "series USD --from 2024-01-01 --to 2024-02-01 --base GBP --group month --statistic max --format json "
-                + "--output {dir}/series.json --partial --as-of 2026-10-01 --store {store}"
+                + "--output {dir}/series.json --partial --as-of {now} --store {store}"
         ],
         "currencies": ["currencies --format json --store {store}"],
         "export": [
             "export --from 2024-01-01 --to 2024-02-01 --currencies USD --base GBP --layout long --format ndjson "
-                + "--output {dir}/export.ndjson --partial --quiet --as-of 2026-10-01 --store {store}"
+                + "--output {dir}/export.ndjson --partial --quiet --as-of {now} --store {store}"
         ],
         "corrections": ["corrections --currency USD --since 2020-01-01 --format json --store {store}"],
         "status": ["status --max-age-days 3 --quiet --format json --store {store}"],
@@ -42,7 +42,9 @@ import Testing
         // is missing here: they stop at once.
         "shell": ["shell --store {dir}/missing/rates.sqlite"],
         "watch": ["watch USD --since 2024-01-01 --format ndjson --store {dir}/missing.sqlite"],
-        "serve": ["serve --listen 127.0.0.1:0 --threads 2 --cors * --max-age-days 3 --refresh off --store {dir}/missing.sqlite"],
+        "serve": [
+            "serve --listen 127.0.0.1:0 --threads 2 --cors * --max-age-days 3 --refresh off --store {dir}/missing.sqlite"
+        ],
         "mcp": ["mcp --store {dir}/missing.sqlite"],
     ]
 
@@ -54,6 +56,8 @@ import Testing
     static func unread(_ lines: [String]) async throws -> [String] {
         let directory = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: directory)
+        // {now}, to the second, must come after the store's import ended.
+        try await Task.sleep(for: .seconds(1.1))
         var declared: [String] = []
         var read: Set<String> = []
         for line in lines {
@@ -62,6 +66,7 @@ import Testing
                     of: "{dir}", with: directory.url.path
                 )
                 .replacingOccurrences(of: "{fixtures}", with: FixturePaths.fixtures.path)
+                .replacingOccurrences(of: "{now}", with: Date().formatted(.iso8601))
             }
             guard case .run(let parsed) = try Invocation(words) else {
                 Issue.record("\(line) did not parse to a command")

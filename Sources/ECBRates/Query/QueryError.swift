@@ -39,12 +39,22 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// `--as-of` a moment before the store recorded when rates arrived (a store written by an
     /// earlier release, which knows only its state after its last import).
     case asOfBeforeRecord(moment: Date, since: Date)
+    /// `--as-of` a moment that has not come yet.
+    case asOfFuture(moment: Date, now: Date)
+    /// `--as-of` a moment before the store's first import ended: it held nothing then.
+    case asOfBeforeFirstImport(moment: Date, source: String, ended: Date)
 
     public var description: String {
         switch self {
         case .emptyStore:
             return "the store has no rates yet; run 'ecbrates import' first"
         case .unknownCurrency(let code, let suggestions):
+            // A currency the euro replaced that the store never held (GRD: the ECB's files do
+            // not have it): its reason, not just "unknown".
+            if let end = CurrencyLifecycle.known.first(where: { $0.currency == code && $0.through == nil }) {
+                return
+                    "no rates of \(code) in the store: \(end.why), and the ECB's reference rates here do not include it"
+            }
             var text = "unknown currency '\(code)'"
             if !suggestions.isEmpty {
                 text += ". Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
@@ -99,6 +109,12 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
             return
                 "at \(Self.timestamp(moment)) an import (\(source)) was storing rates: it ran from \(Self.timestamp(started)) \(until), "
                 + "and when each of its days arrived is not recorded; ask as of a moment before or after it"
+        case .asOfFuture(let moment, let now):
+            return
+                "\(Self.timestamp(moment)) is in the future (it is \(Self.timestamp(now)) now): the store cannot say what it will hold then"
+        case .asOfBeforeFirstImport(let moment, let source, let ended):
+            return
+                "the store held nothing at \(Self.timestamp(moment)): its first import (\(source)) ended at \(Self.timestamp(ended))"
         case .asOfBeforeRecord(let moment, let since):
             return
                 "the store cannot say what it held at \(Self.timestamp(moment)): it was written by an earlier release, which did not record "
@@ -137,12 +153,15 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .hole: "hole"
         case .asOfDuringImport: "as-of-during-import"
         case .asOfBeforeRecord: "as-of-before-record"
+        case .asOfFuture: "as-of-future"
+        case .asOfBeforeFirstImport: "as-of-before-first-import"
         }
     }
 
     /// True when the question itself is wrong (an unknown currency): a usage error.
     public var isUsageError: Bool {
         if case .unknownCurrency = self { return true }
+        if case .asOfFuture = self { return true }
         return false
     }
 }

@@ -14,7 +14,10 @@ extension RatesStore {
     /// one by one, and when each did is not recorded), and ``QueryError/asOfBeforeRecord(moment:since:)``
     /// for a moment before the store recorded when rates arrived (a store written by an
     /// earlier release knows only its state at its last import).
+    /// A moment to come (by the real clock, which the import records are kept by) is refused.
     public func asOf(_ moment: Date) throws -> RatesStore {
+        let now = Date()
+        if moment > now { throw QueryError.asOfFuture(moment: moment, now: now) }
         let snapshot = try RatesStore(emptySnapshotAsOf: moment)
         let writer = snapshot.container.newBackgroundContext()
         let context = container.newBackgroundContext()
@@ -35,6 +38,14 @@ extension RatesStore {
                 } else if end <= moment {
                     visibleRuns.insert(run.objectID)
                 }
+            }
+            // Before the first import that stored anything ended, the store held nothing: said so,
+            // rather than "no rates yet" (which reads as if it held none now).
+            if visibleRuns.isEmpty, unrecordedEnd == nil,
+                let first = runs.first(where: { $0.inserted > 0 && $0.recordsChanges }),
+                let ended = first.finishedAt, moment < ended
+            {
+                throw QueryError.asOfBeforeFirstImport(moment: moment, source: first.source, ended: ended)
             }
             // Rates an earlier release stored carry no run: they count from the end of its last
             // import, or, with no run on record at all, from the first recording run's start.

@@ -26,7 +26,10 @@ struct ImportCommand: ParsableCommand {
     }
 
     @RepeatingArgument(
-        .word("source", help: "A file, an http(s) URL, or - for standard input.", completion: .file), optional: true)
+        .word(
+            "source",
+            help: "A file, an http(s) URL, - for standard input, or one of the ECB's files: daily, 90d or hist.",
+            completion: .file), optional: true)
     var sourceArguments: [String]
     @Option(
         .choice(

@@ -26,7 +26,11 @@ struct StatusCommand: ParsableCommand {
         var status = try await QuerySupport.ask(store, context: context) { try $0.status() }
         status.store = store.url.path
         context.console.out(status.rendered(as: format))
-        if let maxAge, status.lastDay == nil || status.ageDays > maxAge {
+        if maxAge != nil, status.lastDay == nil {
+            context.console.err("the store is empty: no rates at all; run 'ecbrates import'\n")
+            return ExitCode.stale
+        }
+        if let maxAge, status.ageDays > maxAge {
             context.console.err(
                 "the store is \(status.ageDays) day\(status.ageDays == 1 ? "" : "s") behind, more than --max-age-days \(maxAge)\n"
             )

@@ -12,8 +12,8 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             It follows the store's persistent history: an import by a cron job, another shell or this machine's
             'ecbrates import' shows up here within a fraction of a second of committing (the store is looked at
-            every 50 ms, at next to no cost). It reports the rates of days newer than the newest day stored before
-            them (a backfill of older days is not news) and every correction. Each line of --format ndjson is an
+            every 50 ms, at next to no cost). It reports the rates of every day an import stores (older days
+            filled in later too, each under its own day) and every correction. Each line of --format ndjson is an
             event ("rates" or "correction") with the history token of the transaction that brought it; --since
             TOKEN replays what came after that token, --since DAY every day after that day and the corrections
             recorded since, before going on live. SIGINT or SIGTERM ends it (exit 0), saying on standard error the

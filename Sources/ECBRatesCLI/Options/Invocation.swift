@@ -25,6 +25,10 @@ enum Invocation: Sendable {
                 return
             }
             guard arguments.count == 2 else { throw UsageError("Unexpected argument '\(arguments[2])'") }
+            if name == "help" {
+                self = .print(CLI.helpOfHelp)
+                return
+            }
             guard let command = CLI.commands.first(where: { $0.name == name }) else {
                 throw UsageError("Unknown command '\(name)'")
             }

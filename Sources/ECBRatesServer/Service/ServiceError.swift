@@ -33,7 +33,8 @@ public struct ServiceError: Error, Sendable {
             switch error {
             case .emptyStore, .staleStore, .asOfDuringImport: return 503
             case .inexact, .tooManyDigits: return 422
-            case .asOfBeforeRecord: return 400
+            case .asOfBeforeRecord, .asOfFuture: return 400
+            case .asOfBeforeFirstImport: return 404
             case .unknownCurrency: return 404
             default: return error.isUsageError ? 400 : 404
             }

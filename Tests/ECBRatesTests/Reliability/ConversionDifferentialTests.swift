@@ -121,6 +121,8 @@ import Testing
         case .notYetPublished: "notYetPublished"
         case .asOfDuringImport: "asOfDuringImport"
         case .asOfBeforeRecord: "asOfBeforeRecord"
+        case .asOfFuture: "asOfFuture"
+        case .asOfBeforeFirstImport: "asOfBeforeFirstImport"
         }
     }
 }

@@ -203,7 +203,8 @@ import Testing
         // the import was recorded): the same answer here, and no longer a 500.
         let later = Date().addingTimeInterval(86_400)
         let asOfServed = try await ServedStore(environment: ["ECBRATES_NOW": later.formatted(.iso8601)])
-        let moment = Date().addingTimeInterval(3_600).formatted(.iso8601)
+        try await Task.sleep(for: .seconds(1.1))
+        let moment = Date().formatted(.iso8601)
         let asOf = try RawHTTP.get(
             "/api/rate?currencies=USD&date=2024-03-28&as_of=\(moment)", port: asOfServed.port)
         #expect(asOf.status == 200 && asOf.body.contains(#""rate":1.0811"#), "\(asOf.body)")
