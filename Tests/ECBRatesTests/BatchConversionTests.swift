@@ -49,7 +49,21 @@ import Testing
         )
         let skipped = try await batch(input, ["--skip-bad-rows"])
         #expect(skipped.status == 0, "\(skipped)")
-        #expect(skipped.out.split(separator: "\n").count == 3, "the header and the two good rows: \(skipped.out)")
+        // Every row, in order: the output lines up with the input, bad rows with their reason.
+        let out = skipped.out.split(separator: "\n").map(String.init)
+        #expect(out.count == 6, "the header and the five rows: \(skipped.out)")
+        #expect(out[0] == "date,amount,from,to,rate,rate_day,result,error")
+        #expect(out[1] == "2024-03-28,100,USD,JPY,151.18860419942651004,2024-03-28,15119,")
+        #expect(out[2] == #"2024-02-30,1,USD,JPY,,,,"line 3: date ""2024-02-30"" is not a day; expected YYYY-MM-DD""#)
+        #expect(
+            out[3]
+                == #"2023-06-01,5,HRK,EUR,,,,"line 4: HRK has no rate on 2023-06-01: the euro replaced the Croatian kuna on 2023-01-01; HRK was last quoted on 2022-12-30, and not since""#
+        )
+        #expect(
+            out[4]
+                == #"2024-03-28,x,USD,JPY,,,,"line 5: amount ""x"" is not a number like 100, 12.50 or -3.10 (of at most 28 digits)""#
+        )
+        #expect(out[5].hasPrefix("2024-03-28,2,USD,GBP,0.79") && out[5].hasSuffix(","), "\(out[5])")
         let lines = skipped.err.split(separator: "\n").map(String.init)
         #expect(lines.count == 4, "\(skipped.err)")
         #expect(lines[0].hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected YYYY-MM-DD"))
@@ -60,7 +74,8 @@ import Testing
         #expect(
             lines[2].hasSuffix("in.csv:5: amount \"x\" is not a number like 100, 12.50 or -3.10 (of at most 28 digits)")
         )
-        #expect(lines[3] == "warning: 3 bad rows left out; 2 converted")
+        #expect(
+            lines[3] == "warning: 3 bad rows not converted, each kept with its reason in the error column; 2 converted")
     }
 
     @Test(
@@ -113,19 +128,20 @@ import Testing
         #expect(run.status == 0, "\(run.err.prefix(500))")
         // Good rows as the oracle's answers, skipped rows as errors of the kind the message names.
         var answers = ""
-        // A row missing from the output was skipped (the output keeps each row's own fields).
-        var output = run.out.split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }[...]
-        for row in rows {
+        // Every row is in the output, in order; a bad one has no rate and its reason last.
+        let output = run.out.split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
+        #expect(output.count == rows.count, "every input row is in the output")
+        for (row, fields) in zip(rows, output) {
             let prefix = "\(row.1)\t\(row.2)\t\(row.3)\t\(row.0)\t\(fallback.rawValue)\t"
-            if let fields = output.first, fields[0] == row.0, fields[1] == row.1, fields[2] == row.2, fields[3] == row.3
-            {
+            #expect(Array(fields.prefix(4)) == [row.0, row.1, row.2, row.3], "\(fields)")
+            if !fields[4].isEmpty {
                 answers += prefix + "ok\t\(fields[6])\t\(fields[4])\t\(fields[5])\n"
-                output = output.dropFirst()
             } else {
                 answers += prefix + "error\tany\n"
             }
         }
-        #expect(output.isEmpty, "every output row is one of the input's, in order")
         let dir = TemporaryDirectory()
         try answers.write(to: dir.file("answers.tsv"), atomically: true, encoding: .utf8)
         let judged = try SpawnedProcess.run(

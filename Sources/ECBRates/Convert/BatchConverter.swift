@@ -11,7 +11,8 @@ import ManagedStore
 ///
 /// A bad row (a value that is not a day, an amount or a currency, or a conversion that has no
 /// answer) stops the batch with a ``BatchConversionError`` naming its line, unless `skipBadRows`:
-/// then it is left out and listed in the ``Summary``.
+/// then it is written with its reason in an `error` column (the output keeps every row, in the
+/// input's order) and listed in the ``Summary``.
 ///
 /// ```swift
 /// let summary = try await BatchConverter(context: store.viewContext)
@@ -22,7 +23,7 @@ public struct BatchConverter: Sendable {
     public struct Summary: Sendable {
         /// Rows converted and written.
         public var converted = 0
-        /// Rows left out (with `skipBadRows`): their line and what was wrong, the first 100.
+        /// Bad rows (with `skipBadRows`, written with their reason): line and reason, the first 100.
         public var skipped: [(line: Int, message: String)] = []
         /// How many rows were left out in all.
         public var skippedCount = 0
@@ -76,7 +77,7 @@ public struct BatchConverter: Sendable {
                 file: name, line: 1, column: nil, message: "is empty; expected a header with date, amount, from and to")
         }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        for added in ["rate", "rate_day", "result"] where names.contains(added) {
+        for added in ["rate", "rate_day", "result"] + (skipBadRows ? ["error"] : []) where names.contains(added) {
             throw BatchConversionError(
                 file: name, line: header.line, column: nil,
                 message: "the header already has a \(added) column, which the output adds; rename it")
@@ -95,7 +96,10 @@ public struct BatchConverter: Sendable {
             columns.append(index)
         }
         // The header goes out with the first block: a batch whose first rows fail writes nothing.
-        var pendingHeader: String? = CSVText.line(header.fields + ["rate", "rate_day", "result"])
+        // With skipBadRows, every row stays, in the input's order, with an error column: empty for
+        // a converted row, the reason for a bad one (whose rate, rate_day and result are empty).
+        let added = ["rate", "rate_day", "result"] + (skipBadRows ? ["error"] : [])
+        var pendingHeader: String? = CSVText.line(header.fields + added)
         let queries = RateQueries(context: context, cachedDays: 16_384, now: now)
         let box = QueriesBox(queries)
         var summary = Summary()
@@ -127,11 +131,19 @@ public struct BatchConverter: Sendable {
                     text += day
                     text += ","
                     text += result
+                    if skipBadRows { text += "," }
                     text += "\n"
                     summary.converted += 1
                 case .skipped(let line, let message):
                     summary.skippedCount += 1
                     if summary.skipped.count < 100 { summary.skipped.append((line: line, message: message)) }
+                    for field in record.fields {
+                        CSVText.append(field, to: &text)
+                        text += ","
+                    }
+                    text += ",,,"
+                    CSVText.append("line \(line): \(message)", to: &text)
+                    text += "\n"
                 }
             }
             try write(text)

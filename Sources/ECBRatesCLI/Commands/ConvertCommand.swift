@@ -34,7 +34,10 @@ struct ConvertCommand: ParsableCommand {
             completion: .file)) var input: String?
     @Flag(
         FlagSpec(
-            "--skip-bad-rows", help: "With --input: leave bad rows out, list them and count them, rather than stop."))
+            "--skip-bad-rows",
+            help:
+                "With --input: keep going past bad rows, each kept with its reason in an error column; list and count them."
+        ))
     var skipBadRows: Bool
     @Option(CommonOptions.output) var output: String?
     @Option(CommonOptions.format([.text, .json, .csv])) var format: OutputFormat?
@@ -106,15 +109,17 @@ struct ConvertCommand: ParsableCommand {
         } catch let error as CSVRecordReader.SyntaxError {
             throw BatchConversionError(file: error.file, line: error.line, column: error.column, message: error.message)
         }
-        for skipped in summary.skipped { context.console.err("skipped \(input):\(skipped.line): \(skipped.message)\n") }
+        for skipped in summary.skipped { context.console.err("bad row \(input):\(skipped.line): \(skipped.message)\n") }
         if summary.skippedCount > 0 {
             let more = summary.skippedCount - summary.skipped.count
             context.console.err(
-                "warning: \(summary.skippedCount) bad row\(summary.skippedCount == 1 ? "" : "s") left out"
+                "warning: \(summary.skippedCount) bad row\(summary.skippedCount == 1 ? "" : "s") not converted, each kept with its reason in the error column"
                     + (more > 0 ? " (the first \(summary.skipped.count) listed above)" : "")
                     + "; \(summary.converted) converted\n")
         }
-        if let path = output.path { context.console.note("wrote \(summary.converted) converted rows to \(path)\n") }
+        if let path = output.path {
+            context.console.note("wrote \(summary.converted + summary.skippedCount) rows to \(path)\n")
+        }
         return ExitCode.success
     }
 }
