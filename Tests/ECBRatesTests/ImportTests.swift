@@ -141,7 +141,10 @@ import Testing
         try await lock.acquire(waitingUpTo: 0)
         let refused = await ecbrates(["import", daily.path], store: store)
         #expect(refused.status == 75)
-        #expect(refused.err == "Error: another import is running (pid \(getpid()))\n")
+        #expect(
+            refused.err
+                == "Error: another import is running (pid \(getpid())); try again when it ends, or wait for it with --wait SECONDS\n"
+        )
         // Released from a thread of its own 300 ms on: the waiting import holds no thread while
         // it waits, so even a busy test run lets this go on.
         let releaser = Thread {

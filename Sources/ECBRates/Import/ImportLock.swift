@@ -94,8 +94,11 @@ public enum ImportLockError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .busy(let processID?): return "another import is running (pid \(processID))"
-        case .busy(nil): return "another import is running"
+        case .busy(let processID?):
+            return
+                "another import is running (pid \(processID)); try again when it ends, or wait for it with --wait SECONDS"
+        case .busy(nil):
+            return "another import is running; try again when it ends, or wait for it with --wait SECONDS"
         case .unavailable(let path, let reason): return "cannot lock \(path): \(reason)"
         }
     }

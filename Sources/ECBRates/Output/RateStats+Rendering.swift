@@ -18,7 +18,7 @@ extension RateStats: RenderableAnswer {
             ("mean", meanText(machine: false), nil), ("change", "\(change)%", nil),
         ]
         let per = base == "EUR" ? "euro" : base
-        return "\(currency) per \(per), \(from)..\(to) (\(days) days):\n"
+        return "\(currency) per \(per), \(from)..\(to) (\(days) day\(days == 1 ? "" : "s")):\n"
             + TextTable.render(fields.map { [$0.0, $0.1] + ($0.2.map { ["on \($0)"] } ?? [""]) }, rightAligned: [1])
     }
 

@@ -66,6 +66,8 @@ extension RateQueries {
     /// The corrections the store recorded (since model version 2), newest first; only those of
     /// `currency`, and of rates of `since` or later, when given.
     public func corrections(currency: String? = nil, since: CalendarDay? = nil) throws -> [CorrectionRecord] {
+        // An unknown code is refused (as every query refuses it), not answered with no corrections.
+        let currency = try currency.map { try knownCurrency($0) }
         var request = FetchRequest<RateCorrection>()
         request.shouldRefreshRefetchedObjects = true
         let records = try context.fetch(request).compactMap { correction -> CorrectionRecord? in

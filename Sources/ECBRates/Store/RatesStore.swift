@@ -48,6 +48,14 @@ public final class RatesStore: Sendable {
         url: URL, readOnly: Bool = false, mergingIntoViewContext: Bool = true, observingOtherProcesses: Bool = false,
         recordingHistory: Bool
     ) throws {
+        // A directory (or an empty --store, which names the working directory) is not a store:
+        // said so, rather than SQLite's "disk I/O error".
+        var isDirectory: ObjCBool = false
+        if url.path != "/dev/null", FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
+            throw NoStoreError(path: url.path, isDirectory: true)
+        }
         self.url = url
         self.asOf = nil
         container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)

@@ -22,7 +22,8 @@ struct CommandContext: Sendable {
 
     /// The store the command names (`--store`), or the default one.
     func storeURL(_ path: String?) -> URL {
-        if let path { return URL(fileURLWithPath: path) }
+        // (An empty --store names the working directory, which the store refuses by name.)
+        if let path { return URL(fileURLWithPath: path.isEmpty ? "." : path) }
         return RatesStore.defaultURL(environment: environment)
     }
 

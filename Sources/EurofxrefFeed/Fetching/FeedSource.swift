@@ -121,7 +121,14 @@ public enum FeedSourceError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case .missing(let path): return "\(path): no such file"
+        case .missing(let path):
+            // A URL of a scheme no fetcher speaks (ftp://, file://) is not a missing file.
+            if let colon = path.range(of: "://"), !path[..<colon.lowerBound].contains("/") {
+                let scheme = path[..<colon.lowerBound]
+                return
+                    "\(path): \(scheme):// is not fetched; give an http(s) URL, a file's path, or - for standard input"
+            }
+            return "\(path): no such file"
         case .unreadable(let path, let reason): return "\(path): cannot be read (\(reason))"
         }
     }
