@@ -77,7 +77,8 @@ public enum CLI {
         let status = error is UsageError ? ExitCode.usage : ExitCode.code(for: error)
         if json {
             let message = (error as? UsageError)?.message ?? FailureText.describe(error)
-            context.console.err(ErrorAnswer(message: message, status: status).rendered(as: .json))
+            let code = error is UsageError ? "usage" : FailureKind.code(of: error)
+            context.console.err(ErrorAnswer(message: message, status: status, code: code).rendered(as: .json))
         } else if let error = error as? UsageError {
             context.usageError(error)
         } else {

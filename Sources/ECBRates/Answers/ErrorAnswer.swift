@@ -5,10 +5,13 @@ public struct ErrorAnswer: Sendable, Equatable, Codable {
     public let message: String
     /// The exit status (or HTTP status) it ends with.
     public let status: Int32
+    /// The failure's kind as a stable word (``FailureKind/code(of:)``), for programs to test.
+    public let code: String
 
-    /// The answer for a failure with `message` and `status`.
-    public init(message: String, status: Int32) {
+    /// The answer for a failure with `message`, `status` and `code`.
+    public init(message: String, status: Int32, code: String) {
         self.message = message
         self.status = status
+        self.code = code
     }
 }

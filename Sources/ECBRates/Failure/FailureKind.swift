@@ -13,6 +13,23 @@ import ManagedStore
 /// }
 /// ```
 public enum FailureKind: Sendable, Equatable {
+    /// A stable word for a failure, for programs: a query's own kind (`unknown-currency`,
+    /// `hole`, …), else its kind's (`usage`, `bad-data`, `no-input`, `io-error`,
+    /// `try-again-later`, `interrupted`, `internal`).
+    public static func code(of error: any Error) -> String {
+        if let error = error as? QueryError { return error.code }
+        if let error = error as? ImportJobError { return code(of: error.underlying) }
+        switch FailureKind(error) {
+        case .usage: return "usage"
+        case .dataError: return "bad-data"
+        case .noInput: return "no-input"
+        case .ioError: return "io-error"
+        case .tryAgainLater: return "try-again-later"
+        case .interrupted: return "interrupted"
+        case .software: return "internal"
+        }
+    }
+
     /// The request itself is wrong (an unknown currency, a day out of range): EX_USAGE, 400.
     case usage
     /// The input is not good ECB data, or the store cannot answer as asked (a hole, a

@@ -2,8 +2,10 @@ extension ErrorAnswer: RenderableAnswer {
     /// `Error: …`'s message, on one line.
     public var text: String { message + "\n" }
 
-    /// `{"error":"…","exitStatus":65}`
-    public var json: JSONText { .object([("error", .string(message)), ("exitStatus", .number(Double(status)))]) }
+    /// `{"error":"…","code":"unknown-currency","exitStatus":64}`
+    public var json: JSONText {
+        .object([("error", .string(message)), ("code", .string(code)), ("exitStatus", .number(Double(status)))])
+    }
 
-    public var csvRows: [[String]] { [["error", "exit_status"], [message, "\(status)"]] }
+    public var csvRows: [[String]] { [["error", "code", "exit_status"], [message, code, "\(status)"]] }
 }
