@@ -152,11 +152,13 @@ import Testing
         #expect(run.out.isEmpty)
         #expect(
             run.err
-                == #"{"error":"no USD rate on 2024-03-30 (a Saturday); --fallback previous, next, nearest or interpolate gives one from a day near it","exitStatus":65}"#
+                == #"{"error":"no USD rate on 2024-03-30 (a Saturday); --fallback previous, next, nearest or interpolate gives one from a day near it","code":"no-rate-on-day","exitStatus":65}"#
                 + "\n")
         let usage = try await ask(["series", "USX", "--format", "ndjson"])
         #expect(usage.status == 64)
-        #expect(usage.err == #"{"error":"Unknown currency 'USX'. Did you mean 'USD'?","exitStatus":64}"# + "\n")
+        #expect(
+            usage.err == #"{"error":"Unknown currency 'USX'. Did you mean 'USD'?","code":"usage","exitStatus":64}"#
+                + "\n")
     }
 
     @Test func quietPrintsNothingOnSuccessAndStillPrintsErrors() async throws {

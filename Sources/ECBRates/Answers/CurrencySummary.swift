@@ -11,4 +11,7 @@ public struct CurrencySummary: Sendable, Equatable, Codable {
     public let lastDay: CalendarDay
     /// How many rates the store holds for it.
     public let rates: Int
+
+    /// Its English name (ISO 4217's; retired currencies too), or the code when unknown.
+    public var name: String { CurrencyNames.name(of: code) ?? code }
 }
