@@ -127,7 +127,7 @@ import Testing
         #expect(status == 64)
         #expect(
             console.capturedOutput.err
-                == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD","exitStatus":64}"#
+                == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD","code":"usage","exitStatus":64}"#
                 + "\n")
     }
 }

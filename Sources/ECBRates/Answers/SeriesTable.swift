@@ -45,11 +45,15 @@ public struct SeriesTable: Sendable, Equatable, Codable {
         public let day: CalendarDay
         /// The rates, in the order of `currencies`; nil where a currency has none that day.
         public let rates: [Decimal?]
+        /// For a row of a grouped series: the publications its figures were made of (a yearly
+        /// average is the mean of that many days); nil for a day's row.
+        public var days: Int?
 
-        /// A row of `rates` on `day`.
-        public init(day: CalendarDay, rates: [Decimal?]) {
+        /// A row of `rates` on `day` (a group of `days` publications, for a grouped series).
+        public init(day: CalendarDay, rates: [Decimal?], days: Int? = nil) {
             self.day = day
             self.rates = rates
+            self.days = days
         }
     }
 }

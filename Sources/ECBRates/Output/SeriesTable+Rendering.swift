@@ -9,7 +9,7 @@ extension SeriesTable: RenderableAnswer {
     /// Whether a series against `base`, grouped so, holds derived values.
     static func isDerived(base: String, grouping: Grouping?) -> Bool { base != "EUR" || grouping?.statistic == .mean }
 
-    /// The date column's name: `date`, `week` or `month`.
+    /// The date column's name: `date`, `week`, `month`, `quarter` or `year`.
     public var dateColumn: String { grouping?.period.rawValue ?? "date" }
 
     func cell(_ value: Decimal, machine: Bool) -> String {
@@ -17,11 +17,14 @@ extension SeriesTable: RenderableAnswer {
     }
 
     public var text: String {
-        TextTable.render(
-            [[dateColumn] + currencies]
+        // A grouped series says of how many publications each row was made.
+        let counted = grouping != nil
+        return TextTable.render(
+            [[dateColumn] + (counted ? ["days"] : []) + currencies]
                 + rows.map { row in
-                    ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: false) } ?? "-" }
-                }, rightAligned: Set(1...currencies.count))
+                    ["\(row.day)"] + (counted ? ["\(row.days ?? 0)"] : [])
+                        + row.rates.map { $0.map { cell($0, machine: false) } ?? "-" }
+                }, rightAligned: Set(1...(currencies.count + (counted ? 1 : 0))))
     }
 
     public var json: JSONText {
@@ -35,8 +38,12 @@ extension SeriesTable: RenderableAnswer {
     }
 
     public var csvRows: [[String]] {
-        [[dateColumn] + currencies]
-            + rows.map { row in ["\(row.day)"] + row.rates.map { $0.map { cell($0, machine: true) } ?? "" } }
+        let counted = grouping != nil
+        return [[dateColumn] + (counted ? ["days"] : []) + currencies]
+            + rows.map { row in
+                ["\(row.day)"] + (counted ? ["\(row.days ?? 0)"] : [])
+                    + row.rates.map { $0.map { cell($0, machine: true) } ?? "" }
+            }
     }
 
     /// One row per line: `{"date":"2024-03-28","USD":1.0811}`.
@@ -50,7 +57,7 @@ extension SeriesTable: RenderableAnswer {
 
     static func json(_ row: Row, currencies: [String], derived: Bool) -> JSONText {
         .object(
-            [("date", .string(row.day.description))]
+            [("date", .string(row.day.description))] + (row.days.map { [("days", JSONText.number(Double($0)))] } ?? [])
                 + zip(currencies, row.rates).map { code, rate in
                     (code, rate.map { .raw(NumberText.figure($0, derived: derived, machine: true)) } ?? .null)
                 })

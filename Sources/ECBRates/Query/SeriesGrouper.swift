@@ -17,6 +17,10 @@ public struct SeriesGrouper {
         case week
         /// A calendar month.
         case month
+        /// A calendar quarter (January to March, …).
+        case quarter
+        /// A calendar year.
+        case year
 
         /// The first day of the period `day` falls in.
         public func start(of day: CalendarDay) -> CalendarDay {
@@ -27,6 +31,10 @@ public struct SeriesGrouper {
                 return day.adding(days: -weekday)
             case .month:
                 return CalendarDay(year: day.year, month: day.month, day: 1)!
+            case .quarter:
+                return CalendarDay(year: day.year, month: (day.month - 1) / 3 * 3 + 1, day: 1)!
+            case .year:
+                return CalendarDay(year: day.year, month: 1, day: 1)!
             }
         }
     }
@@ -50,6 +58,8 @@ public struct SeriesGrouper {
     private let emit: (SeriesTable.Row) throws -> Void
     private var current: CalendarDay?
     private var values: [[Decimal]]
+    /// The publications (rows) of the period in progress.
+    private var count = 0
 
     /// A grouper of rows with `columns` rates each, calling `emit` with each finished period.
     public init(period: Period, statistic: Statistic, columns: Int, emit: @escaping (SeriesTable.Row) throws -> Void) {
@@ -69,6 +79,7 @@ public struct SeriesGrouper {
         for (index, rate) in row.rates.enumerated() {
             if let rate { values[index].append(rate) }
         }
+        count += 1
     }
 
     /// Emits the period in progress, if any.
@@ -84,8 +95,9 @@ public struct SeriesGrouper {
             case .max: return rates.max()
             }
         }
-        try emit(SeriesTable.Row(day: current, rates: figures))
+        try emit(SeriesTable.Row(day: current, rates: figures, days: count))
         self.current = nil
         values = values.map { _ in [] }
+        count = 0
     }
 }

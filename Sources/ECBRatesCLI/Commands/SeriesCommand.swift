@@ -21,7 +21,9 @@ struct SeriesCommand: ParsableCommand {
     @Option(
         .choice(
             "--group", value: "period",
-            help: "One row per week (from Monday) or month: the mean of its rates, or --statistic."))
+            help:
+                "One row per week (from Monday), month, quarter or year, with its count of days: the mean of its rates, or --statistic."
+        ))
     var group: SeriesGrouper.Period?
     @Option(.choice("--statistic", value: "figure", help: "With --group: mean (default), first, last, min or max."))
     var statistic: SeriesGrouper.Statistic?

@@ -85,7 +85,13 @@ struct MCPTool: Sendable {
                     ("currencies", currencies), ("from", day("The first day (default: a year before to).")),
                     ("to", day("The last day (default: the newest stored).")),
                     ("base", currency("Quote against this currency (default: EUR).")),
-                    ("group", choice(SeriesGrouper.Period.allCases.map(\.rawValue), "One row per week or month.")),
+                    (
+                        "group",
+                        choice(
+                            SeriesGrouper.Period.allCases.map(\.rawValue),
+                            "One row per week, month, quarter or year (the mean of its days, or the statistic), with its count of days."
+                        )
+                    ),
                     (
                         "statistic",
                         choice(
