@@ -125,8 +125,16 @@ struct ImportCommand: ParsableCommand {
             }
             // Nothing reads this process's view context: the import's saves need no merging into it
             // (the shell's import, on the shared store, is merged, for the shell's queries).
-            store = try RatesStore(
-                url: inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL, mergingIntoViewContext: false)
+            let location = inMemory ? URL(fileURLWithPath: "/dev/null") : storeURL
+            do {
+                store = try RatesStore(url: location, mergingIntoViewContext: false)
+            } catch  where FailureKind(error) == .tryAgainLater && lock != nil && heldLock == nil {
+                // Another import is writing the store (just made it, or migrating it): take the
+                // lock first, as long as --wait allows, then open it again.
+                try await lock!.acquire(waitingUpTo: wait, interruption: interruption)
+                heldLock = lock
+                store = try RatesStore(url: location, mergingIntoViewContext: false)
+            }
             if let lock, heldLock == nil {
                 try await lock.acquire(waitingUpTo: wait, interruption: interruption)
                 heldLock = lock
