@@ -56,4 +56,21 @@ import Testing
         #expect(run.out.hasPrefix("Commands (as on the command line, without 'ecbrates' and --store):\n"))
         #expect(run.err == "Error: unknown command 'frobnicate'; 'help' lists them\n")
     }
+
+    /// A --store on a line was ignored: the answer came from the shell's store, not the one
+    /// named. It is refused, naming the store the shell answers from.
+    @Test func aStoreNamedOnALineIsRefusedNotIgnored() async throws {
+        let dir = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: dir)
+        let run = try CommandRun.process(
+            ["shell", "--store", store.path],
+            input: Data(
+                "rate USD --date 2024-03-28 --store /elsewhere/rates.sqlite\nrate USD --date 2024-03-28\nquit\n".utf8))
+        #expect(
+            run.err
+                == "Error: this shell answers from \(store.path); '--store' is given to 'ecbrates shell', not to a line\n",
+            "\(run.err)")
+        #expect(run.out == "USD 1.0811 on 2024-03-28\n", "only the second line is answered: \(run.out)")
+        #expect(run.status == 65, "a line refused counts as a failure of the session: \(run)")
+    }
 }

@@ -13,6 +13,14 @@ import ManagedStore
 /// }
 /// ```
 public enum FailureKind: Sendable, Equatable {
+    /// Whether `error` says the store can be read but not written (a read-only file or file
+    /// system): a front-end that would also write (the shell) then opens it for reading.
+    public static func isReadOnlyStore(_ error: any Error) -> Bool {
+        if case ManagedStoreError.readOnlyStore = error { return true }
+        if let error = error as? SQLiteError, error.resultCode == .readOnly { return true }
+        return false
+    }
+
     /// A stable word for a failure, for programs: a query's own kind (`unknown-currency`,
     /// `hole`, …), else its kind's (`usage`, `bad-data`, `no-input`, `io-error`,
     /// `try-again-later`, `interrupted`, `internal`).

@@ -40,6 +40,16 @@ final class Shell: @unchecked Sendable {
                 prompt()
                 continue
             }
+            // The shell has one store: a --store on a line was ignored, and the answer came
+            // from another store than the one asked for.
+            if words.contains(where: { $0 == "--store" || $0.hasPrefix("--store=") }) {
+                context.console.err(
+                    "\(context.console.errorLabel()) this shell answers from \(store.url.path); '--store' is given to 'ecbrates shell', not to a line\n"
+                )
+                failures.withLock { $0 += 1 }
+                prompt()
+                continue
+            }
             switch first {
             case "quit", "exit":
                 return await finish()

@@ -25,7 +25,15 @@ struct ShellCommand: ParsableCommand {
     func run(_ context: CommandContext) async throws -> Int32 {
         // Other processes' imports (a cron job's, another shell's) reach the shell's main
         // context as its own do: through the store's history, merged on each remote change.
-        let store = try RatesStore(url: context.storeURL(self.store), observingOtherProcesses: true)
+        let url = context.storeURL(self.store)
+        let store: RatesStore
+        do {
+            store = try RatesStore(url: url, observingOtherProcesses: true)
+        } catch  where FailureKind.isReadOnlyStore(error) {
+            // Every other query reads a read-only store: so does the shell, without imports.
+            store = try RatesStore.forQueries(at: url, observingOtherProcesses: true)
+            context.console.err("note: \(url.path) is read-only: queries are answered, imports refused\n")
+        }
         let merger = try RemoteChangeMerger(store: store) { error in
             context.console.err("warning: another process's changes could not be merged: \(error)\n")
         } onMerge: { _ in

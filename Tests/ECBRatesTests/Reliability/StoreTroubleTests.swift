@@ -20,6 +20,8 @@ import Testing
             "$ECB" rate USD --date 2024-03-28 --store "$store" > "$OUT/rate.out" 2>&1; echo $? > "$OUT/rate.status"
             "$ECB" status --store "$store" > "$OUT/status.out" 2>&1; echo $? > "$OUT/status.status"
             "$ECB" import "$DAILY" --store "$store" > "$OUT/import.out" 2>&1; echo $? > "$OUT/import.status"
+            printf 'rate USD --date 2024-03-28\nquit\n' | "$ECB" shell --store "$store" > "$OUT/shell.out" 2>&1; echo $? > "$OUT/shell.status"
+            timeout --preserve-status -s INT 3 "$ECB" watch USD --store "$store" > "$OUT/watch.out" 2>&1; echo $? > "$OUT/watch.status"
             ls -a "$MNT" > "$OUT/files"
             """#
         let run = try Namespace.run(
@@ -44,6 +46,14 @@ import Testing
             text("import.out")
                 == "Error: the store \(mount.path)/rates.sqlite is read-only: it can be queried, not written\n")
         #expect(text("files") == ".\n..\nrates.sqlite\n")
+        // The shell and watch read it too (they refused it with exit 74); the shell says imports
+        // are not possible.
+        #expect(text("shell.status") == "0\n", "\(text("shell.out"))")
+        #expect(text("shell.out").contains("USD 1.0811 on 2024-03-28"), "\(text("shell.out"))")
+        #expect(
+            text("shell.out").contains("is read-only: queries are answered, imports refused"), "\(text("shell.out"))")
+        #expect(text("watch.status") == "0\n", "\(text("watch.out"))")
+        #expect(text("watch.out").contains("2026-09-30"), "\(text("watch.out"))")
     }
 
     @Test(arguments: ["random bytes", "a text file"])
