@@ -23,7 +23,7 @@ struct DaemonLimitTests {
         let port = Int(daemon.port)
         var held: [Int32] = []
         defer { for fd in held { close(fd) } }
-        for _ in 0..<4 { held.append(try Self.connect(port)) }
+        for _ in 0..<4 { held.append(try RawHTTP.connect(port)) }
         // The fifth: queued by the kernel, not taken by the daemon: no answer within a second.
         let waiting = try RawHTTP.send(
             "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: port, timeout: 1)
@@ -51,7 +51,7 @@ struct DaemonLimitTests {
             completed: { exchange in exchanges.withLock { $0.append(exchange) } })
         defer { daemon.stop() }
         // Slowloris: a request line and half a header, then nothing.
-        let fd = try Self.connect(Int(daemon.port))
+        let fd = try RawHTTP.connect(Int(daemon.port))
         defer { close(fd) }
         let start = "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
         _ = start.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
@@ -65,23 +65,5 @@ struct DaemonLimitTests {
             exchanges.withLock { $0.contains { $0.target == "/slow" && $0.ending == "closed: idle past the timeout" } }
         }
         #expect(logged, "\(exchanges.withLock { $0 })")
-    }
-
-    private static func connect(_ port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw POSIXError(.ECONNREFUSED)
-        }
-        return fd
     }
 }

@@ -20,28 +20,17 @@ import subprocess
 import sys
 import threading
 import time
-import xml.parsers.expat
 from decimal import Decimal
 from urllib.parse import urlparse
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the test target's sources
+import server_oracle  # noqa: E402
+
 
 def read_ecb(path):
-    days = {}
-    current = None
-
-    def start(name, attributes):
-        nonlocal current
-        if name.endswith("Cube") and "time" in attributes:
-            current = attributes["time"]
-            days[current] = {}
-        elif name.endswith("Cube") and "currency" in attributes:
-            days[current][attributes["currency"]] = Decimal(attributes["rate"])
-
-    parser = xml.parsers.expat.ParserCreate(namespace_separator=" ")
-    parser.StartElementHandler = start
-    with open(path, "rb") as f:
-        parser.ParseFile(f)
-    return days
+    """Every publication, {day: {currency: Decimal}}, read with expat (server_oracle's reader)."""
+    return {day: {code: Decimal(rate) for code, rate in rates.items()}
+            for day, rates in server_oracle.read_ecb(path).items()}
 
 
 def load(binary, store, base, history_xml, import_xml, clients, seconds):
