@@ -36,7 +36,15 @@ The rules (the numbers appear in the verdicts):
       once the integer part's leading zeros and the fraction's trailing zeros are dropped.
   R10 Whatever expat reports as not well-formed is an error at expat's position.
   R11 A document without any rate is an error.
-The first error stops everything.
+The first error stops everything. Its line and column (columns count characters, from 1) are
+those of the offending byte:
+  - an element that does not belong where it is: the `<` of its start tag;
+  - an attribute that does not belong: the first byte of its name (the first such attribute in
+    the tag; namespace declarations are not attributes);
+  - a missing attribute: the `<` of the tag;
+  - a wrong value (a day, a currency, a rate, a declared encoding): its first character;
+  - text where none may be: its first character that is not white space;
+  - a day without rates: the `<` of the tag that ends it (`</Cube>`, or the day's own `<.../>`).
 """
 import json
 import re
@@ -59,6 +67,8 @@ CURRENCY_RE = re.compile(r"[A-Z]{3}")
 RATE_RE = re.compile(r"([0-9]*)(?:\.([0-9]*))?")
 UTF8_BOM = b"\xef\xbb\xbf"
 ENCODING_RE = re.compile(rb"""\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+TAG_NAME_RE = re.compile(rb"<[^\s/>]+")
+TAG_ATTRIBUTE_RE = re.compile(rb"""\s*([^\s=/>]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
 @dataclass
@@ -204,6 +214,32 @@ def short_name(name):
     return f"{{{uri}}}{local}" if uri else local
 
 
+def line_and_column(data, offset):
+    """The line and column (characters, from 1) of byte `offset`; a UTF-8 byte-order mark is not
+    a character of the first line."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    if line_start == 0 and data.startswith(UTF8_BOM):
+        line_start = len(UTF8_BOM)
+    return data.count(b"\n", 0, offset) + 1, len(data[line_start:offset].decode("utf-8", "replace")) + 1
+
+
+def tag_attributes(data, start):
+    """The attributes of the start tag whose `<` is at byte `start`, in the order written:
+    (the name as written, the offset of its name, the offset of its value's first character).
+    Namespace declarations (xmlns, xmlns:p) are left out, as they are not attributes."""
+    m = TAG_NAME_RE.match(data, start)
+    found, at = [], m.end() if m else start + 1
+    while True:
+        a = TAG_ATTRIBUTE_RE.match(data, at)
+        if not a:
+            return found
+        name = a.group(1)
+        if name != b"xmlns" and not name.startswith(b"xmlns:"):
+            found.append((name.decode("utf-8", "replace"), a.start(1),
+                          a.start(2) if a.group(2) is not None else a.start(3)))
+        at = a.end()
+
+
 def _precheck(data):
     """R0 and R1 on the raw bytes, before expat sees them. Returns a _Stop or None."""
     if (data[:2] in (b"\xfe\xff", b"\xff\xfe") or data[:4] == b"\x00\x00\xfe\xff"
@@ -217,14 +253,15 @@ def _precheck(data):
             if m:
                 encoding = m.group(1) if m.group(1) is not None else m.group(2)
                 if encoding.lower() != b"utf-8":
+                    value_at = (m.start(1) if m.group(1) is not None else m.start(2)) + (len(data) - len(body))
                     return _Stop("R0", "declared-encoding", f"the XML declaration says encoding={encoding.decode('latin-1')!r}; "
-                                       "only UTF-8 is accepted", 1)
+                                       "only UTF-8 is accepted", *line_and_column(data, value_at))
     stripped = body.lstrip(XML_SPACE.encode())
     if not stripped:
         return _Stop("R1", "blank", "the file is empty (or only white space)")
     if not stripped.startswith(b"<"):
-        line = 1 + body[:len(body) - len(stripped)].count(b"\n")
-        return _Stop("R1", "not-xml", "the file does not begin with '<': not XML", line, 1)
+        return _Stop("R1", "not-xml", "the file does not begin with '<': not XML",
+                     *line_and_column(data, len(data) - len(stripped)))
     return None
 
 
@@ -239,6 +276,7 @@ def check(data):
     seen = {}            # day -> line of its first appearance
     stack = []           # one entry per open element: "envelope", "ignored", "wrapper", "day", "rate"
     current = None       # the Day being read
+    day_tag = None       # the byte offset of its start tag
 
     def here():
         return parser.CurrentLineNumber, parser.CurrentColumnNumber + 1
@@ -248,17 +286,37 @@ def check(data):
         raise _Stop(rule, kind, message, line, column)
 
     def start(name, attrs):
-        nonlocal current
+        nonlocal current, day_tag
         top = stack[-1] if stack else None
+        tag_start = parser.CurrentByteIndex
+        written = tag_attributes(data, tag_start)
+
+        def tag():
+            return line_and_column(data, tag_start)
+
+        def unexpected(allowed):
+            """The first attribute written that is not one of `allowed`; the tag when none is."""
+            for raw, name_at, _ in written:
+                if raw not in allowed:
+                    return line_and_column(data, name_at)
+            return tag()
+
+        def value(raw_name):
+            for raw, _, value_at in written:
+                if raw == raw_name:
+                    return line_and_column(data, value_at)
+            return tag()
+
         if top is None:
             if name != ENVELOPE:
-                fail("R2", "root", f"the root element is {short_name(name)}, not gesmes:Envelope")
+                fail("R2", "root", f"the root element is {short_name(name)}, not gesmes:Envelope", tag())
             stack.append("envelope")
         elif top == "ignored":
             stack.append("ignored")
         elif top == "sender":
             if name != GESMES_NS + " name":
-                fail("R3", "sender-content", f"element {short_name(name)} in gesmes:Sender; expected only gesmes:name")
+                fail("R3", "sender-content", f"element {short_name(name)} in gesmes:Sender; expected only gesmes:name",
+                     tag())
             stack.append("ignored")
         elif top == "envelope":
             if name == GESMES_NS + " Sender":
@@ -266,52 +324,61 @@ def check(data):
             elif name != CUBE:
                 stack.append("ignored")                      # R3
             elif attrs:
-                fail("R4", "wrapper-attribute", f"the wrapper Cube has attributes {sorted(attrs)}")
+                fail("R4", "wrapper-attribute", f"the wrapper Cube has attributes {sorted(attrs)}", unexpected(()))
             else:
                 stack.append("wrapper")
         elif top == "wrapper":
             if name != CUBE:
-                fail("R5", "not-a-day", f"element {short_name(name)} inside the wrapper Cube; expected a day Cube")
+                fail("R5", "not-a-day", f"element {short_name(name)} inside the wrapper Cube; expected a day Cube", tag())
             if set(attrs) != {"time"}:
-                fail("R5", "day-attributes", f"a day Cube must have exactly the attribute time, not {sorted(attrs)}")
+                fail("R5", "day-attributes", f"a day Cube must have exactly the attribute time, not {sorted(attrs)}",
+                     unexpected(("time",)))
             reason = check_day(attrs["time"])
             if reason:
-                fail("R7", "bad-day", reason)
+                fail("R7", "bad-day", reason, value("time"))
             reason = check_publication_day(attrs["time"])
             if reason:
-                fail("R7", "not-a-publication-day", reason)
+                fail("R7", "not-a-publication-day", reason, value("time"))
             day = attrs["time"]
             if day in seen:
-                fail("R7", "day-twice", f"day {day} appears twice (first at line {seen[day]})")
+                fail("R7", "day-twice", f"day {day} appears twice (first at line {seen[day]})", value("time"))
             seen[day] = parser.CurrentLineNumber
             current = Day(day, {}, parser.CurrentLineNumber)
+            day_tag = tag_start
             stack.append("day")
         elif top == "day":
             where = f"on {current.day}"
             if name != CUBE:
-                fail("R6", "not-a-rate", f"element {short_name(name)} inside the day Cube {where}; expected a rate Cube")
+                fail("R6", "not-a-rate", f"element {short_name(name)} inside the day Cube {where}; expected a rate Cube",
+                     tag())
             if set(attrs) != {"currency", "rate"}:
-                fail("R6", "rate-attributes", f"a rate Cube {where} must have exactly currency and rate, not {sorted(attrs)}")
+                fail("R6", "rate-attributes", f"a rate Cube {where} must have exactly currency and rate, not {sorted(attrs)}",
+                     unexpected(("currency", "rate")))
             currency = attrs["currency"]
             if not CURRENCY_RE.fullmatch(currency):
-                fail("R8", "bad-currency", f'currency "{currency}" {where} is not three upper-case letters')
+                fail("R8", "bad-currency", f'currency "{currency}" {where} is not three upper-case letters',
+                     value("currency"))
             if currency in current.rates:
-                fail("R8", "currency-twice", f"{currency} appears twice {where}")
+                fail("R8", "currency-twice", f"{currency} appears twice {where}", value("currency"))
             if currency == "EUR":
-                fail("R8", "euro-rate", f"a rate for EUR {where}")
-            value, reason = check_rate(attrs["rate"])
+                fail("R8", "euro-rate", f"a rate for EUR {where}", value("currency"))
+            rate, reason = check_rate(attrs["rate"])
             if reason:
-                fail("R9", reason[0], f"{reason[1]} ({currency} {where})")
-            current.rates[currency] = value
+                fail("R9", reason[0], f"{reason[1]} ({currency} {where})", value("rate"))
+            current.rates[currency] = rate
             stack.append("rate")
         else:  # top == "rate"
-            fail("R6", "rate-content", f"element {short_name(name)} inside a rate Cube on {current.day}; rate Cubes are empty")
+            fail("R6", "rate-content", f"element {short_name(name)} inside a rate Cube on {current.day}; rate Cubes are empty",
+                 tag())
 
     def end(name):
         nonlocal current
         if stack.pop() == "day":
             if not current.rates:
-                fail("R7", "day-without-rates", f"day {current.day} has no rates")
+                # The tag that ends the day: `</Cube>` where expat stands, or the day's own `<Cube .../>`.
+                at = parser.CurrentByteIndex
+                fail("R7", "day-without-rates", f"day {current.day} has no rates",
+                     line_and_column(data, at if data.startswith(b"</", at) else day_tag))
             days.append(current)
             current = None
 

@@ -80,7 +80,7 @@ import Testing
         ),
         (
             #"<Cube currency="CHF" rate="0.9194" note="est"/>"#,
-            #"t.xml:4:66: unexpected attribute note="est" on the CHF Cube of 2026-09-30; expected only currency and rate"#
+            #"t.xml:4:60: unexpected attribute note="est" on the CHF Cube of 2026-09-30; expected only currency and rate"#
         ),
         (
             #"<Cube currency="CHF" rate="0.9194">0.95</Cube>"#,
@@ -99,18 +99,36 @@ import Testing
         #expect(error?.description == message)
     }
 
+    /// The issue's case: a flipped bit turns the `<` of a day's first rate into `4`, on a long
+    /// line. libxml2 passes such text in place with its line and column already at the text's
+    /// end; the error must still name the `4` (line 5, column 25), not the end of line 4.
+    @Test func textRightAfterADaysStartIsPlacedAtItsFirstByte() throws {
+        let rates = (0..<40).map {
+            #"<Cube currency="C\#(String(UnicodeScalar(65 + $0 % 26)!))\#(String(UnicodeScalar(65 + $0 / 26)!))" rate="1.5"/>"#
+        }
+        .joined()
+        let previous = #"<Cube time="2026-09-29">"# + rates + "</Cube>"
+        let broken = #"<Cube time="2026-09-30">4Cube currency="USD" rate="1.1355"/></Cube>"#
+        let (days, _, error) = read(Self.header + previous + "\n" + broken + Self.footer, chunkDays: 1)
+        #expect(days == ["2026-09-29"])
+        #expect(
+            error?.description
+                == #"t.xml:5:25: unexpected text "4Cube currency=\"USD\" rate=\"1.1355\"/>" in the day Cube of 2026-09-30; expected only rate Cubes"#
+        )
+    }
+
     @Test func anAttributeOnTheDayOrTheWrapperIsAnError() throws {
         let (_, _, onDay) = read(
             Self.header + #"<Cube time="2026-09-30" kind="final"><Cube currency="USD" rate="1.1355"/></Cube>"#
                 + Self.footer, chunkDays: 1)
         #expect(
             onDay?.description
-                == #"t.xml:4:31: unexpected attribute kind="final" on a day Cube; expected only time="YYYY-MM-DD""#)
+                == #"t.xml:4:25: unexpected attribute kind="final" on a day Cube; expected only time="YYYY-MM-DD""#)
         let wrapped = Self.header.replacingOccurrences(of: "<Cube>\n", with: "<Cube kind=\"x\">\n")
         let (_, _, onWrapper) = read(wrapped + Self.dayLines[0] + Self.footer, chunkDays: 1)
         #expect(
             onWrapper?.description
-                == #"t.xml:3:13: unexpected attribute kind="x" on the <Cube> that holds the days; expected none"#)
+                == #"t.xml:3:7: unexpected attribute kind="x" on the <Cube> that holds the days; expected none"#)
     }
 
     @Test func aRateOfThirtyEightDigitsIsKeptExactlyAndOneOfMoreIsRefused() throws {
@@ -157,16 +175,16 @@ import Testing
         utf16LE.append(text.data(using: .utf16LittleEndian)!)
         #expect(
             error(utf16LE)
-                == #"t.xml:1:21: the file's bytes are UTF-16 (little-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#
+                == #"t.xml:1:31: the file's bytes are UTF-16 (little-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#
         )
         #expect(
             error(text.data(using: .utf16BigEndian)!)
-                == #"t.xml:1:21: the file's bytes are UTF-16 (big-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#
+                == #"t.xml:1:31: the file's bytes are UTF-16 (big-endian) but it declares encoding="UTF-8"; ecbrates reads the UTF-8 the ECB publishes"#
         )
         let latin = text.replacingOccurrences(of: "UTF-8", with: "ISO-8859-1")
         #expect(
             error(Data(latin.utf8))
-                == #"t.xml:1:21: the file declares encoding="ISO-8859-1"; ecbrates reads the UTF-8 the ECB publishes, and reading it as another would misread it"#
+                == #"t.xml:1:31: the file declares encoding="ISO-8859-1"; ecbrates reads the UTF-8 the ECB publishes, and reading it as another would misread it"#
         )
         #expect(error(Data(text.utf8)) == nil)
         #expect(error(Data(text.replacingOccurrences(of: "UTF-8", with: "utf-8").utf8)) == nil)

@@ -61,8 +61,6 @@ final class EurofxrefRules: SAXEventHandler {
     private var currentDay: CalendarDay?
     /// Where the current day's records start in `pending`.
     private var dayStart = 0
-    private var dayLine = 0
-    private var dayColumn: Int?
     @exclusivity(unchecked) private var dayCodes: [(code: UInt32, line: Int)] = []
     private var currentRate: String = ""
 
@@ -190,12 +188,12 @@ final class EurofxrefRules: SAXEventHandler {
                 let first = SAXAttribute(attributes, 0)
                 if first.localname == names.time && first.namespace == nil {
                     throw RuleViolation(
-                        .structure, at: first.value.baseAddress,
+                        .structure, at: parser.startOfAttributeName(valueAt: parser.place(of: first.value)),
                         "a day Cube (\(RateText.quoted(first.value))) directly in <gesmes:Envelope>; expected it inside the <Cube> that holds the days"
                     )
                 } else {
                     throw RuleViolation(
-                        .structure, at: first.value.baseAddress,
+                        .structure, at: parser.startOfAttributeName(valueAt: parser.place(of: first.value)),
                         "unexpected attribute \(Self.attributeText(first)) on the <Cube> that holds the days; expected none"
                     )
                 }
@@ -259,11 +257,11 @@ final class EurofxrefRules: SAXEventHandler {
             } else if attribute.localname == names.currency && attribute.namespace == nil {
                 let what = RateText.quoted(attribute.value)
                 throw RuleViolation(
-                    .structure, at: attribute.value.baseAddress,
+                    .structure, at: parser.startOfAttributeName(valueAt: parser.place(of: attribute.value)),
                     "a rate Cube (\(what)) outside a day Cube; expected it inside <Cube time=\"YYYY-MM-DD\">")
             } else {
                 throw RuleViolation(
-                    .structure, at: attribute.value.baseAddress,
+                    .structure, at: parser.startOfAttributeName(valueAt: parser.place(of: attribute.value)),
                     "unexpected attribute \(Self.attributeText(attribute)) on a day Cube; expected only time=\"YYYY-MM-DD\""
                 )
             }
@@ -275,26 +273,24 @@ final class EurofxrefRules: SAXEventHandler {
         }
         guard let day = CalendarDay(utf8: time.value) else {
             throw RuleViolation(
-                .invalidValue, at: time.value.baseAddress,
+                .invalidValue, at: parser.place(of: time.value),
                 "day \(RateText.quoted(time.value)) is not a calendar date (expected YYYY-MM-DD)")
         }
         if let reason = dayRefusal?(day) {
             throw RuleViolation(
-                .invalidValue, at: time.value.baseAddress,
+                .invalidValue, at: parser.place(of: time.value),
                 "day \(day) \(reason)")
         }
-        let (line, column) = parser.position(of: time.value.baseAddress)
+        let line = parser.position(of: parser.place(of: time.value)).line
         let dayKey = Int32(day.daysSince1970)
         if let first = dayLines[dayKey] {
             throw RuleViolation(
-                .duplicate, at: time.value.baseAddress,
+                .duplicate, at: parser.place(of: time.value),
                 "day \(day) appears twice (first at line \(first))")
         }
         dayLines[dayKey] = Int32(clamping: line)
         currentDay = day
         dayStart = pending.count
-        dayLine = line
-        dayColumn = column
         dayCodes.removeAll(keepingCapacity: true)
     }
 
@@ -311,24 +307,30 @@ final class EurofxrefRules: SAXEventHandler {
                 rate = attribute
             } else if attribute.localname == names.time && attribute.namespace == nil {
                 throw RuleViolation(
-                    .structure, at: attribute.value.baseAddress,
+                    .structure, at: parser.startOfAttributeName(valueAt: parser.place(of: attribute.value)),
                     "a day Cube inside the day Cube of \(day); expected </Cube> first")
             } else {
                 let whose = currency.map { "the \(String(decoding: $0.value, as: UTF8.self)) Cube" } ?? "a rate Cube"
                 throw RuleViolation(
-                    .structure, at: attribute.value.baseAddress,
+                    .structure, at: parser.startOfAttributeName(valueAt: parser.place(of: attribute.value)),
                     "unexpected attribute \(Self.attributeText(attribute)) on \(whose) of \(day); expected only currency and rate"
                 )
             }
         }
         guard let currency else {
             throw RuleViolation(
-                .structure, at: rate?.value.baseAddress ?? parser.startOfCurrentTag(),
+                .structure, at: parser.startOfCurrentTag(),
                 "a rate Cube on \(day) has no currency attribute (expected currency=\"XXX\")")
+        }
+        guard let rate else {
+            throw RuleViolation(
+                .structure, at: parser.startOfCurrentTag(),
+                "the \(RateText.quoted(currency.value)) Cube on \(day) has no rate attribute (expected rate=\"1.2345\")"
+            )
         }
         guard RateText.isCurrencyCode(currency.value) else {
             throw RuleViolation(
-                .invalidValue, at: currency.value.baseAddress,
+                .invalidValue, at: parser.place(of: currency.value),
                 "currency \(RateText.quoted(currency.value)) on \(day) is not a three-letter upper-case code (like USD)"
             )
         }
@@ -337,18 +339,13 @@ final class EurofxrefRules: SAXEventHandler {
         currentRate = code
         if code == "EUR" {
             throw RuleViolation(
-                .invalidValue, at: currency.value.baseAddress,
+                .invalidValue, at: parser.place(of: currency.value),
                 "a rate for EUR on \(day): these are euro reference rates, each the price of one euro, so the euro has none"
             )
         }
-        guard let rate else {
-            throw RuleViolation(
-                .structure, at: currency.value.baseAddress,
-                "the \(code) Cube on \(day) has no rate attribute (expected rate=\"1.2345\")")
-        }
         if let earlier = dayCodes.first(where: { $0.code == packed }) {
             throw RuleViolation(
-                .duplicate, at: currency.value.baseAddress,
+                .duplicate, at: parser.place(of: currency.value),
                 "\(code) appears twice on \(day) (first at line \(earlier.line))")
         }
         let value: Decimal
@@ -357,7 +354,7 @@ final class EurofxrefRules: SAXEventHandler {
             value = decimal
         case .tooManyDigits(let digits):
             throw RuleViolation(
-                .invalidValue, at: rate.value.baseAddress,
+                .invalidValue, at: parser.place(of: rate.value),
                 "rate \(RateText.quoted(rate.value)) for \(code) on \(day) has \(digits) digits; at most \(Self.maximumRateDigits) are kept exactly, and a rate is never rounded"
             )
         case .notDecimal:
@@ -365,13 +362,13 @@ final class EurofxrefRules: SAXEventHandler {
                 rate.value.first == UInt8(ascii: "-")
                 && RateText.decimal(UnsafeBufferPointer(rebasing: rate.value.dropFirst()), maximumDigits: .max).isValue
             throw RuleViolation(
-                .invalidValue, at: rate.value.baseAddress,
+                .invalidValue, at: parser.place(of: rate.value),
                 "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not \(negative ? "positive" : "a decimal number")"
             )
         }
         guard value > 0 else {
             throw RuleViolation(
-                .invalidValue, at: rate.value.baseAddress,
+                .invalidValue, at: parser.place(of: rate.value),
                 "rate \(RateText.quoted(rate.value)) for \(code) on \(day) is not positive")
         }
         dayCodes.append((packed, parser.position(of: nil).line))
@@ -393,9 +390,11 @@ final class EurofxrefRules: SAXEventHandler {
         let rates = pending.count - dayStart
         if rates == 0 {
             pending.removeSubrange(dayStart...)
+            // The tag that ends the day without a rate in it: `</Cube>`, or `<Cube time=…/>`.
+            let (line, column) = parser.position(of: parser.startOfCurrentTag())
             parser.stop(
                 FeedError(
-                    source: source, line: dayLine, column: dayColumn, kind: .structure,
+                    source: source, line: line, column: column, kind: .structure,
                     message: "day \(day) has no rates"))
             return
         }
@@ -426,9 +425,7 @@ final class EurofxrefRules: SAXEventHandler {
             place = "inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty"
         default: place = "among the days; expected only day Cubes"
         }
-        // The text ends where the parser stands (at the `<` after it): its start is that many
-        // bytes back, whether libxml2 passed the bytes in place or as a copy.
-        let (line, column) = parser.position(bytesBeforeCurrent: text.count)
+        let (line, column) = parser.position(ofText: bytes, offset: start)
         parser.stop(
             FeedError(
                 source: source, line: line, column: column, kind: .structure,

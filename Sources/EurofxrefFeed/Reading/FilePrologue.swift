@@ -22,9 +22,10 @@ enum FilePrologue {
         }
         if let start = text.firstIndex(where: { !SAXPushParser.isBlankByte($0) }), text[start] != UInt8(ascii: "<") {
             let line = text[..<start].filter { $0 == 0x0A }.count + 1
+            let lineStart = text[..<start].lastIndex(of: 0x0A).map { $0 + 1 } ?? text.startIndex
             let rest = text[start...].prefix { $0 != 0x0A && $0 != 0x0D }
             throw FeedError(
-                source: source, line: line, column: 1, kind: .notRatesDocument,
+                source: source, line: line, column: start - lineStart + 1, kind: .notRatesDocument,
                 message:
                     "this is not XML (it begins \(RateText.quoted(UnsafeBufferPointer(rebasing: rest)))); expected an ECB rates document (<gesmes:Envelope>)"
             )
@@ -74,8 +75,8 @@ enum FilePrologue {
         }
     }
 
-    /// The `encoding` an XML declaration at the start of the text names, with its column, read
-    /// as ASCII from the bytes of `encoding`.
+    /// The `encoding` an XML declaration at the start of the text names, with the column of its
+    /// value's first character, read as ASCII from the bytes of `encoding`.
     static func declaredEncoding(
         _ bytes: UnsafeBufferPointer<UInt8>, as encoding: ByteEncoding
     ) -> (name: String, column: Int)? {
@@ -100,7 +101,7 @@ enum FilePrologue {
         rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" }
         guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
         let name = rest.dropFirst().prefix { $0 != quote }
-        let column = text.distance(from: text.startIndex, to: key.lowerBound) + 1
+        let column = text.distance(from: text.startIndex, to: name.startIndex) + 1
         return (String(name), column)
     }
 

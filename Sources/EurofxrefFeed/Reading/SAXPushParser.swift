@@ -127,31 +127,55 @@ final class SAXPushParser {
 
     // MARK: Positions
 
-    /// The line and column of a byte the parser has just read (an attribute value), worked out
-    /// from libxml2's current position; the current position when the byte is not in its buffer.
+    /// The line and column of a byte in libxml2's input buffer (an attribute value, a tag),
+    /// worked out from the parser's current position; the current position when the byte is not
+    /// in its buffer.
     func position(of pointer: UnsafePointer<UInt8>?) -> (line: Int, column: Int?) {
         guard let input = context?.pointee.input?.pointee, let current = input.cur else { return (0, nil) }
-        let line = Int(input.line), column = Int(input.col)
-        guard let pointer, let base = input.base, pointer >= base, pointer <= current else { return (line, column) }
-        var newlines = 0
-        var scan = current
-        while scan > pointer {
-            scan -= 1
-            if scan.pointee == 0x0A { newlines += 1 }
+        let here = (line: Int(input.line), column: Int(input.col))
+        guard let pointer, let base = input.base, let end = input.end, pointer >= base, pointer <= end else {
+            return (here.line, here.column)
         }
-        if newlines == 0 { return (line, column - (current - pointer)) }
-        var lineStart = pointer
-        while lineStart > base && (lineStart - 1).pointee != 0x0A { lineStart -= 1 }
-        return (line - newlines, (pointer - lineStart) + 1)
+        return Self.position(of: pointer, from: current, at: here, base: base)
     }
 
-    /// The line and column of the byte `count` bytes before the parser's current position (the
-    /// start of character data it has just read, which libxml2 may hand on as a copy).
-    func position(bytesBeforeCurrent count: Int) -> (line: Int, column: Int?) {
+    /// The line and column of the byte `offset` bytes into character data libxml2 has passed.
+    /// Its line and column then stand at the end of the text, but its current position does not
+    /// always: it passes ASCII text in place, before it moves its current position past it, and
+    /// other text as a copy, once it has read it (so the text ends where the parser stands).
+    func position(ofText passed: UnsafeBufferPointer<UInt8>, offset: Int) -> (line: Int, column: Int?) {
         guard let input = context?.pointee.input?.pointee, let current = input.cur, let base = input.base,
-            current - count >= base
+            let end = input.end, let start = passed.baseAddress
         else { return position(of: nil) }
-        return position(of: current - count)
+        let here = (line: Int(input.line), column: Int(input.col))
+        let textEnd = start >= base && start < end ? start + passed.count : current
+        let target = textEnd - (passed.count - offset)
+        guard target >= base else { return (here.line, here.column) }
+        return Self.position(of: target, from: textEnd, at: here, base: base)
+    }
+
+    /// The line and column of `target`, given that `reference` is at `here`: the newlines
+    /// between them move the line, and the column counts characters (not UTF-8's continuation
+    /// bytes), as libxml2's does.
+    private static func position(
+        of target: UnsafePointer<UInt8>, from reference: UnsafePointer<UInt8>, at here: (line: Int, column: Int),
+        base: UnsafePointer<UInt8>
+    ) -> (line: Int, column: Int?) {
+        var newlines = 0
+        var characters = 0
+        var scan = min(target, reference)
+        while scan < max(target, reference) {
+            if scan.pointee == 0x0A { newlines += 1 }
+            if scan.pointee & 0xC0 != 0x80 { characters += 1 }
+            scan += 1
+        }
+        if newlines == 0 { return (here.line, here.column + (target < reference ? -characters : characters)) }
+        var lineStart = target
+        while lineStart > base && (lineStart - 1).pointee != 0x0A { lineStart -= 1 }
+        let column = UnsafeBufferPointer(start: lineStart, count: target - lineStart).reduce(1) {
+            $0 + ($1 & 0xC0 != 0x80 ? 1 : 0)
+        }
+        return (target < reference ? here.line - newlines : here.line + newlines, column)
     }
 
     /// The `<` that opens the start tag the parser has just read (`<` cannot occur inside an
@@ -165,6 +189,46 @@ final class SAXPushParser {
             if scan.pointee == UInt8(ascii: "<") { return scan }
         }
         return nil
+    }
+
+    /// Where an attribute value the parser has just passed begins in its buffer: libxml2 passes
+    /// a plain ASCII value in place, and a copy of any other (one with other characters, or one
+    /// it had to normalize); a copy is looked for, quoted, in the start tag just read. `nil`
+    /// (the parser's position) when it is not found as written.
+    func place(of value: UnsafeBufferPointer<UInt8>) -> UnsafePointer<UInt8>? {
+        guard let input = context?.pointee.input?.pointee, let base = input.base, let current = input.cur,
+            let end = input.end, let start = value.baseAddress
+        else { return nil }
+        if start >= base && start <= end { return start }
+        guard var scan = startOfCurrentTag() else { return nil }
+        while scan + value.count + 1 < current {
+            let quote = scan.pointee
+            if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
+                (scan + 1 + value.count).pointee == quote,
+                memcmp(scan + 1, start, value.count) == 0
+            {
+                return scan + 1
+            }
+            scan += 1
+        }
+        return nil
+    }
+
+    /// The first byte of the name of the attribute whose value starts at `value` (`name="value"`:
+    /// back over the quote, blanks, `=`, blanks, then the name); `value` itself when the bytes
+    /// before it are not in libxml2's buffer or not an attribute's.
+    func startOfAttributeName(valueAt value: UnsafePointer<UInt8>?) -> UnsafePointer<UInt8>? {
+        guard let value, let input = context?.pointee.input?.pointee, let base = input.base, let end = input.end,
+            value > base, value <= end
+        else { return value }
+        var scan = value - 1  // the quote
+        while scan > base && Self.isBlankByte((scan - 1).pointee) { scan -= 1 }
+        guard scan > base, (scan - 1).pointee == UInt8(ascii: "=") else { return value }
+        scan -= 1
+        while scan > base && Self.isBlankByte((scan - 1).pointee) { scan -= 1 }
+        let nameEnd = scan
+        while scan > base && !Self.isBlankByte((scan - 1).pointee) { scan -= 1 }
+        return scan < nameEnd ? scan : value
     }
 
     /// Whether the start tag just read ends with `>` or `/>`. libxml2 reports a start tag
