@@ -16,6 +16,9 @@ public enum CLI {
     /// import, `validate`, `watch`, the shell and `convert --input` run as an async program
     /// does, on Dispatch's threads.
     public static func start(_ arguments: [String]) -> Never {
+        // First of all, so that no signal meets the default action before the command says
+        // how it takes one (an import stops politely and says what it stored).
+        SignalTrap.armForProcess()
         let environment = EnvironmentVariables.all()
         let console = Console.standard(environment: environment)
         // Parsed once: the parse says where the command runs, and the same parse runs it.
@@ -98,6 +101,12 @@ public enum CLI {
 
     /// Prints help or the version, or runs the parsed command.
     static func run(_ invocation: Invocation, context: CommandContext) async throws -> Int32 {
+        // A command that does not stop politely (and help, a bad command line) takes signals as
+        // the default action does, including one that came while the process started.
+        if case .run(let parsed) = invocation, parsed.failure == nil, parsed.command.stopsPolitelyOnSignals {
+        } else {
+            SignalTrap.useDefaultAction()
+        }
         switch invocation {
         case .print(let text):
             context.console.out(text)

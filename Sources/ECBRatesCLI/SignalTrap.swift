@@ -1,60 +1,127 @@
 import ECBRates
 import Foundation
+import Synchronization
 
 /// The write end of the pipe that ``SignalTrap``'s handler writes a caught signal's number to
 /// (-1 while no trap is set). Guarded by order, not a lock: it is set before the handler is
-/// installed and cleared after the default action is back, and the handler only reads it. A
-/// global with a literal initial value is initialised statically, so the handler reads it
-/// without Swift's lazy-initialisation lock, which is not async-signal-safe.
+/// installed and never changed after, and the handler only reads it. A global with a literal
+/// initial value is initialised statically, so the handler reads it without Swift's
+/// lazy-initialisation lock, which is not async-signal-safe.
 nonisolated(unsafe) private var trapPipeWrite: Int32 = -1
 
-/// Turns the first SIGINT or SIGTERM into a polite stop (``ImportInterruption``) and lets a
-/// second one end the process at once, as the default action does.
+/// SIGINT and SIGTERM for the whole process, from its first instant: a command that stops
+/// politely (an import, `watch`, `serve`) turns the first one into a stop (``ImportInterruption``)
+/// and lets a second one end the process at once, as the default action does; every other
+/// command has the default action.
+///
+/// The trap is armed by ``CLI/start(_:)`` before the arguments are even parsed, so that a
+/// signal in the start-up window (parsing, opening or making the store, taking the lock) is
+/// not lost to the default action: it is kept as pending until the command says how it takes
+/// signals, and then either stops it politely at once (``attach(_:)``) or ends the process as
+/// the default action would (``useDefaultAction()``).
 ///
 /// A `sigaction` handler, process-wide: whichever thread the kernel picks (libmicrohttpd's,
 /// an import worker's, a Dispatch thread), the signal is caught. (Dispatch's signal sources
 /// need the signal ignored, and a signal the kernel delivered to a thread that did not block it
-/// was then discarded: a SIGTERM to `serve` now and then did nothing, and an import's Ctrl-C
-/// could arrive in the window before the source was armed.) The handler writes one byte to a
-/// pipe, which is async-signal-safe; a thread of its own reads the pipe and does the rest.
+/// was then discarded.) The handler writes one byte to a pipe, which is async-signal-safe; a
+/// thread of its own reads the pipe and does the rest.
 ///
-/// `@unchecked Sendable`: `readEnd` and `writeEnd` are set in `init` and closed in
-/// `restore()`, both on the thread that runs the command; the reading thread touches only the
-/// read end it was given, the interruption (which is `Sendable`) and `signal(2)`.
+/// `@unchecked Sendable`: its one mutable state, `mode`, is guarded by its `Mutex`; the reading
+/// thread touches only the read end it was given, `mode`, and `signal(2)`/`raise(3)`.
 final class SignalTrap: @unchecked Sendable {
-    private var writeEnd: Int32 = -1
+    /// What a caught signal does now.
+    private enum Mode {
+        /// The command has not said yet: the first signal waits here.
+        case startingUp(pending: Int32?)
+        /// The first signal stops this politely; the next ends the process.
+        case attached(ImportInterruption, caught: Bool)
+        /// The default action (the handlers are gone; a signal already in the pipe is raised).
+        case defaultAction
+    }
 
-    /// Traps SIGINT and SIGTERM for `interruption` until ``restore()``.
-    init(interruption: ImportInterruption) {
+    private let mode = Mutex<Mode>(.startingUp(pending: nil))
+    /// True when armed for the whole process by ``CLI/start(_:)``: a command's
+    /// ``Attachment/release()`` then leaves the trap in place until the process exits, so that
+    /// a signal after the command's work (while it prints, while it exits) is absorbed rather
+    /// than killing a process that has done everything it should.
+    private let processWide: Bool
+
+    /// The process's trap, once armed.
+    private static let shared = Mutex<SignalTrap?>(nil)
+
+    /// Arms the process's trap, from ``CLI/start(_:)``: from now on SIGINT and SIGTERM are
+    /// caught, and one is kept until the command says how it takes them.
+    static func armForProcess() {
+        shared.withLock { trap in
+            if trap == nil { trap = SignalTrap(processWide: true) }
+        }
+    }
+
+    /// Stops `interruption` politely on the first SIGINT or SIGTERM (at once, when one came
+    /// while the command was starting), until the returned ``Attachment`` is released; arms the
+    /// trap if ``CLI/start(_:)`` did not (a command run in-process).
+    static func attach(_ interruption: ImportInterruption) -> Attachment {
+        let trap = shared.withLock { trap in
+            if trap == nil { trap = SignalTrap(processWide: false) }
+            return trap!
+        }
+        let pending: Int32? = trap.mode.withLock { mode in
+            var pending: Int32?
+            if case .startingUp(let waiting) = mode { pending = waiting }
+            mode = .attached(interruption, caught: pending != nil)
+            return pending
+        }
+        if let pending {
+            // The next signal takes the default action, as after any first one.
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+            interruption.request(signal: pending)
+        } else {
+            Self.installHandlers()  // again, when an earlier command in this process released them
+        }
+        return Attachment(trap: trap)
+    }
+
+    /// Gives SIGINT and SIGTERM their default action for a command that does not stop
+    /// politely; a signal that came while it was starting ends the process now, as it would
+    /// have then.
+    static func useDefaultAction() {
+        guard let trap = shared.withLock({ $0 }) else { return }
+        trap.release()
+    }
+
+    /// A command's hold on the trap: ``release()`` when it is done.
+    struct Attachment: Sendable {
+        fileprivate let trap: SignalTrap
+        /// Gives SIGINT and SIGTERM back their default action (in a process armed by
+        /// ``CLI/start(_:)``, at its exit: until then a signal is absorbed).
+        func release() {
+            if !trap.processWide { trap.release() }
+        }
+    }
+
+    private init(processWide: Bool) {
+        self.processWide = processWide
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        writeEnd = ends[1]
         trapPipeWrite = ends[1]
         let readEnd = ends[0]
-        Thread.detachNewThread {
+        Thread.detachNewThread { [self] in
             var byte: UInt8 = 0
-            var caught = false
             while true {
                 let count = read(readEnd, &byte, 1)
                 if count < 0 && errno == EINTR { continue }
                 guard count == 1 else { break }
-                let number = Int32(byte)
-                if caught {
-                    // A second signal: the default action, at once.
-                    signal(number, SIG_DFL)
-                    raise(number)
-                    continue
-                }
-                caught = true
-                // The next SIGINT or SIGTERM takes the default action: the process ends at once.
-                signal(SIGINT, SIG_DFL)
-                signal(SIGTERM, SIG_DFL)
-                interruption.request(signal: number)
+                caught(Int32(byte))
             }
-            close(readEnd)
         }
+        Self.installHandlers()
+    }
+
+    /// The `sigaction` handlers of SIGINT and SIGTERM.
+    private static func installHandlers() {
         for number in [SIGINT, SIGTERM] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = signalCaught
@@ -64,14 +131,47 @@ final class SignalTrap: @unchecked Sendable {
         }
     }
 
-    /// Gives SIGINT and SIGTERM back their default action.
-    func restore() {
+    /// What the reading thread does with a caught signal.
+    private func caught(_ number: Int32) {
+        enum Action { case wait, stop(ImportInterruption), endNow }
+        let action: Action = mode.withLock { mode in
+            switch mode {
+            case .startingUp(nil):
+                mode = .startingUp(pending: number)
+                return .wait
+            case .startingUp:
+                return .endNow  // a second signal while starting
+            case .attached(let interruption, false):
+                mode = .attached(interruption, caught: true)
+                return .stop(interruption)
+            case .attached, .defaultAction:
+                return .endNow
+            }
+        }
+        switch action {
+        case .wait:
+            break
+        case .stop(let interruption):
+            // The next SIGINT or SIGTERM takes the default action: the process ends at once.
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+            interruption.request(signal: number)
+        case .endNow:
+            signal(number, SIG_DFL)
+            raise(number)
+        }
+    }
+
+    /// The default action from now on; a signal kept while starting is raised.
+    private func release() {
+        let pending: Int32? = mode.withLock { mode in
+            defer { mode = .defaultAction }
+            if case .startingUp(let pending) = mode { return pending }
+            return nil
+        }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
-        guard writeEnd >= 0 else { return }
-        trapPipeWrite = -1
-        close(writeEnd)
-        writeEnd = -1
+        if let pending { raise(pending) }
     }
 }
 

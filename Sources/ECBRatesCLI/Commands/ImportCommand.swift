@@ -69,6 +69,7 @@ struct ImportCommand: ParsableCommand {
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
+    var stopsPolitelyOnSignals: Bool { true }
     var runsOnMainThread: Bool { false }
 
     func run(_ context: CommandContext) async throws -> Int32 {
@@ -104,8 +105,8 @@ struct ImportCommand: ParsableCommand {
         }
         let interruption = ImportInterruption()
         // The shell keeps its own signals; a command line's import stops politely on them.
-        let signals = context.sharedStore == nil ? SignalTrap(interruption: interruption) : nil
-        defer { signals?.restore() }
+        let signals = context.sharedStore == nil ? SignalTrap.attach(interruption) : nil
+        defer { signals?.release() }
         let store: RatesStore
         var heldLock: ImportLock?
         if let shared = context.sharedStore {

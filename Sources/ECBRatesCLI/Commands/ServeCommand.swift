@@ -43,6 +43,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     var outputFormat: OutputFormat? { nil }
+    var stopsPolitelyOnSignals: Bool { true }
     var runsOnMainThread: Bool { false }
 
     func run(_ context: CommandContext) async throws -> Int32 {
@@ -77,8 +78,8 @@ struct ServeCommand: ParsableCommand {
                 console.err(AccessLog.line(exchange, at: Date()))
             }, log: { console.err("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
         let stop = ImportInterruption()
-        let signals = SignalTrap(interruption: stop)
-        defer { signals.restore() }
+        let signals = SignalTrap.attach(stop)
+        defer { signals.release() }
         let where_ = settings.listeningSocket.map { "socket \($0) from systemd" } ?? "\(settings.host):\(daemon.port)"
         console.err(
             "serving \(store.url.path) on http://\(where_.contains(":") && settings.host.contains(":") ? "[\(settings.host)]:\(daemon.port)" : where_)/ (Ctrl-C stops)\n"

@@ -43,6 +43,7 @@ struct WatchCommand: ParsableCommand {
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
+    var stopsPolitelyOnSignals: Bool { true }
     var runsOnMainThread: Bool { false }
 
     func run(_ context: CommandContext) async throws -> Int32 {
@@ -67,8 +68,8 @@ struct WatchCommand: ParsableCommand {
             emit: { event, token in
                 console.out(WatchEvent(event, token: token.description).rendered(as: format))
             })
-        let signals = SignalTrap(interruption: stop)
-        defer { signals.restore() }
+        let signals = SignalTrap.attach(stop)
+        defer { signals.release() }
         try await store.performOnMainContext { () throws -> Void in
             let start: RateWatcher.Start? =
                 switch since {

@@ -20,6 +20,9 @@ protocol ParsableCommand: Sendable {
     /// that works in one context; false for one that runs workers beside its own work, reads
     /// standard input or waits for signals.
     var runsOnMainThread: Bool { get }
+    /// True when it turns SIGINT and SIGTERM into a polite stop (``SignalTrap/attach(_:)``):
+    /// an import, `watch`, `serve`. Every other command has their default action.
+    var stopsPolitelyOnSignals: Bool { get }
     /// The format its answers are in, when it has one: under a JSON format, errors are JSON too.
     var outputFormat: OutputFormat? { get }
     /// True when it was asked to print nothing on success (`--quiet`).
@@ -30,6 +33,7 @@ protocol ParsableCommand: Sendable {
 
 extension ParsableCommand {
     var runsOnMainThread: Bool { true }
+    var stopsPolitelyOnSignals: Bool { false }
     var outputFormat: OutputFormat? { nil }
     var quiet: Bool { false }
 }
