@@ -351,12 +351,31 @@ import Testing
         #expect(long.out == "date,currency,rate\n2024-03-28,GBP,0.8551\n2024-03-28,USD,1.0811\n")
     }
 
+    /// Under --format json a warning is in the answer (`warnings`, with a stable code) as well
+    /// as on standard error; an answer without warnings has no such key.
+    @Test func jsonAnswersCarryTheirWarnings() async throws {
+        let later = ["ECBRATES_NOW": "2026-10-06T15:00:00Z"]  // 1, 2, 5 and 6 October are out
+        for arguments in [["rate", "USD"], ["convert", "100", "USD", "JPY"], ["latest"], ["stats", "USD"]] {
+            let run = try await ask(arguments + ["--format", "json"], now: later)
+            #expect(run.status == 0, "\(run)")
+            let message =
+                "the store's newest day is 2026-09-30, but the rates of 4 business days since (from 2026-10-01) are out; run 'ecbrates import'"
+            #expect(run.err == "warning: \(message)\n", "\(arguments)")
+            let answer = try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any]
+            let warnings = answer?["warnings"] as? [[String: String]]
+            #expect(warnings == [["code": "stale-store", "message": message]], "\(arguments): \(run.out)")
+        }
+        let fresh = try await ask(["rate", "USD", "--format", "json"])
+        #expect(fresh.err.isEmpty && !fresh.out.contains("\"warnings\""), "\(fresh)")
+    }
+
     @Test func statusSaysWhetherTheStoreIsUpToDateAndMaxAgeExitsOne() async throws {
         let upToDate = try await ask(["status"])
         #expect(upToDate.status == 0)
         #expect(
             upToDate.out.contains(
-                "days:         7104 (1999-01-04..2026-09-30)\nrates:        221064\ncurrencies:   41\nfreshness:    up to date (rates of 2026-09-30 are the newest due)\nlast import:  succeeded"
+                "days:         7104 (1999-01-04..2026-09-30)\nrates:        221064\ncurrencies:   41\nfreshness:    up to date (rates of 2026-09-30 are the newest due)\n"
+                    + "history:      complete from 1999-01-04 (the ECB's first reference rates)\nlast import:  succeeded"
             ))
         let later = ["ECBRATES_NOW": "2026-10-06T15:00:00Z"]  // Tuesday, 17:00 CEST: 1, 2, 5 and 6 October are out
         let stale = try await ask(["status", "--max-age-days", "3"], now: later)

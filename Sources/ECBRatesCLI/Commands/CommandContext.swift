@@ -7,6 +7,8 @@ struct CommandContext: Sendable {
     var console: Console
     /// The store the shell keeps open, so that its queries share one main context.
     var sharedStore: RatesStore?
+    /// The warnings the command gave (see ``warn(_:)``).
+    let warnings = WarningLog()
 
     init(environment: [String: String], console: Console, sharedStore: RatesStore? = nil) {
         self.environment = environment
@@ -40,6 +42,11 @@ struct CommandContext: Sendable {
             text += "Usage: \(CLI.usage)\n  See 'ecbrates --help' for more information.\n"
         }
         console.err(text)
+    }
+
+    /// Prints `warning` on standard error, and keeps it for the answer's `warnings` (JSON).
+    func warn(_ warning: AnswerWarning?) {
+        warnings.warn(warning, on: console)
     }
 
     func failure(_ error: any Error) {

@@ -66,7 +66,7 @@ struct ConvertCommand: ParsableCommand {
         }
         answer.amountText = amount.text
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
-        context.console.out(answer.rendered(as: format))
+        context.console.out(answer.rendered(as: format, warnings: context.warnings.all))
         return ExitCode.success
     }
 

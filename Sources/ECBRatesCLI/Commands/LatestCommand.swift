@@ -37,8 +37,9 @@ struct LatestCommand: ParsableCommand {
             return (answers, missing.map(\.description))
         }
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
-        for message in missing { context.console.err("warning: \(message)\n") }
-        context.console.out(RatesAnswer(base: base.uppercased(), rates: answers).rendered(as: format))
+        for message in missing { context.warn(AnswerWarning(code: "missing-currency", message: message)) }
+        context.console.out(
+            RatesAnswer(base: base.uppercased(), rates: answers).rendered(as: format, warnings: context.warnings.all))
         return ExitCode.success
     }
 }

@@ -40,23 +40,17 @@ enum QuerySupport {
         try await store.read(now: context.now, body)
     }
 
-    /// Warns on standard error when an answer given with `--partial` lacks days.
+    /// Warns when an answer given with `--partial` lacks days.
     static func warnIncomplete(_ missing: [CalendarDay], context: CommandContext) {
-        guard let first = missing.first, let last = missing.last else { return }
-        let days = missing.count == 1 ? "\(first)" : "\(missing.count) business days (\(first)..\(last))"
-        context.console.err(
-            "warning: the answer is incomplete: the store lacks the rates of \(days), which the ECB has published\n")
+        context.warn(.incompleteAnswer(missing: missing))
     }
 
-    /// Warns on standard error when the store lacks business days whose rates are out.
+    /// Warns when the store lacks business days whose rates are out.
     static func warnIfStale(_ store: RatesStore, context: CommandContext) async {
-        guard let (last, missing) = try? await ask(store, context: context, { try $0.missingBusinessDays() }),
-            let first = missing.first
-        else { return }
-        let count = missing.count
-        context.console.err(
-            "warning: the store's newest day is \(last), but the rates of \(count) business day\(count == 1 ? "" : "s") since (from \(first)) are out; run 'ecbrates import'\n"
-        )
+        guard let (last, missing) = try? await ask(store, context: context, { try $0.missingBusinessDays() }) else {
+            return
+        }
+        context.warn(.staleStore(newest: last, missing: missing))
     }
 
     /// Throws when `from` is after `to`.

@@ -35,9 +35,10 @@ struct RateCommand: ParsableCommand {
         }
         if day == nil { await QuerySupport.warnIfStale(store, context: context) }
         if codes?.count == 1, let answer = answers.first {
-            context.console.out(answer.rendered(as: format))
+            context.console.out(answer.rendered(as: format, warnings: context.warnings.all))
         } else {
-            context.console.out(RatesAnswer(base: base, rates: answers).rendered(as: format))
+            context.console.out(
+                RatesAnswer(base: base, rates: answers).rendered(as: format, warnings: context.warnings.all))
         }
         return ExitCode.success
     }

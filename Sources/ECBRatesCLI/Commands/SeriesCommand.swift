@@ -94,6 +94,8 @@ struct SeriesCommand: ParsableCommand {
             table = SeriesTable(currencies: table.currencies, rows: rows, missing: table.missing, base: table.base)
             table.grouping = grouping
         }
+        QuerySupport.warnIncomplete(table.missing, context: context)
+        if to == nil { await QuerySupport.warnIfStale(store, context: context) }
         let text: String
         if chart {
             text = TerminalChart.render(
@@ -102,11 +104,9 @@ struct SeriesCommand: ParsableCommand {
         } else if format == .svg {
             text = SVGChart.render(table)
         } else {
-            text = table.rendered(as: format)
+            text = table.rendered(as: format, warnings: context.warnings.all)
         }
         try await output.write { output in try output.write(text) }
-        QuerySupport.warnIncomplete(table.missing, context: context)
-        if to == nil { await QuerySupport.warnIfStale(store, context: context) }
         if let path = output.path {
             context.console.note(
                 "wrote \(table.rows.count) \(group.map { "\($0.rawValue)s" } ?? "days") of \(table.currencies.joined(separator: ", ")) to \(path)\n"

@@ -28,9 +28,9 @@ struct StatsCommand: ParsableCommand {
             return try queries.stats(
                 currency, from: from ?? bounds.first, to: to ?? bounds.last, base: base, partial: partial)
         }
-        context.console.out(stats.rendered(as: format))
         QuerySupport.warnIncomplete(stats.missing, context: context)
         if to == nil { await QuerySupport.warnIfStale(store, context: context) }
+        context.console.out(stats.rendered(as: format, warnings: context.warnings.all))
         return ExitCode.success
     }
 }
