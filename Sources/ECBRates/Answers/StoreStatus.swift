@@ -20,6 +20,9 @@ public struct StoreStatus: Sendable, Codable {
     /// Business days between `firstDay` and `lastDay` without any rate: holes an import left
     /// (for example a 90-day file imported into a store that ended before it began).
     public let holes: [CalendarDay]
+    /// Whether the store begins where its history should, or lacks business days before its
+    /// first day.
+    public let history: HistoryCoverage
     /// Calendar days from `lastDay` to `dueDay` (0 when up to date).
     public let ageDays: Int
     /// The newest import run, if any.

@@ -11,8 +11,10 @@ import ManagedStore
 /// ```
 ///
 /// With no sources, the job picks the ECB's file itself, so that the store never gets a hole:
-/// the full history into an empty store; else the 90-day file, but only if it reaches back to
-/// the store's newest day with no business day missing between, and the full history if not.
+/// the full history into an empty store, and into one whose history is incomplete (it begins
+/// after where it should: see ``HistoryCoverage``); else the 90-day file, but only if it reaches
+/// back to the store's newest day with no business day missing between, and the full history
+/// if not.
 public struct ImportJob: Sendable {
     /// The store the rates go into.
     public let store: RatesStore
@@ -61,11 +63,20 @@ public struct ImportJob: Sendable {
         }
         defer { if heldLock == nil { lock.release() } }
         let automatic = sources.isEmpty
+        // An incomplete history is filled from where it should begin (an asked --from stays).
+        let coverage = automatic ? try Self.historyCoverage(in: store) : nil
+        let filling = coverage.map { !$0.isComplete } ?? false
+        var options = self.options
+        if filling, let coverage, coverage.isAsked, options.from == nil { options.from = coverage.shouldBegin }
         let sources =
             automatic
-            ? [try Self.newestDay(in: store) == nil ? FeedSource.ecb(.history) : .ecb(.ninetyDays)] : self.sources
+            ? [try Self.newestDay(in: store) == nil || filling ? FeedSource.ecb(.history) : .ecb(.ninetyDays)]
+            : self.sources
         let runID =
-            options.dryRun ? nil : try ImportRunLog.begin(in: store, source: sources.map(name).joined(separator: " "))
+            options.dryRun
+            ? nil
+            : try ImportRunLog.begin(
+                in: store, source: sources.map(name).joined(separator: " "), requestedFrom: options.from)
 
         var reports: [ImportReport] = []
         var current: FeedSource?
@@ -73,7 +84,14 @@ public struct ImportJob: Sendable {
             for source in sources {
                 current = source
                 if let stop = interruption?.stop { throw stop }
-                reports.append(try await importSource(source, automatic: automatic, run: runID))
+                var report = try await importSource(source, options: options, automatic: automatic, run: runID)
+                if filling, let coverage, let begins = coverage.begins, report.note == nil {
+                    let count = coverage.missingBusinessDays
+                    report.note =
+                        "the store's history was incomplete: it began on \(begins), but should begin on \(coverage.shouldBeginText), "
+                        + "\(count) business day\(count == 1 ? "" : "s") earlier: the full history was imported to fill it"
+                }
+                reports.append(report)
             }
         } catch {
             var partial = (error as? ImportInterrupted)?.partial
@@ -116,6 +134,12 @@ public struct ImportJob: Sendable {
         }
     }
 
+    /// How much of its history the store holds at its start.
+    static func historyCoverage(in store: RatesStore) throws -> HistoryCoverage {
+        let context = store.container.newBackgroundContext()
+        return try context.performAndWait { try RateQueries(context: context).historyCoverage() }
+    }
+
     /// Whether a file whose oldest day is `oldest` joins the store's days without a hole: no
     /// business day after the store's newest day comes before it.
     static func reachesBack(_ oldest: CalendarDay?, to newest: CalendarDay?) -> Bool {
@@ -124,7 +148,7 @@ public struct ImportJob: Sendable {
     }
 
     private func importSource(
-        _ source: FeedSource, automatic: Bool, run runID: ManagedObjectID?
+        _ source: FeedSource, options: ImportOptions, automatic: Bool, run runID: ManagedObjectID?
     ) async throws -> ImportReport {
         var perSource: (@Sendable (ImportProgress) -> Void)?
         if let progress {
@@ -160,7 +184,7 @@ public struct ImportJob: Sendable {
                     source: name, dayRefusal: TargetCalendar.readerCheck(today: options.today)
                 ).validate(try open(file)).firstDay
                 if !Self.reachesBack(oldest, to: newest) {
-                    var report = try await importSource(.ecb(.history), automatic: false, run: runID)
+                    var report = try await importSource(.ecb(.history), options: options, automatic: false, run: runID)
                     report.note =
                         "the 90-day file begins on \(oldest.map { "\($0)" } ?? "?"), and the store's newest day is \(newest.map { "\($0)" } ?? "?"): the full history was imported instead, so that no day is missing"
                     return report

@@ -1,3 +1,4 @@
+import EurofxrefFeed
 import Foundation
 import ManagedStore
 
@@ -6,7 +7,9 @@ enum ImportRunLog {
     /// Records the start of a run. With `markingInterrupted` (the caller holds the import
     /// lock), runs still marked running belonged to processes that died, and are marked
     /// interrupted.
-    static func begin(in store: RatesStore, source: String, markingInterrupted: Bool = true) throws -> ManagedObjectID {
+    static func begin(
+        in store: RatesStore, source: String, requestedFrom: CalendarDay? = nil, markingInterrupted: Bool = true
+    ) throws -> ManagedObjectID {
         let context = store.container.newBackgroundContext()
         return try context.performAndWait { () throws -> ManagedObjectID in
             let running = ImportRun.Outcome.running.rawValue
@@ -24,6 +27,7 @@ enum ImportRunLog {
             run.outcome = .running
             run.processID = Int64(getpid())
             run.recordsChanges = true
+            run.requestedFrom = requestedFrom
             try context.save()
             return run.objectID
         }

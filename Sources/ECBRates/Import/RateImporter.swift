@@ -61,7 +61,8 @@ public final class RateImporter: Sendable {
         guard !options.dryRun, self.run == nil else {
             return try await importRates(from: stream, source: source, run: self.run)
         }
-        let own = try ImportRunLog.begin(in: store, source: source, markingInterrupted: false)
+        let own = try ImportRunLog.begin(
+            in: store, source: source, requestedFrom: options.from, markingInterrupted: false)
         do {
             let report = try await importRates(from: stream, source: source, run: own)
             try ImportRunLog.finish(own, in: store, outcome: .succeeded, reports: [report], error: nil)

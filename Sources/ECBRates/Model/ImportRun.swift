@@ -1,3 +1,4 @@
+import EurofxrefFeed
 import Foundation
 import ManagedStore
 
@@ -24,6 +25,9 @@ public final class ImportRun: ManagedObject {
     /// True for runs that record the rates they store and the corrections they make (model
     /// version 2 on); false for runs of an earlier release, carried over by the migration.
     @Attribute public var recordsChanges: Bool
+    /// The first day the run was asked to import (`--from`); nil when it was not limited, and
+    /// for runs before model version 3.
+    @Attribute public var requestedFrom: CalendarDay?
     /// The rates this run stored first.
     @Relationship public var storedRates: Set<Eurofxrefhist>
     /// The corrections this run made.

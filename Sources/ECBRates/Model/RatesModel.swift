@@ -3,11 +3,13 @@ import ManagedStore
 /// The model of an ecbrates store: the rates, the import runs, the corrections, and the feeds'
 /// fetch state.
 ///
-/// Version 2 (this one) records which run first stored each rate and every correction a run
-/// made, so that a query can answer as of an earlier moment (`--as-of`). A store of version 1
-/// (no such record) is migrated when it is first opened for writing, by ManagedStore's
+/// Version 2 records which run first stored each rate and every correction a run made, so that
+/// a query can answer as of an earlier moment (`--as-of`). Version 3 (this one) records the
+/// first day an import was asked for (`--from`), so that a store that begins later than the
+/// ECB's history because it was asked to is told from one whose early years are missing. A
+/// store of an earlier version is migrated when it is first opened, by ManagedStore's
 /// lightweight migration: the new columns and table are added, every row is kept, and the runs
-/// it had are marked as not recording (`recordsChanges` false).
+/// of version 1 are marked as not recording (`recordsChanges` false).
 public enum RatesModel {
     /// The rates: unique on (date, currencySymbol), whose index serves lookups by day and by day
     /// range; indexed on (currencySymbol, date) for one currency over many days (a series over
@@ -43,6 +45,7 @@ public enum RatesModel {
             AttributeDescription(name: "unchanged", type: .integer64, defaultValue: .integer(0)),
             AttributeDescription(name: "errorMessage", type: .string, isOptional: true),
             AttributeDescription(name: "recordsChanges", type: .boolean, defaultValue: .boolean(false)),
+            AttributeDescription(name: "requestedFrom", type: .day, isOptional: true),
         ],
         relationships: [
             .toMany("storedRates", destination: "Eurofxrefhist", inverse: "importRun", deleteRule: .deny),

@@ -36,6 +36,14 @@ extension StoreStatus: RenderableAnswer {
                     "\(status.holes.count) business day\(status.holes.count == 1 ? "" : "s") without rates inside the stored days: \(listed); run 'ecbrates import hist' to fill them"
                 ))
         }
+        if status.firstDay != nil {
+            fields.append(
+                (
+                    "history",
+                    status.history.gapText.map { "incomplete: " + $0 }
+                        ?? "complete from \(status.history.shouldBeginText)"
+                ))
+        }
         if let run = status.lastRun {
             var text = "\(run.outcome), started \(Self.stamp(run.startedAt))"
             if let finished = run.finishedAt {
@@ -66,6 +74,15 @@ extension StoreStatus: RenderableAnswer {
                 ("missingBusinessDays", .array(status.missingBusinessDays.map { .string($0.description) })),
                 ("holes", .array(status.holes.map { .string($0.description) })),
                 ("ageDays", .number(Double(status.ageDays))),
+                (
+                    "history",
+                    .object([
+                        ("complete", .bool(status.history.isComplete)),
+                        ("shouldBegin", .string(status.history.shouldBegin.description)),
+                        ("asked", .bool(status.history.isAsked)),
+                        ("missingBusinessDays", .number(Double(status.history.missingBusinessDays))),
+                    ])
+                ),
             ]
             if let run = status.lastRun {
                 pairs.append(
@@ -99,6 +116,9 @@ extension StoreStatus: RenderableAnswer {
                 ("up_to_date", status.isUpToDate ? "true" : "false"), ("due_day", status.dueDay.description),
                 ("missing_business_days", status.missingBusinessDays.map(\.description).joined(separator: " ")),
                 ("holes", status.holes.map(\.description).joined(separator: " ")), ("age_days", "\(status.ageDays)"),
+                ("history_complete", status.history.isComplete ? "true" : "false"),
+                ("history_should_begin", status.history.shouldBegin.description),
+                ("history_missing_business_days", "\(status.history.missingBusinessDays)"),
                 ("last_import_source", run?.source ?? ""), ("last_import_outcome", run?.outcome ?? ""),
                 ("last_import_started_at", run.map { Self.stamp($0.startedAt) } ?? ""),
                 ("last_import_finished_at", run?.finishedAt.map(Self.stamp) ?? ""),

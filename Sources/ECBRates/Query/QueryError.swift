@@ -7,8 +7,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     case emptyStore
     /// A currency the store has never held; with the near matches.
     case unknownCurrency(String, suggestions: [String])
-    /// A day before the first stored day.
-    case beforeFirstDay(asked: CalendarDay, first: CalendarDay, last: CalendarDay)
+    /// A day before the first stored day; `gap` says how the store's history is incomplete when
+    /// the day is one it should hold (``HistoryCoverage/gapText``).
+    case beforeFirstDay(asked: CalendarDay, first: CalendarDay, last: CalendarDay, gap: String? = nil)
     /// A day that has not come yet.
     case futureDay(asked: CalendarDay, newest: CalendarDay)
     /// A day after the newest stored day, with a business day between whose rates should be out.
@@ -60,8 +61,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
                 text += ". Did you mean " + suggestions.map { "'\($0)'" }.joined(separator: " or ") + "?"
             }
             return text
-        case .beforeFirstDay(let asked, let first, let last):
-            return "no rates before \(first): the store holds \(first)..\(last) (asked \(asked))"
+        case .beforeFirstDay(let asked, let first, let last, let gap):
+            let text = "no rates before \(first): the store holds \(first)..\(last) (asked \(asked))"
+            return gap.map { text + "; the store's history is incomplete: " + $0 } ?? text
         case .futureDay(let asked, let newest):
             return "\(asked) has not come yet; the newest rates are of \(newest)"
         case .staleStore(let asked, let newest, let missing):

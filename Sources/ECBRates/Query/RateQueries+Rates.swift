@@ -34,7 +34,7 @@ extension RateQueries {
         let baseCode = try knownCurrency(base, likelyOn: last)
         let asked = day ?? last
         if asked < first && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
-            throw QueryError.beforeFirstDay(asked: asked, first: first, last: last)
+            throw QueryError.beforeFirstDay(asked: asked, first: first, last: last, gap: try gap(reaching: asked))
         }
         if asked > last { try checkFresh(asked: asked, newest: last) }
         let currencyLeg = try resolve(code, on: asked, fallback: fallback, newest: last)
@@ -66,7 +66,7 @@ extension RateQueries {
     public func quotedCurrencies(on day: CalendarDay, fallback: RateFallback) throws -> [String] {
         let (first, last) = try bounds()
         if day < first && !Self.reachesForward(from: day, to: first, fallback: fallback) {
-            throw QueryError.beforeFirstDay(asked: day, first: first, last: last)
+            throw QueryError.beforeFirstDay(asked: day, first: first, last: last, gap: try gap(reaching: day))
         }
         if day > last { try checkFresh(asked: day, newest: last) }
         if try isPublicationDay(day) { return try currencies(publishedOn: day) }
@@ -134,6 +134,13 @@ extension RateQueries {
         let places = precision ?? MinorUnits.places(for: answer.currency)
         return ConversionAnswer(
             amount: amount, result: try answer.converting(amount, places: places), rate: answer, places: places)
+    }
+
+    /// How the store's history is incomplete, when `day` is before its first day but on or after
+    /// where its history should begin; nil when the day is outside its history.
+    func gap(reaching day: CalendarDay) throws -> String? {
+        let coverage = try historyCoverage()
+        return day >= coverage.shouldBegin ? coverage.gapText : nil
     }
 
     /// Why `day` has no rate of its own for `currency`.

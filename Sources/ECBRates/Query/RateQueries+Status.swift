@@ -41,6 +41,7 @@ extension RateQueries {
         let due = TargetCalendar.latestDueDay(at: now())
         let missing = last.map { TargetCalendar.businessDays(after: $0, through: due) } ?? []
         let holes = try self.holes()
+        let (start, isAsked) = try historyStart()
         var runRequest = FetchRequest<ImportRun>(sortBy: [SortDescriptor(\.startedAt, order: .reverse)])
         runRequest.fetchLimit = 1
         // The run log is written by contexts this one does not merge: take the stored values.
@@ -59,6 +60,7 @@ extension RateQueries {
         return StoreStatus(
             firstDay: first, lastDay: last, rates: rates, days: days, currencies: currencies,
             dueDay: due, missingBusinessDays: missing, holes: holes,
+            history: HistoryCoverage(shouldBegin: start, isAsked: isAsked, begins: first),
             ageDays: last.map { max(0, due.days(since: $0)) } ?? 0,
             lastRun: lastRun)
     }

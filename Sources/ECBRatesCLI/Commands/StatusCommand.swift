@@ -13,7 +13,12 @@ struct StatusCommand: ParsableCommand {
             than the newest day due, or when the store has a hole: for monitoring a cron job.
             """)
 
-    @Option(.integer("--max-age-days", minimum: 0, help: "Exit 1 when the store is more than this many days behind."))
+    @Option(
+        .integer(
+            "--max-age-days", minimum: 0,
+            help:
+                "Exit 1 when the store is more than this many days behind, has holes, or lacks the start of its history."
+        ))
     var maxAge: Int?
     @Flag(CommonOptions.quiet) var quiet: Bool
     @Option(CommonOptions.format([.text, .json, .csv]), default: .text) var format: OutputFormat
@@ -34,6 +39,10 @@ struct StatusCommand: ParsableCommand {
             context.console.err(
                 "the store is \(status.ageDays) day\(status.ageDays == 1 ? "" : "s") behind, more than --max-age-days \(maxAge)\n"
             )
+            return ExitCode.stale
+        }
+        if maxAge != nil, let incomplete = status.history.incompleteText {
+            context.console.err(incomplete + "\n")
             return ExitCode.stale
         }
         if maxAge != nil, let first = status.holes.first {
