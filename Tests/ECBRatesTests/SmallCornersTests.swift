@@ -17,6 +17,32 @@ struct SmallCornersTests {
         #expect(empty.status == 66 && empty.err.contains("is a directory, not a store"), "\(empty)")
     }
 
+    @Test func anotherCSVIsNamedACSVNotCalledNotXML() throws {
+        let directory = TemporaryDirectory()
+        let invoices = directory.file("invoices.csv")
+        try "invoice,date,amount\nA-1,2024-03-28,100\n".write(to: invoices, atomically: true, encoding: .utf8)
+        let run = try CommandRun.process(["import", invoices.path, "--store", directory.file("r.sqlite").path])
+        #expect(run.status == 65)
+        #expect(
+            run.err
+                == "Error: \(invoices.path):1:1: this is a CSV file, but not one of the ECB's (it begins \"invoice,date,amount\"); expected the ECB's CSV (a header Date,USD,JPY,…) or its XML (<gesmes:Envelope>)\n"
+        )
+    }
+
+    @Test func validateReadsEveryFileAndReportsEachBadOne() throws {
+        let bad1 = FixturePaths.broken.appendingPathComponent("rate-nan.xml").path
+        let bad2 = FixturePaths.broken.appendingPathComponent("rate-comma.xml").path
+        let run = try CommandRun.process(["validate", bad1, FixturePaths.daily.path, bad2])
+        #expect(run.status == 65)
+        #expect(run.out.contains("eurofxref-daily.xml"), "\(run)")
+        let lines = run.err.split(separator: "\n")
+        #expect(lines.count == 3, "\(run.err)")
+        #expect(
+            lines.first?.hasPrefix("Error: \(bad1):9:") == true
+                && lines.dropFirst().first?.hasPrefix("Error: \(bad2):9:") == true)
+        #expect(lines.last == "2 of 3 files failed: \(bad1), \(bad2)")
+    }
+
     @Test func aURLOfAnotherSchemeIsNotAMissingFile() throws {
         let directory = TemporaryDirectory()
         let run = try CommandRun.process([

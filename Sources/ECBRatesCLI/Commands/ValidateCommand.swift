@@ -7,7 +7,9 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "validate",
         abstract: "Check ECB rate files without storing them.",
-        discussion: "Prints a summary of each good file; a bad one stops with its error (exit 65).")
+        discussion:
+            "Prints a summary of each good file and the error of each bad one; every file is read. Exits with the first failure's status (65 for bad data, 66 for a missing file)."
+    )
 
     @RepeatingArgument(.word("file", help: "A file, or - for standard input.", completion: .file), optional: false)
     var files: [String]
@@ -21,19 +23,44 @@ struct ValidateCommand: ParsableCommand {
         let name = Self.configuration.name
         guard !files.isEmpty else { throw UsageError("Missing expected argument '<file>'", command: name) }
         var summaries: [FeedSummary] = []
+        // Every file is checked: a bad one is reported and the next is read; the exit status is
+        // the first failure's.
+        var failures: [(file: String, status: Int32)] = []
         for argument in files {
             let source = FeedSource(argument)
             guard source.remoteURL == nil else {
                 throw UsageError("validate reads files and standard input; '\(argument)' is a URL", command: name)
             }
             let check = TargetCalendar.readerCheck(today: TargetCalendar.today(at: context.now))
-            let summary = try EurofxrefReader(source: source.description, dayRefusal: check).validate(
-                source.openLocal())
-            summaries.append(summary)
-            // Text says each good file as it is read (a later bad one then stops the run).
-            if format == .text { context.console.out(ValidationAnswer(files: [summary]).rendered(as: .text)) }
+            do {
+                let summary = try EurofxrefReader(source: source.description, dayRefusal: check).validate(
+                    source.openLocal())
+                summaries.append(summary)
+                // Text says each good file as it is read.
+                if format == .text { context.console.out(ValidationAnswer(files: [summary]).rendered(as: .text)) }
+            } catch {
+                let status = ExitCode.code(for: error)
+                failures.append((source.description, status))
+                if format == .json {
+                    context.console.err(
+                        ErrorAnswer(
+                            message: FailureText.describe(error), status: status, code: FailureKind.code(of: error)
+                        )
+                        .rendered(as: .json))
+                } else {
+                    context.failure(error)
+                }
+            }
         }
         if format == .json { context.console.out(ValidationAnswer(files: summaries).rendered(as: .json)) }
+        if let first = failures.first {
+            if files.count > 1 && format == .text {
+                context.console.err(
+                    "\(failures.count) of \(files.count) files failed: \(failures.map(\.file).joined(separator: ", "))\n"
+                )
+            }
+            return first.status
+        }
         return ExitCode.success
     }
 }

@@ -24,11 +24,17 @@ enum FilePrologue {
             let line = text[..<start].filter { $0 == 0x0A }.count + 1
             let lineStart = text[..<start].lastIndex(of: 0x0A).map { $0 + 1 } ?? text.startIndex
             let rest = text[start...].prefix { $0 != 0x0A && $0 != 0x0D }
+            let begins = RateText.quoted(UnsafeBufferPointer(rebasing: rest))
+            // A line of fields is some other CSV (an invoice list, a bank's export): named so.
+            // (Three fields or more, so that a sentence with a comma is not one.)
+            let looksLikeCSV = [UInt8(ascii: ","), UInt8(ascii: ";"), 0x09].contains { separator in
+                rest.filter { $0 == separator }.count >= 2
+            }
             throw FeedError(
                 source: source, line: line, column: start - lineStart + 1, kind: .notRatesDocument,
-                message:
-                    "this is not XML (it begins \(RateText.quoted(UnsafeBufferPointer(rebasing: rest)))); expected an ECB rates document (<gesmes:Envelope>)"
-            )
+                message: looksLikeCSV
+                    ? "this is a CSV file, but not one of the ECB's (it begins \(begins)); expected the ECB's CSV (a header Date,USD,JPY,…) or its XML (<gesmes:Envelope>)"
+                    : "this is not XML (it begins \(begins)); expected an ECB rates document (<gesmes:Envelope>)")
         }
     }
 
