@@ -11,8 +11,9 @@ nonisolated(unsafe) private var trapPipeWrite: Int32 = -1
 
 /// SIGINT and SIGTERM for the whole process, from its first instant: a command that stops
 /// politely (an import, `watch`, `serve`) turns the first one into a stop (``ImportInterruption``)
-/// and lets a second one end the process at once, as the default action does; every other
-/// command has the default action.
+/// and lets a second one end the process at once, as the default action does (a second within
+/// 20 ms is the same request: see ``sameRequestWindow``); every other command has the default
+/// action.
 ///
 /// The trap is armed by ``CLI/start(_:)`` before the arguments are even parsed, so that a
 /// signal in the start-up window (parsing, opening or making the store, taking the lock) is
@@ -33,8 +34,9 @@ final class SignalTrap: @unchecked Sendable {
     private enum Mode {
         /// The command has not said yet: the first signal waits here.
         case startingUp(pending: Int32?)
-        /// The first signal stops this politely; the next ends the process.
-        case attached(ImportInterruption, caught: Bool)
+        /// The first signal stops this politely; the next ends the process. `caught` is when
+        /// the first came (nanoseconds of the monotonic clock), nil before it.
+        case attached(ImportInterruption, caught: UInt64?)
         /// The default action (the handlers are gone; a signal already in the pipe is raised).
         case defaultAction
     }
@@ -68,17 +70,11 @@ final class SignalTrap: @unchecked Sendable {
         let pending: Int32? = trap.mode.withLock { mode in
             var pending: Int32?
             if case .startingUp(let waiting) = mode { pending = waiting }
-            mode = .attached(interruption, caught: pending != nil)
+            mode = .attached(interruption, caught: pending.map { _ in Self.monotonicNow() })
             return pending
         }
-        if let pending {
-            // The next signal takes the default action, as after any first one.
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
-            interruption.request(signal: pending)
-        } else {
-            Self.installHandlers()  // again, when an earlier command in this process released them
-        }
+        Self.installHandlers()  // again, when an earlier command in this process released them
+        if let pending { interruption.request(signal: pending) }
         return Attachment(trap: trap)
     }
 
@@ -109,12 +105,13 @@ final class SignalTrap: @unchecked Sendable {
         trapPipeWrite = ends[1]
         let readEnd = ends[0]
         Thread.detachNewThread { [self] in
-            var byte: UInt8 = 0
+            // One record per signal: its number, and when the handler ran.
+            var record = SignalRecord()
             while true {
-                let count = read(readEnd, &byte, 1)
+                let count = withUnsafeMutableBytes(of: &record) { read(readEnd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
-                guard count == 1 else { break }
-                caught(Int32(byte))
+                guard count == MemoryLayout<SignalRecord>.size else { break }
+                caught(record.number, at: record.time)
             }
         }
         Self.installHandlers()
@@ -131,9 +128,14 @@ final class SignalTrap: @unchecked Sendable {
         }
     }
 
-    /// What the reading thread does with a caught signal.
-    private func caught(_ number: Int32) {
-        enum Action { case wait, stop(ImportInterruption), endNow }
+    /// Two signals this close together (nanoseconds) are one request: `timeout(1)` sends its
+    /// signal to the command and then to the command's process group, so the command gets it
+    /// twice within microseconds; a person's second Ctrl-C comes far later.
+    static let sameRequestWindow: UInt64 = 20_000_000
+
+    /// What the reading thread does with a signal caught at `time`.
+    private func caught(_ number: Int32, at time: UInt64) {
+        enum Action { case wait, ignore, stop(ImportInterruption), endNow }
         let action: Action = mode.withLock { mode in
             switch mode {
             case .startingUp(nil):
@@ -141,25 +143,33 @@ final class SignalTrap: @unchecked Sendable {
                 return .wait
             case .startingUp:
                 return .endNow  // a second signal while starting
-            case .attached(let interruption, false):
-                mode = .attached(interruption, caught: true)
+            case .attached(let interruption, nil):
+                mode = .attached(interruption, caught: time)
                 return .stop(interruption)
-            case .attached, .defaultAction:
+            case .attached(_, let first?):
+                return time &- first < Self.sameRequestWindow ? .ignore : .endNow
+            case .defaultAction:
                 return .endNow
             }
         }
         switch action {
-        case .wait:
+        case .wait, .ignore:
             break
         case .stop(let interruption):
-            // The next SIGINT or SIGTERM takes the default action: the process ends at once.
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
             interruption.request(signal: number)
         case .endNow:
-            signal(number, SIG_DFL)
+            // The default action, at once: the process ends.
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
             raise(number)
         }
+    }
+
+    /// The monotonic clock, in nanoseconds.
+    static func monotonicNow() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
     }
 
     /// The default action from now on; a signal kept while starting is raised.
@@ -175,11 +185,21 @@ final class SignalTrap: @unchecked Sendable {
     }
 }
 
-/// The handler: the signal's number, one byte, down the pipe (`write` is async-signal-safe;
-/// errno is kept for the code the signal interrupted).
+/// What the handler writes down the pipe for each signal: its number and when it came (one
+/// `write` of fewer than PIPE_BUF bytes, so records never interleave).
+private struct SignalRecord {
+    var number: Int32 = 0
+    var time: UInt64 = 0
+}
+
+/// The handler: the signal's number and the monotonic time, one record down the pipe (`write`
+/// and `clock_gettime` are async-signal-safe; errno is kept for the code the signal
+/// interrupted).
 private func signalCaught(_ number: Int32) {
     let saved = errno
-    var byte = UInt8(truncatingIfNeeded: number)
-    _ = write(trapPipeWrite, &byte, 1)
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    var record = SignalRecord(number: number, time: UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec))
+    _ = withUnsafeBytes(of: &record) { write(trapPipeWrite, $0.baseAddress, $0.count) }
     errno = saved
 }

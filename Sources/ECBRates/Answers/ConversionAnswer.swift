@@ -17,4 +17,7 @@ public struct ConversionAnswer: Sendable, Equatable, Codable {
     /// The amount as the asker wrote it (`-12.50`: its trailing zeros kept), for the answer's
     /// text; its exact value when not set.
     public var amountText: String?
+    /// Between two currencies the euro replaced: the euro amount the conversion went through,
+    /// rounded to three decimals (Regulation (EC) 1103/97, article 4: triangulation).
+    public var throughEuro: Decimal?
 }

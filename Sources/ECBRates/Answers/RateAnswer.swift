@@ -45,7 +45,13 @@ public struct RateAnswer: Sendable, Equatable, Codable {
         day = lead.day
         let exact = currencyLeg.isPublished && currencyLeg.day == asked && baseLeg.isPublished && baseLeg.day == asked
         self.asked = exact ? nil : asked
-        self.reason = exact ? nil : reason
+        // A fixed rate says so, whatever the day.
+        let fixed = [currencyLeg, baseLeg].compactMap(\.fixedRate)
+        self.reason =
+            fixed.isEmpty
+            ? (exact ? nil : reason)
+            : fixed.count == 1
+                ? fixed[0].explanation : fixed.map { "\($0.currency) \($0.explanation)" }.joined(separator: ", ")
     }
 
     /// `amount` × currency ÷ base, with one division: amount × cN × bD ÷ (cD × bN).
@@ -63,7 +69,17 @@ public struct RateAnswer: Sendable, Equatable, Codable {
     /// `amount` of `base` in `currency`, rounded once, half away from zero, to `places`, in
     /// 128-bit integers; a result they cannot hold (38 digits) is refused, never rounded from
     /// a rounded quotient (``QueryError/tooManyDigits(conversion:places:most:)``).
+    ///
+    /// Between two currencies the euro replaced, through the euro as Regulation (EC) 1103/97
+    /// (article 4) has it: the euro amount rounded to three decimals (``euroAmount(of:)``), then
+    /// multiplied by the target's conversion rate and rounded.
     public func converting(_ amount: Decimal, places: Int) throws -> Decimal {
+        if let euro = try euroAmount(of: amount) {
+            guard
+                let result = DecimalMath.roundedQuotient((euro, currencyLeg.numerator, 1), over: (1, 1), places: places)
+            else { throw tooManyDigits(amount, places: places) }
+            return result
+        }
         if let exact = DecimalMath.roundedQuotient(
             (amount, currencyLeg.numerator, baseLeg.denominator),
             over: (currencyLeg.denominator, baseLeg.numerator), places: places)
@@ -71,6 +87,17 @@ public struct RateAnswer: Sendable, Equatable, Codable {
             return exact
         }
         throw tooManyDigits(amount, places: places)
+    }
+
+    /// Between two currencies the euro replaced (both legs fixed conversion rates): `amount` of
+    /// the base in euro, rounded half up to three decimals, the step the regulation's
+    /// triangulation goes through; nil for any other pair.
+    public func euroAmount(of amount: Decimal) throws -> Decimal? {
+        guard currencyLeg.fixedRate != nil, let base = baseLeg.fixedRate else { return nil }
+        guard let euro = DecimalMath.roundedQuotient((amount, 1, 1), over: (base.perEuro, 1), places: 3) else {
+            throw QueryError.inexact("\(DecimalText.format(amount)) \(self.base) in EUR")
+        }
+        return euro
     }
 
     /// The refusal of `amount` to `places`, naming the most places that fit.
@@ -86,6 +113,9 @@ public struct RateAnswer: Sendable, Equatable, Codable {
 
     /// ``converting(_:places:)`` as text with exactly `places` decimals (`12.50`, `-3.10`).
     func convertedText(_ amount: Decimal, places: Int) throws -> String {
+        if try euroAmount(of: amount) != nil {
+            return NumberText.text(try converting(amount, places: places), places: places)
+        }
         if let units = DecimalMath.roundedQuotientScaled(
             (amount, currencyLeg.numerator, baseLeg.denominator),
             over: (currencyLeg.denominator, baseLeg.numerator), places: places)

@@ -26,6 +26,9 @@ public struct RateLeg: Sendable, Equatable, Codable {
     /// Units of the currency per euro, exactly `numerator / denominator`.
     let numerator: Decimal
     let denominator: Decimal
+    /// For a currency the euro replaced, the irrevocable conversion rate the leg is (its
+    /// ``source`` is that rate, on the day it began to apply).
+    public var fixedRate: EuroConversionRate? = nil
 
     /// The euro's leg on `day`: 1.
     static func euro(on day: CalendarDay) -> RateLeg {
@@ -40,6 +43,13 @@ public struct RateLeg: Sendable, Equatable, Codable {
             currency: currency, day: day, source: Published(day: day, perEuro: perEuro), otherSource: nil,
             numerator: perEuro,
             denominator: 1)
+    }
+
+    /// The euro's irrevocable conversion rate of a currency it replaced, on `day`.
+    static func fixed(_ rate: EuroConversionRate, on day: CalendarDay) -> RateLeg {
+        RateLeg(
+            currency: rate.currency, day: day, source: Published(day: rate.since, perEuro: rate.perEuro),
+            otherSource: nil, numerator: rate.perEuro, denominator: 1, fixedRate: rate)
     }
 
     /// The straight line between two published rates, read at `day`: kept as one fraction

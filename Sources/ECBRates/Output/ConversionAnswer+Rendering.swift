@@ -10,7 +10,15 @@ extension ConversionAnswer: RenderableAnswer {
         if let between = rate.interpolatedBetween, between.count == 2 {
             line += "; interpolated between \(between[0]) and \(between[1])"
         }
-        if let asked = rate.asked { line += "; asked \(asked)" + (rate.reason.map { ", \($0)" } ?? "") }
+        if let euro = throughEuro {
+            line +=
+                "; through \(NumberText.text(euro, places: 3)) EUR, rounded to three decimals as Regulation (EC) 1103/97 has it"
+        }
+        if let asked = rate.asked {
+            line += "; asked \(asked)" + (rate.reason.map { ", \($0)" } ?? "")
+        } else if let reason = rate.reason {
+            line += "; " + reason
+        }
         if let legs = rate.legsNote { line += "; " + legs }
         return line + ")\n"
     }
@@ -20,7 +28,8 @@ extension ConversionAnswer: RenderableAnswer {
             [
                 ("amount", .decimal(amount)), ("from", .string(rate.base)), ("to", .string(rate.currency)),
                 ("result", .raw(resultText)), ("rate", .raw(NumberText.machineRate(rate))),
-            ] + rate.provenanceJSON + [("legs", rate.legsJSON)])
+            ] + (throughEuro.map { [("throughEuro", .raw(NumberText.text($0, places: 3)))] } ?? [])
+                + rate.provenanceJSON + [("legs", rate.legsJSON)])
     }
 
     public var csvRows: [[String]] {

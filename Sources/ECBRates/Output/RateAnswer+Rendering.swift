@@ -12,6 +12,8 @@ extension RateAnswer: RenderableAnswer {
             if let reason { text += " (\(reason))" }
         } else if let asked {
             text += " (asked \(asked)" + (reason.map { ", \($0)" } ?? "") + ")"
+        } else if let reason {
+            text += " (\(reason))"
         }
         if let legs = legsNote { text += "; " + legs }
         return text + "\n"
@@ -21,7 +23,9 @@ extension RateAnswer: RenderableAnswer {
     /// (`USD of 2024-03-28, GBP interpolated between 2024-03-28 and 2024-04-02`); else nil.
     public var legsNote: String? {
         let legs = self.legs
-        guard legs.count == 2, legs[0].sources.map(\.day) != legs[1].sources.map(\.day) else { return nil }
+        guard legs.count == 2, legs[0].sources.map(\.day) != legs[1].sources.map(\.day),
+            legs.allSatisfy({ $0.fixedRate == nil })
+        else { return nil }
         return legs.map { leg in
             if let between = leg.interpolatedBetween {
                 "\(leg.currency) interpolated between \(between[0]) and \(between[1])"
@@ -36,18 +40,32 @@ extension RateAnswer: RenderableAnswer {
     public var legsJSON: JSONText {
         .array(
             legs.map { leg in
-                .object([
-                    ("currency", .string(leg.currency)),
-                    ("perEuro", leg.isPublished ? .decimal(leg.perEuro) : NumberText.machine(leg.perEuro)),
-                    ("day", .string(leg.day.description)),
-                    (
-                        "published",
-                        .array(
-                            leg.sources.map {
-                                .object([("day", .string($0.day.description)), ("perEuro", .decimal($0.perEuro))])
-                            })
-                    ),
-                ])
+                .object(
+                    [
+                        ("currency", .string(leg.currency)),
+                        ("perEuro", leg.isPublished ? .decimal(leg.perEuro) : NumberText.machine(leg.perEuro)),
+                        ("day", .string(leg.day.description)),
+                    ]
+                        + (leg.fixedRate.map { fixed in
+                            [
+                                (
+                                    "fixed",
+                                    .object([
+                                        ("perEuro", .raw(fixed.text)), ("since", .string(fixed.since.description)),
+                                    ])
+                                )
+                            ]
+                        } ?? [
+                            (
+                                "published",
+                                .array(
+                                    leg.sources.map {
+                                        .object([
+                                            ("day", .string($0.day.description)), ("perEuro", .decimal($0.perEuro)),
+                                        ])
+                                    })
+                            )
+                        ]))
             })
     }
 

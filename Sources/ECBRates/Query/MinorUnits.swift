@@ -5,5 +5,7 @@
 enum MinorUnits {
     static let exceptions: [String: Int] = ["JPY": 0, "KRW": 0, "ISK": 0, "TRL": 0]
 
-    static func places(for currency: String) -> Int { exceptions[currency] ?? 2 }
+    static func places(for currency: String) -> Int {
+        exceptions[currency] ?? EuroConversionRate.of(currency)?.places ?? 2
+    }
 }

@@ -13,6 +13,9 @@ extension RateQueries {
         // A day on which both have a rate is answered by those rates alone: it lies within the
         // bounds, both codes are known, and a currency quoted that day has not ended.
         let upper = Self.upperCased(currency), upperBase = Self.upperCased(base)
+        if EuroConversionRate.of(upper) != nil || EuroConversionRate.of(upperBase) != nil {
+            return try rateWithFixedLeg(upper, on: day, base: upperBase, fallback: fallback)
+        }
         // With a cache, the day's rates are looked up once for both codes.
         let dayRates = try day.flatMap { day in try cache?.rates(on: day) }
         func published(_ code: String, _ day: CalendarDay) throws -> Decimal? {
@@ -132,8 +135,44 @@ extension RateQueries {
         }
         let answer = try rate(to, on: day, base: from, fallback: fallback)
         let places = precision ?? MinorUnits.places(for: answer.currency)
-        return ConversionAnswer(
+        var conversion = ConversionAnswer(
             amount: amount, result: try answer.converting(amount, places: places), rate: answer, places: places)
+        conversion.throughEuro = try answer.euroAmount(of: amount)
+        return conversion
+    }
+
+    /// A rate one of whose currencies the euro replaced: its leg is the irrevocable conversion
+    /// rate from the day it applies (no store needed), and its ECB rates before, if the store
+    /// has them; the other leg as ``rate(_:on:base:fallback:)`` finds it.
+    func rateWithFixedLeg(
+        _ currency: String, on day: CalendarDay?, base: String, fallback: RateFallback
+    ) throws -> RateAnswer {
+        let newest = try? bounds().last
+        let asked = day ?? newest ?? TargetCalendar.today(at: now())
+        func leg(_ code: String) throws -> RateLeg {
+            if code == "EUR" { return .euro(on: asked) }
+            if let fixed = EuroConversionRate.fixed(code, on: asked) { return .fixed(fixed, on: asked) }
+            let (first, last) = try bounds()
+            let known: String
+            do {
+                known = try knownCurrency(code, likelyOn: last)
+            } catch QueryError.unknownCurrency where EuroConversionRate.of(code) != nil {
+                let since = EuroConversionRate.of(code)!.since
+                throw QueryError.notQuoted(
+                    currency: code, day: asked, lastBefore: nil, nextAfter: nil,
+                    why:
+                        "its conversion rate to the euro applies from \(since), and the ECB's reference rates here do not include it before"
+                )
+            }
+            if asked < first && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
+                throw QueryError.beforeFirstDay(asked: asked, first: first, last: last, gap: try gap(reaching: asked))
+            }
+            if asked > last { try checkFresh(asked: asked, newest: last) }
+            return try resolve(known, on: asked, fallback: fallback, newest: last)
+        }
+        let currencyLeg = try leg(currency), baseLeg = try leg(base)
+        let reason = newest.map { Self.reason(for: asked, currency: currency == "EUR" ? base : currency, newest: $0) }
+        return RateAnswer(currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked, reason: reason)
     }
 
     /// How the store's history is incomplete, when `day` is before its first day but on or after

@@ -81,6 +81,25 @@ import Testing
         #expect(try probe.integrityCheck() == "ok")
     }
 
+    /// `timeout(1)` sends its signal to the command and then to its process group: two at once.
+    /// They are one request (within 20 ms), not a first and a second that kills.
+    @Test func twoSignalsAtOnceAreOneRequest() throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        let probe = StoreProbe(url: store)
+        let child = try SpawnedProcess.Running(
+            CommandRun.executable,
+            ["import", FixturePaths.history.path, "--chunk-days", "20", "--workers", "2", "--store", store.path])
+        try #require(waitForRunningImport(probe, runs: 1) != nil, "the import never recorded its run")
+        child.kill(SIGINT)
+        child.kill(SIGINT)
+        let result = try child.wait()
+        #expect(result.status == 130, "\(result)")
+        #expect(result.err == "Error: interrupted by SIGINT\n", "\(result)")
+        #expect(result.out.contains(": interrupted by SIGINT after storing "), "\(result)")
+        #expect(try probe.integrityCheck() == "ok")
+    }
+
     @Test func aSecondSignalKillsAtOnce() throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
