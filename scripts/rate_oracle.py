@@ -32,7 +32,12 @@ The rules:
      interpolate a day after the newest publication, with no publication after it, is
      `notYetPublished`: nothing later is out yet.
   6  The day of the answer is the day of the leg that is not the euro's (`to`'s when neither
-     is): the day published, or the day asked for when interpolated.
+     is): the day published, or the day asked for when interpolated (or fixed, rule 7).
+  7  A currency the euro replaced has, from the day its country joined, the irrevocable
+     conversion rate (Council Regulation (EC) 2866/98 and its successors; the table below),
+     whatever the fallback and whatever the store holds; rules 2 to 5 do not apply to that leg.
+     Between two such currencies (Regulation (EC) 1103/97, article 4), the amount goes through
+     the euro: amount / from, rounded half up to three decimals, then x to, rounded as rule 1.
 """
 import sys
 import xml.parsers.expat
@@ -53,6 +58,29 @@ ENDS = [
     ("RUB", "2022-03-02", None), ("ISK", "2008-12-10", "2018-01-31"),
 ]
 ENDS = [(c, date.fromisoformat(a), date.fromisoformat(b) if b else date.max) for c, a, b in ENDS]
+
+# The euro's conversion rates of the currencies it replaced: units per euro, from the day.
+FIXED = {c: (Fraction(Decimal(r)), date.fromisoformat(d)) for c, r, d in [
+    ("BEF", "40.3399", "1999-01-01"), ("DEM", "1.95583", "1999-01-01"), ("ESP", "166.386", "1999-01-01"),
+    ("FRF", "6.55957", "1999-01-01"), ("IEP", "0.787564", "1999-01-01"), ("ITL", "1936.27", "1999-01-01"),
+    ("LUF", "40.3399", "1999-01-01"), ("NLG", "2.20371", "1999-01-01"), ("ATS", "13.7603", "1999-01-01"),
+    ("PTE", "200.482", "1999-01-01"), ("FIM", "5.94573", "1999-01-01"), ("GRD", "340.750", "2001-01-01"),
+    ("SIT", "239.640", "2007-01-01"), ("CYP", "0.585274", "2008-01-01"), ("MTL", "0.429300", "2008-01-01"),
+    ("SKK", "30.1260", "2009-01-01"), ("EEK", "15.6466", "2011-01-01"), ("LVL", "0.702804", "2014-01-01"),
+    ("LTL", "3.45280", "2015-01-01"), ("HRK", "7.53450", "2023-01-01"), ("BGN", "1.95583", "2026-01-01")]}
+
+
+def fixed(code, day):
+    """The conversion rate of `code` on `day` (rule 7), or None."""
+    entry = FIXED.get(code)
+    return entry[0] if entry and day >= entry[1] else None
+
+
+def half_away(value, places):
+    """`value` (a Fraction) rounded half away from zero to `places`, as a Decimal."""
+    scaled = abs(value) * 10 ** places
+    units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
+    return Decimal(units if value >= 0 else -units).scaleb(-places)
 
 
 def read_history(path):
@@ -96,6 +124,8 @@ class Oracle:
         """(rate per euro, day) or raises the error kind."""
         if code == "EUR":
             return Fraction(1), day
+        if fixed(code, day) is not None:
+            return fixed(code, day), day
         if self.ended(code, day, day):
             raise LookupError("notQuoted")
         if day in self.days:
@@ -123,16 +153,20 @@ class Oracle:
         raise LookupError("notQuoted")
 
     def convert(self, amount, source, target, day, fallback):
-        if day < self.first and not (fallback in ("next", "nearest") and (self.first - day).days <= WINDOW):
+        stored = [c for c in (target, source) if c != "EUR" and fixed(c, day) is None]
+        if stored and day < self.first and not (fallback in ("next", "nearest") and (self.first - day).days <= WINDOW):
             raise LookupError("beforeFirstDay")
         to_rate, to_day = self.leg(target, day, fallback)
         from_rate, from_day = self.leg(source, day, fallback)
         rate = to_rate / from_rate
         places = 0 if target in ZERO_DECIMALS else 2
-        # One rounding of the exact value, half away from zero.
-        scaled = abs(amount * rate) * 10 ** places
-        units = (scaled.numerator * 2 + scaled.denominator) // (2 * scaled.denominator)
-        result = Decimal(units if amount * rate >= 0 else -units).scaleb(-places)
+        if fixed(source, day) is not None and fixed(target, day) is not None:
+            # Rule 7: through the euro, rounded to three decimals on the way.
+            euro = Fraction(half_away(amount / from_rate, 3))
+            result = half_away(euro * to_rate, places)
+        else:
+            # One rounding of the exact value, half away from zero.
+            result = half_away(amount * rate, places)
         lead_day = from_day if target == "EUR" and source != "EUR" else to_day
         return result, rate, lead_day
 

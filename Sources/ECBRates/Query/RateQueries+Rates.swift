@@ -13,7 +13,7 @@ extension RateQueries {
         // A day on which both have a rate is answered by those rates alone: it lies within the
         // bounds, both codes are known, and a currency quoted that day has not ended.
         let upper = Self.upperCased(currency), upperBase = Self.upperCased(base)
-        if EuroConversionRate.of(upper) != nil || EuroConversionRate.of(upperBase) != nil {
+        if usesFixedConversionRates, EuroConversionRate.of(upper) != nil || EuroConversionRate.of(upperBase) != nil {
             return try rateWithFixedLeg(upper, on: day, base: upperBase, fallback: fallback)
         }
         // With a cache, the day's rates are looked up once for both codes.

@@ -14,6 +14,10 @@ import ManagedStore
 public final class RateQueries {
     /// The context the queries read.
     public let context: ManagedObjectContext
+    /// Whether the currencies the euro replaced have their fixed conversion rate from the day
+    /// they joined (``EuroConversionRate``): true, but for Frankfurter's API, which answers
+    /// from the ECB's rates alone.
+    public var usesFixedConversionRates = true
     let now: @Sendable () -> Date
 
     /// Queries on `context`.

@@ -12,8 +12,12 @@ extension RatesStore {
     /// ```swift
     /// let (usd, token) = try store.readSnapshot { try $0.rate("USD") }
     /// ```
+    ///
+    /// With `fixedConversionRates` false, the queries answer from the ECB's rates alone, as
+    /// Frankfurter's API does: the currencies the euro replaced end with their last rate
+    /// (``RateQueries/usesFixedConversionRates``).
     public func readSnapshot<T>(
-        now: Date = Date(), _ body: (RateQueries) throws -> T
+        now: Date = Date(), fixedConversionRates: Bool = true, _ body: (RateQueries) throws -> T
     ) throws -> (
         value: T, token: HistoryToken?
     ) {
@@ -26,7 +30,9 @@ extension RatesStore {
             // built: it has one state, and no query generation to pin (Core Data's contexts
             // revert to unpinned on an in-memory store, too).
             if asOf == nil { try context.setQueryGenerationFrom(.current) }
-            let value = try body(RateQueries(context: context, now: { moment }))
+            let queries = RateQueries(context: context, now: { moment })
+            queries.usesFixedConversionRates = fixedConversionRates
+            let value = try body(queries)
             let after = try coordinator.currentPersistentHistoryToken()
             return (value, before == after ? after : nil)
         }

@@ -18,7 +18,7 @@ struct FrankfurterV1 {
         var parameters = RequestParameters(request)
         if path == "/currencies" {
             try parameters.checkAllRead()
-            let (list, token) = try store.readSnapshot(now: now) { queries in
+            let (list, token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
                 let newest = try queries.bounds().last
                 return try queries.currencies().filter { $0.lastDay == newest }.map(\.code)
             }
@@ -63,7 +63,7 @@ struct FrankfurterV1 {
     private func day(
         _ day: CalendarDay?, base: String, symbols: [String]?, amount: Decimal, now: Date
     ) throws -> EndpointAnswer {
-        let ((answers, used, newest), token) = try store.readSnapshot(now: now) { queries in
+        let ((answers, used, newest), token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
             let answers = try queries.rates(symbols, on: day, base: base)
             let used = try answers.map(\.leadLeg.day).max() ?? day ?? queries.bounds().last
             return (answers, used, try queries.bounds().last)
@@ -83,7 +83,7 @@ struct FrankfurterV1 {
         if let end, end < start {
             throw ServiceError(status: 422, "the range \(start)..\(end) ends before it starts")
         }
-        let ((table, newest), token) = try store.readSnapshot(now: now) { queries in
+        let ((table, newest), token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
             let (first, last) = try queries.bounds()
             let to = min(end ?? last, last)
             let from = max(start, first)

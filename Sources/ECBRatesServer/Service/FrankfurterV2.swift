@@ -34,7 +34,7 @@ struct FrankfurterV2 {
             let day = try parameters.day("date")
             try Self.checkProviders(&parameters)
             try parameters.checkAllRead()
-            let (answer, token) = try store.readSnapshot(now: now) { queries -> (RateRecord?, CalendarDay) in
+            let (answer, token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries -> (RateRecord?, CalendarDay) in
                 let found = try self.records(queries, [quote], base: base, day: day).first
                 return (found, try queries.bounds().last)
             }
@@ -45,7 +45,7 @@ struct FrankfurterV2 {
             let all = try parameters.choice("scope", Scope.self) == .all
             try Self.checkProviders(&parameters)
             try parameters.checkAllRead()
-            let (list, token) = try store.readSnapshot(now: now) { queries in
+            let (list, token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
                 let newest = try queries.bounds().last
                 return try queries.currencies().filter { all || $0.lastDay == newest }
             }
@@ -62,7 +62,7 @@ struct FrankfurterV2 {
         case "currency" where parts.count == 2:
             let code = try Self.code(parts[1])
             try parameters.checkAllRead()
-            let (summary, token) = try store.readSnapshot(now: now) { queries in
+            let (summary, token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
                 try queries.currencies().first { $0.code == code }
             }
             guard CurrencyNames.name(of: code) != nil, summary != nil || code == "EUR" else {
@@ -75,7 +75,7 @@ struct FrankfurterV2 {
             return (.json(.object(fields), token: token, freshness: .current), "v2/currency")
         case "providers" where parts.count == 1:
             try parameters.checkAllRead()
-            let ((status, codes), token) = try store.readSnapshot(now: now) { queries in
+            let ((status, codes), token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
                 let status = try queries.status()
                 let newest = status.lastDay
                 return (status, try queries.currencies().filter { $0.lastDay == newest }.map(\.code))
@@ -139,7 +139,7 @@ struct FrankfurterV2 {
         }
         let (records, freshness, token): ([RateRecord], EndpointAnswer.Freshness, HistoryToken?)
         if let from {
-            ((records, freshness), token) = try store.readSnapshot(now: now) { queries in
+            ((records, freshness), token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
                 let newest = try queries.bounds().last
                 // An open range ends at the newest stored day; an asked end is kept (up to
                 // today), so that days the store lacks are refused by name, not cut off.
@@ -150,7 +150,7 @@ struct FrankfurterV2 {
                 )
             }
         } else {
-            ((records, freshness), token) = try store.readSnapshot(now: now) { queries in
+            ((records, freshness), token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
                 let newest = try queries.bounds().last
                 let records = try self.records(queries, quotes, base: base, day: day)
                 return (records, day == nil || (records.map(\.day).max() ?? newest) >= newest ? .current : .past)
