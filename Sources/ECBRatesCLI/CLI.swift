@@ -46,20 +46,24 @@ public enum CLI {
         await main(Result { try Invocation(arguments) }, environment: environment, console: console, sharedStore: nil)
     }
 
-    /// Runs a command line against a store the caller keeps open (the shell's).
+    /// Runs a command line against a store the caller keeps open (the shell's), with the
+    /// shell's memory of the warnings it printed.
     static func main(
-        _ arguments: [String], environment: [String: String], console: Console, sharedStore: RatesStore?
+        _ arguments: [String], environment: [String: String], console: Console, sharedStore: RatesStore?,
+        warningMemory: WarningMemory? = nil
     ) async -> Int32 {
         await main(
-            Result { try Invocation(arguments) }, environment: environment, console: console, sharedStore: sharedStore)
+            Result { try Invocation(arguments) }, environment: environment, console: console, sharedStore: sharedStore,
+            warningMemory: warningMemory)
     }
 
     /// Runs a parsed command line.
     static func main(
         _ invocation: Result<Invocation, any Error>, environment: [String: String], console: Console,
-        sharedStore: RatesStore?
+        sharedStore: RatesStore?, warningMemory: WarningMemory? = nil
     ) async -> Int32 {
-        let context = CommandContext(environment: environment, console: console, sharedStore: sharedStore)
+        var context = CommandContext(environment: environment, console: console, sharedStore: sharedStore)
+        context.warningMemory = warningMemory
         var errorsAsJSON = false
         do {
             let status = try await run(invocation.get(), context: context)

@@ -73,4 +73,36 @@ import Testing
         #expect(run.out == "USD 1.0811 on 2024-03-28\n", "only the second line is answered: \(run.out)")
         #expect(run.status == 65, "a line refused counts as a failure of the session: \(run)")
     }
+
+    /// At a terminal the shell edits lines with libedit: the up arrow recalls the last line,
+    /// and the history is kept in `~/.local/state/ecbrates/shell_history` for the next session.
+    /// A stale store's warning is said once in a session, not after every query. Driven through
+    /// a pseudo-terminal by `shell_pty_check.py`, as a person types.
+    @Test func atATerminalLinesAreEditedAndRememberedAndAStaleStoreIsSaidOnce() async throws {
+        let dir = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: dir)
+        let home = dir.file("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let script = FixturePaths.root.appendingPathComponent("Tests/ECBRatesTests/shell_pty_check.py").path
+        let run = try SpawnedProcess.run(
+            PythonTools.system, [script, CommandRun.executable.path, store.path, home.path, "rate USD"],
+            environment: ["ECBRATES_NOW": "2026-10-06T15:00:00Z"], timeout: 120)
+        #expect(run.status == 0, "\(run)")
+        let sessions = run.out.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        try #require(sessions.count == 2, "\(run)")
+        let first = sessions[0]["transcript"] as? String ?? ""
+        let second = sessions[1]["transcript"] as? String ?? ""
+        // The line, then the same line recalled with the up arrow: two answers, one warning.
+        #expect(first.components(separatedBy: "USD 1.1355 on 2026-09-30").count - 1 == 2, "\(first)")
+        #expect(
+            first.components(separatedBy: "warning: the store's newest day is 2026-09-30").count - 1 == 1, "\(first)")
+        // The next session recalls it from the history file.
+        #expect(second.components(separatedBy: "USD 1.1355 on 2026-09-30").count - 1 == 1, "\(second)")
+        let history = try String(
+            contentsOf: home.appendingPathComponent(".local/state/ecbrates/shell_history"), encoding: .utf8)
+        #expect(history.contains("rate\\040USD"), "\(history)")
+        #expect(sessions.allSatisfy { $0["status"] as? Int == 0 }, "\(run)")
+    }
 }

@@ -9,6 +9,8 @@ struct CommandContext: Sendable {
     var sharedStore: RatesStore?
     /// The warnings the command gave (see ``warn(_:)``).
     let warnings = WarningLog()
+    /// The shell's memory of the warnings it printed (nil outside a shell).
+    var warningMemory: WarningMemory?
 
     init(environment: [String: String], console: Console, sharedStore: RatesStore? = nil) {
         self.environment = environment
@@ -46,7 +48,7 @@ struct CommandContext: Sendable {
 
     /// Prints `warning` on standard error, and keeps it for the answer's `warnings` (JSON).
     func warn(_ warning: AnswerWarning?) {
-        warnings.warn(warning, on: console)
+        warnings.warn(warning, on: console, memory: warningMemory)
     }
 
     func failure(_ error: any Error) {

@@ -5,13 +5,19 @@ import Synchronization
 
 /// One shell session.
 ///
-/// `@unchecked Sendable`: `imports` is touched only under its `Mutex`; the rest is immutable.
+/// `@unchecked Sendable`: `imports` and `failures` are touched only under their `Mutex`es;
+/// `editor` is set once, at the start of ``run()``, before any line is read; the rest is
+/// immutable.
 final class Shell: @unchecked Sendable {
     let store: RatesStore
     let context: CommandContext
     let interactive: Bool
     private let imports = Mutex<[Task<Void, Never>]>([])
     private let failures = Mutex(0)
+    /// The warnings said in this session: a stale store's is said once.
+    private let warningMemory = WarningMemory()
+    /// libedit's line editing and history, at a terminal.
+    private var editor: LineEditor?
 
     init(store: RatesStore, context: CommandContext) {
         self.store = store
@@ -25,8 +31,23 @@ final class Shell: @unchecked Sendable {
     static var commands: [String] { CLI.commands.filter(\.inShell).map(\.name) }
 
     func run() async -> Int32 {
-        let lines = Self.standardInputLines()
-        prompt()
+        let lines: AsyncStream<String>
+        if interactive {
+            switch LineEditor.load(environment: context.environment) {
+            case .success(let loaded):
+                editor = loaded
+            case .failure(let unavailable):
+                context.console.err(
+                    "note: line editing and history need libedit (Debian: libedit2), which could not be loaded: \(unavailable.reason); reading plain lines\n"
+                )
+            }
+        }
+        if let editor {
+            lines = editor.lines(prompt: "ecbrates> ")  // it shows the prompt itself
+        } else {
+            lines = Self.standardInputLines()
+            prompt()
+        }
         for await line in lines {
             let words: [String]
             do {
@@ -66,7 +87,8 @@ final class Shell: @unchecked Sendable {
                     break
                 }
                 let status = await CLI.main(
-                    words, environment: context.environment, console: context.console, sharedStore: store)
+                    words, environment: context.environment, console: context.console, sharedStore: store,
+                    warningMemory: warningMemory)
                 if status != ExitCode.success { failures.withLock { $0 += 1 } }
             }
             prompt()
@@ -74,8 +96,13 @@ final class Shell: @unchecked Sendable {
         return await finish()
     }
 
+    /// The next prompt: libedit's, once the answer is out, or written here.
     private func prompt() {
-        if interactive { context.console.out("ecbrates> ") }
+        if let editor {
+            editor.ready()
+        } else if interactive {
+            context.console.out("ecbrates> ")
+        }
     }
 
     private var help: String {

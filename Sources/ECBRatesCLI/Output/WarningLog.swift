@@ -11,10 +11,12 @@ final class WarningLog: Sendable {
     /// The warnings given so far.
     var all: [AnswerWarning] { given.withLock { $0 } }
 
-    /// Prints `warning` on `console`'s standard error and keeps it.
-    func warn(_ warning: AnswerWarning?, on console: Console) {
+    /// Prints `warning` on `console`'s standard error and keeps it; a stale store's warning
+    /// already said in this shell session (`memory`) is kept but not printed again.
+    func warn(_ warning: AnswerWarning?, on console: Console, memory: WarningMemory? = nil) {
         guard let warning else { return }
         given.withLock { $0.append(warning) }
+        if let memory, warning.code == "stale-store", !memory.isFirst(warning.message) { return }
         console.err("warning: \(warning.message)\n")
     }
 }
