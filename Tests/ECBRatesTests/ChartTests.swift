@@ -49,12 +49,30 @@ import Testing
         #expect(short.allSatisfy { $0.label.count == 5 } && short.count <= 6, "\(short)")
     }
 
+    /// The chart fills the terminal's width ($COLUMNS, as shells export it; else the window's
+    /// size; else 80), and never passes it.
+    @Test(arguments: [40, 60, 100, 160])
+    func theChartTakesTheTerminalsWidth(columns: Int) async throws {
+        let dir = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: dir)
+        let chart = await ecbrates(
+            ["series", "USD,JPY", "--from", "2024-01-01", "--to", "2024-06-30", "--chart"], store: store,
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1", "COLUMNS": "\(columns)"])
+        #expect(chart.status == 0, "\(chart)")
+        // Every line below the title (which is as long as its words).
+        let lines = chart.out.split(separator: "\n").dropFirst().map(\.count)
+        #expect(lines.max() == columns, "\(columns) columns:\n\(chart.out)")
+        // The axis line spans the plot: the value labels, " └", then the plot's width.
+        let axis = chart.out.split(separator: "\n").first { $0.contains("└") }
+        #expect(axis?.count == columns, "\(chart.out)")
+    }
+
     @Test func severalLinesAreToldApartWithoutColour() async throws {
         let dir = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: dir)
         let chart = await ecbrates(
             ["series", "USD,JPY", "--from", "2024-01-01", "--to", "2024-06-30", "--chart"], store: store,
-            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1"])
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1", "COLUMNS": "69"])
         #expect(chart.status == 0, "\(chart)")
         #expect(!chart.out.contains("\u{1B}["), "no colour")
         let plot = chart.out.split(separator: "\n").dropFirst().prefix(16).joined()

@@ -9,12 +9,30 @@ enum TerminalChart {
     static let colors = ["\u{1B}[34m", "\u{1B}[31m", "\u{1B}[32m", "\u{1B}[35m", "\u{1B}[33m", "\u{1B}[36m"]
     /// Columns between a line's number marks.
     static let markEvery = 12
+    /// The narrowest plot drawn, in characters (a narrower terminal wraps it).
+    static let minimumWidth = 20
 
-    static func render(_ table: SeriesTable, width: Int = 64, height: Int = 16, color: Bool) -> String {
+    /// The width to draw in: `$COLUMNS` when set (as shells export it), else the terminal's
+    /// (standard output's window size), else 80.
+    static func columns(environment: [String: String], outputIsTerminal: Bool) -> Int {
+        if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 { return columns }
+        var size = winsize()
+        if outputIsTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        return 80
+    }
+
+    /// The chart of `table`, `columns` characters wide in all (the terminal's width: see
+    /// ``columns(environment:)``), its plot 16 rows high.
+    static func render(_ table: SeriesTable, columns: Int = 80, height: Int = 16, color: Bool) -> String {
         let series = ChartSeries(table)
         guard !series.days.isEmpty else { return "(no data)\n" }
         let (ticks, decimals) = ChartTicks.values(low: series.range.low, high: series.range.high, count: 4)
         let low = ticks.first!, high = ticks.last!
+        // The plot takes what the value labels and the axis ("12.5 ┤") leave of the line.
+        let labelWidth = ticks.map { ChartTicks.label($0, decimals: decimals).count }.max() ?? 0
+        let width = max(minimumWidth, columns - labelWidth - 2)
         let dotsWide = width * 2, dotsHigh = height * 4
         var bits = Array(repeating: Array(repeating: UInt32(0), count: width), count: height)
         var owner = Array(repeating: Array(repeating: 0, count: width), count: height)
@@ -54,7 +72,6 @@ enum TerminalChart {
             let row = high == low ? height / 2 : Int(((high - tick) / (high - low) * Double(height - 1)).rounded())
             rowLabels[row] = ChartTicks.label(tick, decimals: decimals)
         }
-        let labelWidth = rowLabels.values.map(\.count).max() ?? 0
         var text = series.title + "\n"
         for row in 0..<height {
             let label = rowLabels[row] ?? ""

@@ -100,6 +100,9 @@ struct SeriesCommand: ParsableCommand {
         if chart {
             text = TerminalChart.render(
                 table,
+                columns: output.path == nil
+                    ? TerminalChart.columns(
+                        environment: context.environment, outputIsTerminal: context.console.outputIsTerminal) : 80,
                 color: context.console.outputIsTerminal && context.environment["NO_COLOR"] == nil && output.path == nil)
         } else if format == .svg {
             text = SVGChart.render(table)
