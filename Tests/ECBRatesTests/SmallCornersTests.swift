@@ -43,6 +43,30 @@ struct SmallCornersTests {
         #expect(lines.last == "2 of 3 files failed: \(bad1), \(bad2)")
     }
 
+    /// A store this user may not read (mode 0000) is said so, with its mode and owner, by a
+    /// query and by an import alike: not "unable to open database file", not "read-only".
+    /// (Run as nobody through setpriv when the tests run as root, who may read anything.)
+    @Test func anUnreadableStoreIsCalledUnreadableNotReadOnly() async throws {
+        let directory = TemporaryDirectory()
+        chmod(directory.url.path, 0o755)
+        let store = try await PreparedStore.copy(into: directory)
+        chmod(store.path, 0)
+        func run(_ arguments: [String]) throws -> CommandRun {
+            let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", CommandRun.executable.path]
+            if getuid() == 0 {
+                let child = try SpawnedProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"), asNobody + arguments)
+                return CommandRun(status: child.status ?? -1, out: child.out, err: child.err)
+            }
+            return try CommandRun.process(arguments)
+        }
+        let expected =
+            "Error: cannot read the store \(store.path): permission denied (mode 0000, owner uid \(getuid())); ask its owner to make it readable, or give another --store\n"
+        let query = try run(["rate", "USD", "--date", "2024-03-28", "--store", store.path])
+        #expect(query.status == 74 && query.err == expected, "\(query)")
+        let imported = try run(["import", FixturePaths.daily.path, "--store", store.path])
+        #expect(imported.status == 74 && imported.err == expected, "\(imported)")
+    }
+
     @Test func aURLOfAnotherSchemeIsNotAMissingFile() throws {
         let directory = TemporaryDirectory()
         let run = try CommandRun.process([

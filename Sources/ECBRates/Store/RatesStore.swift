@@ -56,6 +56,13 @@ public final class RatesStore: Sendable {
         {
             throw NoStoreError(path: url.path, isDirectory: true)
         }
+        // A store this user may not read (mode 0000, another user's 0600) is said so, before
+        // SQLite's "unable to open database file" (or a write's "read-only") can be.
+        if url.path != "/dev/null", FileManager.default.fileExists(atPath: url.path), access(url.path, R_OK) != 0,
+            errno == EACCES
+        {
+            throw StoreAccessError(path: url.path)
+        }
         self.url = url
         self.asOf = nil
         container = PersistentContainer(name: "rates", managedObjectModel: RatesModel.model)
