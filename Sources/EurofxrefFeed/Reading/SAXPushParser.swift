@@ -193,8 +193,9 @@ final class SAXPushParser {
 
     /// Where an attribute value the parser has just passed begins in its buffer: libxml2 passes
     /// a plain ASCII value in place, and a copy of any other (one with other characters, or one
-    /// it had to normalize); a copy is looked for, quoted, in the start tag just read. `nil`
-    /// (the parser's position) when it is not found as written.
+    /// it had to normalize); a copy is looked for, quoted, in the start tag just read (white
+    /// space as libxml2 normalizes it). `nil` (the parser's position) when it is not found, as
+    /// for a value written with entity references.
     func place(of value: UnsafeBufferPointer<UInt8>) -> UnsafePointer<UInt8>? {
         guard let input = context?.pointee.input?.pointee, let base = input.base, let current = input.cur,
             let end = input.end, let start = value.baseAddress
@@ -205,13 +206,19 @@ final class SAXPushParser {
             let quote = scan.pointee
             if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'"),
                 (scan + 1 + value.count).pointee == quote,
-                memcmp(scan + 1, start, value.count) == 0
+                (0..<value.count).allSatisfy({ Self.sameAfterNormalizing(raw: (scan + 1 + $0).pointee, value[$0]) })
             {
                 return scan + 1
             }
             scan += 1
         }
         return nil
+    }
+
+    /// Whether a byte written in a tag reads as `value` once libxml2 has normalized the
+    /// attribute (a tab, line feed or carriage return becomes a space).
+    private static func sameAfterNormalizing(raw: UInt8, _ value: UInt8) -> Bool {
+        raw == value || (value == 0x20 && (raw == 0x09 || raw == 0x0A || raw == 0x0D))
     }
 
     /// The first byte of the name of the attribute whose value starts at `value` (`name="value"`:
