@@ -64,4 +64,26 @@ struct AveragesTests {
         #expect(run.status == 0 && run.out.hasSuffix("wrong 0\n"), "seed \(seed): \(run.out) \(run.err)")
         #expect(lines.count >= 4, "seed \(seed): too few rows checked: \(lines)")
     }
+
+    /// Several currencies in one grouped series: each figure says of how many days it was made
+    /// when a currency lacks some of the period's (the rouble's 2022 mean is of the 42 days
+    /// before the ECB suspended it, not of the year's 257 publications).
+    @Test func aFigureOfFewerDaysThanItsPeriodSaysSo() async throws {
+        let directory = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: directory)
+        let arguments = ["series", "RUB,USD", "--from", "2022-01-01", "--to", "2022-12-31", "--group", "year"]
+        let text = try CommandRun.process(arguments + ["--store", store.path])
+        #expect(
+            text.out == """
+                year        days           RUB      USD
+                2022-01-01   257  88.3971 (42)  1.05305
+                (n): a figure of n days, where the currency has no rate on the others
+
+                """, "\(text)")
+        let csv = try CommandRun.process(arguments + ["--format", "csv", "--store", store.path])
+        #expect(csv.out.hasPrefix("year,days,RUB,USD,RUB_days,USD_days\n2022-01-01,257,"), "\(csv.out)")
+        #expect(csv.out.hasSuffix(",42,257\n"), "\(csv.out)")
+        let json = try CommandRun.process(arguments + ["--format", "json", "--store", store.path])
+        #expect(json.out.contains(#""currencyDays":{"RUB":42,"USD":257}"#), "\(json.out)")
+    }
 }

@@ -42,6 +42,12 @@ import Testing
                 #""history":{"complete":false,"shouldBegin":"1999-01-04","asked":false,"missingBusinessDays":\#(missing)}"#
             ), "\(json.out)")
 
+        // A fallback never reaches across the gap: 2026-07-02 was published, the store lacks it.
+        for fallback in ["next", "nearest"] {
+            let reaching = try CommandRun.process(
+                ["rate", "USD", "--date", "2026-07-02", "--fallback", fallback, "--store", store])
+            #expect(reaching.status == 65 && reaching.err.contains("the store's history is incomplete"), "\(reaching)")
+        }
         // An answer for a day in the gap says why there is none.
         let rate = try CommandRun.process(["rate", "USD", "--date", "2005-03-01", "--store", store])
         #expect(rate.status == 65)

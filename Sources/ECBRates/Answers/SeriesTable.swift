@@ -48,6 +48,9 @@ public struct SeriesTable: Sendable, Equatable, Codable {
         /// For a row of a grouped series: the publications its figures were made of (a yearly
         /// average is the mean of that many days); nil for a day's row.
         public var days: Int?
+        /// For a row of a grouped series: per currency, the days its figure was made of (fewer
+        /// than ``days`` for a currency without a rate on some of them: one that ended, or paused).
+        public var counts: [Int]?
 
         /// A row of `rates` on `day` (a group of `days` publications, for a grouped series).
         public init(day: CalendarDay, rates: [Decimal?], days: Int? = nil) {

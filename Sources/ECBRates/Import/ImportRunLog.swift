@@ -19,6 +19,11 @@ enum ImportRunLog {
                 {
                     run.outcome = .interrupted
                     run.errorMessage = ImportRun.interruptedMessage(processID: run.processID)
+                    // Killed before it could say: what it stored is counted in the store.
+                    let stored = try storedCounts(of: run, in: context)
+                    run.days = Int64(stored.days)
+                    run.rates = Int64(stored.rates)
+                    run.inserted = Int64(stored.rates)
                 }
             }
             let run = ImportRun(context: context)
@@ -31,6 +36,16 @@ enum ImportRunLog {
             try context.save()
             return run.objectID
         }
+    }
+
+    /// The days and rates `run` stored first, counted in the store: for a run killed before it
+    /// could record them (its rates are the ones it inserted; corrections are not counted).
+    static func storedCounts(of run: ImportRun, in context: ManagedObjectContext) throws -> (days: Int, rates: Int) {
+        let started = run.startedAt, never = Date.distantFuture
+        let (rates, days) = try context.aggregate(
+            FetchRequest<Eurofxrefhist>(predicate: #Predicate { ($0.importRun?.startedAt ?? never) == started }),
+            .count, .countDistinct(\.date))
+        return (days, rates)
     }
 
     /// Records how a run ended.

@@ -17,14 +17,25 @@ extension SeriesTable: RenderableAnswer {
     }
 
     public var text: String {
-        // A grouped series says of how many publications each row was made.
+        // A grouped series says of how many publications each row was made, and, beside a
+        // figure made of fewer (a currency without a rate on some of them), of how many.
         let counted = grouping != nil
-        return TextTable.render(
+        var fewer = false
+        let table = TextTable.render(
             [[dateColumn] + (counted ? ["days"] : []) + currencies]
                 + rows.map { row in
                     ["\(row.day)"] + (counted ? ["\(row.days ?? 0)"] : [])
-                        + row.rates.map { $0.map { cell($0, machine: false) } ?? "-" }
+                        + row.rates.enumerated().map { index, rate in
+                            guard let rate else { return "-" }
+                            let text = cell(rate, machine: false)
+                            if let count = row.counts?[index], count != row.days {
+                                fewer = true
+                                return "\(text) (\(count))"
+                            }
+                            return text
+                        }
                 }, rightAligned: Set(1...(currencies.count + (counted ? 1 : 0))))
+        return table + (fewer ? "(n): a figure of n days, where the currency has no rate on the others\n" : "")
     }
 
     public var json: JSONText {
@@ -38,11 +49,16 @@ extension SeriesTable: RenderableAnswer {
     }
 
     public var csvRows: [[String]] {
+        // A grouped series of several currencies also gives each one's count of days.
         let counted = grouping != nil
-        return [[dateColumn] + (counted ? ["days"] : []) + currencies]
+        let perCurrency = counted && currencies.count > 1
+        return [
+            [dateColumn] + (counted ? ["days"] : []) + currencies + (perCurrency ? currencies.map { "\($0)_days" } : [])
+        ]
             + rows.map { row in
                 ["\(row.day)"] + (counted ? ["\(row.days ?? 0)"] : [])
                     + row.rates.map { $0.map { cell($0, machine: true) } ?? "" }
+                    + (perCurrency ? (row.counts ?? []).map { "\($0)" } : [])
             }
     }
 
@@ -60,6 +76,11 @@ extension SeriesTable: RenderableAnswer {
             [("date", .string(row.day.description))] + (row.days.map { [("days", JSONText.number(Double($0)))] } ?? [])
                 + zip(currencies, row.rates).map { code, rate in
                     (code, rate.map { .raw(NumberText.figure($0, derived: derived, machine: true)) } ?? .null)
-                })
+                }
+                // A grouped row of several currencies: each one's count of days too.
+                + (row.counts.flatMap { counts in
+                    currencies.count > 1
+                        ? [("currencyDays", .object(zip(currencies, counts).map { ($0, .number(Double($1))) }))] : nil
+                } ?? []))
     }
 }

@@ -52,9 +52,17 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .unknownCurrency(let code, let suggestions):
             // A currency the euro replaced that the store never held (GRD: the ECB's files do
             // not have it): its reason, not just "unknown".
+            // A currency the euro replaced: its fixed conversion rate, which rate and convert use.
+            let fixed = EuroConversionRate.of(code).map { rate in
+                "; its conversion rate is fixed at \(rate.text) per euro since \(rate.since), which 'rate' and 'convert' use"
+            }
             if let end = CurrencyLifecycle.known.first(where: { $0.currency == code && $0.through == nil }) {
                 return
                     "no rates of \(code) in the store: \(end.why), and the ECB's reference rates here do not include it"
+                    + (fixed ?? "")
+            }
+            if let fixed, let rate = EuroConversionRate.of(code) {
+                return "no ECB reference rates of \(code) (the \(rate.name)) in the store\(fixed)"
             }
             var text = "unknown currency '\(code)'"
             if !suggestions.isEmpty {

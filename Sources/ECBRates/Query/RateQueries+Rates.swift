@@ -114,8 +114,17 @@ extension RateQueries {
 
     /// Whether `fallback` may answer for `day`, before the first stored day, with that day's
     /// rates: `next` and `nearest` look up to ``RateFallback/window`` days ahead.
+    ///
+    /// Only across days the ECB published nothing on: a business day between `day` and the
+    /// first stored day, from the ECB's first day on, is one the store lacks (a store that
+    /// begins later, or an incomplete one), and the publication next to `day` is not known.
     static func reachesForward(from day: CalendarDay, to first: CalendarDay, fallback: RateFallback) -> Bool {
-        (fallback == .next || fallback == .nearest) && first.days(since: day) <= RateFallback.window
+        guard fallback == .next || fallback == .nearest, first.days(since: day) <= RateFallback.window else {
+            return false
+        }
+        return TargetCalendar.businessDays(after: day.adding(days: -1), through: first.adding(days: -1)).allSatisfy {
+            $0 < TargetCalendar.firstPublicationDay
+        }
     }
 
     /// `code` in upper case (as it is, when it already is: the usual case, without a copy).

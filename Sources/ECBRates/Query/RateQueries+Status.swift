@@ -50,10 +50,12 @@ extension RateQueries {
             // A run still marked running whose process is gone was killed (or its machine
             // stopped): say so, as the next import will record it.
             let gone = run.outcome == .running && kill(pid_t(run.processID), 0) == -1 && errno == ESRCH
+            // What a killed run stored, counted in the store (it could not record it).
+            let stored = gone ? try ImportRunLog.storedCounts(of: run, in: context).rates : nil
             return ImportRunSummary(
                 source: run.source, startedAt: run.startedAt, finishedAt: run.finishedAt,
                 outcome: gone ? ImportRun.Outcome.interrupted.rawValue : run.outcomeText,
-                rates: Int(run.rates), inserted: Int(run.inserted), corrected: Int(run.corrected),
+                rates: stored ?? Int(run.rates), inserted: stored ?? Int(run.inserted), corrected: Int(run.corrected),
                 error: gone ? ImportRun.interruptedMessage(processID: run.processID) : run.errorMessage,
                 processID: Int(run.processID))
         }

@@ -95,7 +95,9 @@ public struct SeriesGrouper {
             case .max: return rates.max()
             }
         }
-        try emit(SeriesTable.Row(day: current, rates: figures, days: count))
+        var row = SeriesTable.Row(day: current, rates: figures, days: count)
+        row.counts = values.map(\.count)
+        try emit(row)
         self.current = nil
         values = values.map { _ in [] }
         count = 0

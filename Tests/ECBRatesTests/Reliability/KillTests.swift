@@ -43,19 +43,24 @@ import Testing
         let run = try probe.latestRun()
         #expect(run?.outcome == "running" && run?.finished == false, "\(String(describing: run))")
 
+        // What the killed run stored, counted in the store: it could not record it itself.
+        let kept = stored.values.map(\.count).reduce(0, +)
         let status = try CommandRun.process(["status", "--store", store.path])
         #expect(status.status == 0, "\(status)")
         #expect(status.out.contains("last import:  interrupted"), "\(status.out)")
+        #expect(status.out.contains("(\(kept) rates, \(kept) new, 0 corrected)"), "\(status.out)")
 
         let rerun = try CommandRun.process(["import", FixturePaths.history.path, "--store", store.path])
         #expect(rerun.status == 0, "\(rerun)")
-        let kept = stored.values.map(\.count).reduce(0, +)
         #expect(rerun.out.contains(": \(221_064 - kept) new, 0 corrected, \(kept) unchanged in "), "\(rerun.out)")
         #expect(try probe.ratesByDay() == historyByDay)
         #expect(try probe.integrityCheck() == "ok")
         #expect(try probe.indexNames().contains("Eurofxrefhist_index_currencySymbol_date"))
-        let outcomes = try probe.rows("SELECT outcomeText FROM ImportRun ORDER BY startedAt").map { $0[0] ?? "" }
-        #expect(outcomes == ["interrupted", "succeeded"])
+        let outcomes = try probe.rows("SELECT outcomeText, days, rates FROM ImportRun ORDER BY startedAt")
+        #expect(
+            outcomes.map { $0.map { $0 ?? "" } } == [
+                ["interrupted", "\(stored.count)", "\(kept)"], ["succeeded", "7104", "221064"],
+            ], "the killed run is recorded with what it stored")
     }
 }
 
