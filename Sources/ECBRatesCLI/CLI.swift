@@ -84,7 +84,7 @@ public enum CLI {
         let status = error is UsageError ? ExitCode.usage : ExitCode.code(for: error)
         if json {
             let message = (error as? UsageError)?.message ?? FailureText.describe(error)
-            let code = error is UsageError ? "usage" : FailureKind.code(of: error)
+            let code = (error as? UsageError)?.code ?? FailureKind.code(of: error)
             context.console.err(ErrorAnswer(message: message, status: status, code: code).rendered(as: .json))
         } else if let error = error as? UsageError {
             context.usageError(error)
@@ -127,7 +127,7 @@ public enum CLI {
                 throw CommandFailure(
                     error: UsageError(
                         error.description.prefix(1).uppercased() + error.description.dropFirst(),
-                        command: parsed.spec.name), errorsAsJSON: errorsAsJSON)
+                        command: parsed.spec.name, code: error.code), errorsAsJSON: errorsAsJSON)
             } catch {
                 throw CommandFailure(error: error, errorsAsJSON: errorsAsJSON)
             }

@@ -67,6 +67,35 @@ struct SmallCornersTests {
         #expect(imported.status == 74 && imported.err == expected, "\(imported)")
     }
 
+    @Test func anUnknownCurrencyHasItsOwnCodeInJSON() async throws {
+        let directory = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: directory)
+        let run = try CommandRun.process(["rate", "XYZ", "--format", "json", "--store", store.path])
+        #expect(run.status == 64)
+        #expect(run.err == #"{"error":"Unknown currency 'XYZ'","code":"unknown-currency","exitStatus":64}"# + "\n")
+    }
+
+    /// A store whose newest day is the newest due but with holes inside is not "empty".
+    @Test func aStoreWithHolesIsNotCalledEmpty() throws {
+        let directory = TemporaryDirectory()
+        let store = directory.file("r.sqlite").path
+        let now = ["ECBRATES_NOW": "2026-10-01T12:00:00Z"]
+        _ = try CommandRun.process(
+            ["import", FixturePaths.ninetyDays.path, "--store", store, "--quiet"], environment: now)
+        _ = try CommandRun.process(
+            [
+                "import", FixturePaths.history.path, "--from", "2026-01-01", "--to", "2026-05-31", "--store", store,
+                "--quiet",
+            ],
+            environment: now)
+        let status = try CommandRun.process(["status", "--store", store], environment: now)
+        #expect(
+            status.out.contains(
+                "freshness:    up to its newest day (rates of 2026-09-30 are the newest due), but with holes\n"),
+            "\(status.out)")
+        #expect(status.out.contains("\nholes:        "), "\(status.out)")
+    }
+
     @Test func aURLOfAnotherSchemeIsNotAMissingFile() throws {
         let directory = TemporaryDirectory()
         let run = try CommandRun.process([

@@ -22,6 +22,9 @@ extension StoreStatus: RenderableAnswer {
         } else if let first = status.missingBusinessDays.first {
             freshness =
                 "out of date: \(status.missingBusinessDays.count) business day\(status.missingBusinessDays.count == 1 ? "" : "s") missing, from \(first) to \(status.dueDay) (\(status.ageDays) days behind)"
+        } else if status.lastDay != nil {
+            // Its newest day is the newest due, but days inside are missing (listed below).
+            freshness = "up to its newest day (rates of \(status.dueDay) are the newest due), but with holes"
         } else {
             freshness = "empty"
         }
