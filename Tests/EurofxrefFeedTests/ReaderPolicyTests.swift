@@ -117,6 +117,22 @@ import Testing
         )
     }
 
+    /// Stray text that begins with what libxml2 hands on apart (a reference's replacement, text
+    /// after a comment, a CDATA section, text that is not ASCII) is placed at its first byte as
+    /// written, and quoted as written (found by a review; the fuzz now makes such text too).
+    @Test(arguments: [
+        (#"&amp;x"#, 25, #""&amp;x""#), (#"<!-- c -->&gt;"#, 35, #""&gt;""#), (#"<![CDATA[  z]]>"#, 36, #""z]]>""#),
+        ("Zürich", 25, #""Zürich""#), ("ab&amp;cd", 25, #""ab&amp;cd""#),
+    ])
+    func strayTextIsPlacedAndQuotedAsWritten(inserted: String, column: Int, quoted: String) throws {
+        let day = #"<Cube time="2026-09-30">"# + inserted + #"<Cube currency="USD" rate="1.1355"/></Cube>"#
+        let (_, _, error) = read(Self.header + day + Self.footer, chunkDays: 1)
+        #expect(
+            error?.description
+                == "t.xml:4:\(column): unexpected text \(quoted) in the day Cube of 2026-09-30; expected only rate Cubes"
+        )
+    }
+
     @Test func anAttributeOnTheDayOrTheWrapperIsAnError() throws {
         let (_, _, onDay) = read(
             Self.header + #"<Cube time="2026-09-30" kind="final"><Cube currency="USD" rate="1.1355"/></Cube>"#

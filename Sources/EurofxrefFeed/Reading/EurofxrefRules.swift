@@ -414,7 +414,7 @@ final class EurofxrefRules: SAXEventHandler {
         }
     }
 
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>, in parser: SAXPushParser) {
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>, isCDATA: Bool, in parser: SAXPushParser) {
         guard let level = levels.last, level == .wrapper || level == .day || level == .rate else { return }
         guard let start = bytes.firstIndex(where: { !SAXPushParser.isBlankByte($0) }) else { return }
         let text = UnsafeBufferPointer(rebasing: bytes[start...])
@@ -425,11 +425,19 @@ final class EurofxrefRules: SAXEventHandler {
             place = "inside the \(currentRate) Cube of \(currentDay.map { "\($0)" } ?? "?"); a rate Cube is empty"
         default: place = "among the days; expected only day Cubes"
         }
-        let (line, column) = parser.position(ofText: bytes, offset: start)
+        // Where it is written, and as written (libxml2 may pass a reference's replacement, or
+        // text up to its first character that is not ASCII, first). Text passed in place is
+        // placed from its own end, where libxml2's line and column stand; a CDATA section's and
+        // a copy's from the parser's position, which they agree with.
+        let written = parser.textStart(bytes, offset: start)
+        let inPlace = bytes.baseAddress.map { written == $0 + start } ?? false
+        let (line, column) =
+            inPlace && !isCDATA ? parser.position(ofText: bytes, offset: start) : parser.position(of: written)
+        let quoted = written.map { parser.writtenText(from: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? text
         parser.stop(
             FeedError(
                 source: source, line: line, column: column, kind: .structure,
-                message: "unexpected text \(RateText.quoted(text)) \(place)"))
+                message: "unexpected text \(RateText.quoted(quoted)) \(place)"))
     }
 
     func foundDTD(_ name: String, in parser: SAXPushParser) {

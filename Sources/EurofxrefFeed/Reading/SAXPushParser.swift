@@ -15,8 +15,8 @@ protocol SAXEventHandler: AnyObject {
         attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>, in parser: SAXPushParser)
     /// The current element ends.
     func endElement(in parser: SAXPushParser)
-    /// Character data (including white space between elements).
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>, in parser: SAXPushParser)
+    /// Character data (including white space between elements); `isCDATA` for a CDATA section's.
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>, isCDATA: Bool, in parser: SAXPushParser)
     /// The document has a DTD, named `name`.
     func foundDTD(_ name: String, in parser: SAXPushParser)
 }
@@ -178,6 +178,29 @@ final class SAXPushParser {
         return (target < reference ? here.line - newlines : here.line + newlines, column)
     }
 
+    /// Where character data libxml2 passed begins in its buffer, `offset` bytes in: the bytes
+    /// themselves when passed in place; for a copy (a reference's replacement, text that is
+    /// not ASCII), the first byte that is not blank after the markup before the parser's
+    /// position (the text as written, `&amp;` and all). `nil` when neither is in the buffer.
+    func textStart(_ passed: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafePointer<UInt8>? {
+        guard let input = context?.pointee.input?.pointee, let base = input.base, let end = input.end,
+            var scan = input.cur, let start = passed.baseAddress
+        else { return nil }
+        if start >= base && start < end { return start + offset }
+        while scan > base && (scan - 1).pointee != UInt8(ascii: ">") { scan -= 1 }
+        while scan < end && Self.isBlankByte(scan.pointee) { scan += 1 }
+        return scan < end ? scan : nil
+    }
+
+    /// The text as written in the buffer from `start` up to the next markup (`<`), at most
+    /// `limit` bytes: what an error quotes.
+    func writtenText(from start: UnsafePointer<UInt8>, limit: Int = 60) -> UnsafeBufferPointer<UInt8> {
+        guard let end = context?.pointee.input?.pointee.end else { return UnsafeBufferPointer(start: start, count: 0) }
+        var scan = start
+        while scan < end && scan.pointee != UInt8(ascii: "<") && scan - start < limit { scan += 1 }
+        return UnsafeBufferPointer(start: start, count: scan - start)
+    }
+
     /// The `<` that opens the start tag the parser has just read (`<` cannot occur inside an
     /// attribute value, so the nearest one back is it).
     func startOfCurrentTag() -> UnsafePointer<UInt8>? {
@@ -288,11 +311,16 @@ final class SAXPushParser {
             guard let userData, let bytes, count > 0 else { return }
             let parser = SAXPushParser.instance(userData)
             guard !parser.stopped else { return }
-            parser.handler.characters(UnsafeBufferPointer(start: bytes, count: Int(count)), in: parser)
+            parser.handler.characters(UnsafeBufferPointer(start: bytes, count: Int(count)), isCDATA: false, in: parser)
         }
         callbacks.characters = characters
         callbacks.ignorableWhitespace = characters
-        callbacks.cdataBlock = characters
+        callbacks.cdataBlock = { userData, bytes, count in
+            guard let userData, let bytes, count > 0 else { return }
+            let parser = SAXPushParser.instance(userData)
+            guard !parser.stopped else { return }
+            parser.handler.characters(UnsafeBufferPointer(start: bytes, count: Int(count)), isCDATA: true, in: parser)
+        }
         callbacks.internalSubset = { userData, name, _, _ in
             guard let userData else { return }
             let parser = SAXPushParser.instance(userData)
