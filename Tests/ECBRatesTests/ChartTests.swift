@@ -65,6 +65,13 @@ import Testing
         // The axis line spans the plot: the value labels, " └", then the plot's width.
         let axis = chart.out.split(separator: "\n").first { $0.contains("└") }
         #expect(axis?.count == columns, "\(chart.out)")
+        // A date label at the last tick is left out rather than run past the width.
+        let monthly = await ecbrates(
+            ["series", "USD", "--from", "2024-01-01", "--to", "2024-06-30", "--group", "month", "--chart"],
+            store: store,
+            environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z", "NO_COLOR": "1", "COLUMNS": "\(columns)"])
+        let monthlyLines = monthly.out.split(separator: "\n").map(String.init).dropFirst()
+        #expect(monthlyLines.allSatisfy { $0.count <= columns }, "\(monthly.out)")
     }
 
     @Test func severalLinesAreToldApartWithoutColour() async throws {

@@ -59,6 +59,11 @@ public struct ImportStopped: Error, Sendable, Equatable, CustomStringConvertible
     /// The signal that asked for the stop.
     public let signal: Int32
 
+    /// The stop `signal` asked for.
+    public init(signal: Int32) {
+        self.signal = signal
+    }
+
     /// `SIGINT`, `SIGTERM`, or `signal N`.
     public var signalName: String {
         switch signal {

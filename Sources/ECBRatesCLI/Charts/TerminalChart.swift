@@ -98,7 +98,7 @@ enum TerminalChart {
         for (index, label) in ChartTicks.dates(series.days) {
             let column = count == 1 ? 0 : index * (width - 1) / (count - 1)
             axis[column] = "┬"
-            guard column >= free, column + label.count <= labels.count else { continue }
+            guard column >= free, column + label.count <= width else { continue }
             for (offset, character) in label.enumerated() { labels[column + offset] = character }
             free = column + label.count + 1
         }

@@ -157,6 +157,13 @@ struct ImportCommand: ParsableCommand {
             let reports = try await job.run()
             progress?.finish()
             Self.render(reports, format: format, console: context.console)
+            // A signal that came once everything was stored stopped nothing: said so.
+            if let signal = interruption.signal, signal != 0 {
+                let stop = ImportStopped(signal: signal)
+                context.console.err(
+                    "note: \(stop.signalName) came after the import had stored and recorded everything; nothing was stopped\n"
+                )
+            }
             return ExitCode.success
         } catch let error as ImportJobError {
             progress?.finish()
@@ -189,6 +196,12 @@ struct ImportCommand: ParsableCommand {
         let answer = ImportAnswer(
             reports: reports, stopped: stopped, error: stopped == nil ? nil : error.map(FailureText.describe) ?? "",
             interruptedBy: (error as? ImportStopped)?.signalName)
-        console.out(answer.rendered(as: format))
+        // --quiet silences a success's report; what a stopped import stored is said even then
+        // (on standard error, for a cron job's log).
+        if console.isQuiet && stopped != nil {
+            console.err(answer.rendered(as: format))
+        } else {
+            console.out(answer.rendered(as: format))
+        }
     }
 }
