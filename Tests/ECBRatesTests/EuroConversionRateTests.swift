@@ -37,6 +37,10 @@ import Testing
             drachma.err
                 == "Error: GRD has no rate on 2000-06-01: its conversion rate to the euro applies from 2001-01-01, and the ECB's reference rates here do not include it before\n"
         )
+        // A replaced currency as the base: 1.0811 / 1.95583 USD per mark.
+        let base = try await ask(["rate", "USD", "--base", "DEM", "--date", "2024-03-28"])
+        #expect(
+            base.out == "USD 0.552758 per DEM on 2024-03-28 (fixed at 1.95583 per euro since 1999-01-01)\n", "\(base)")
         let json = try await ask(["rate", "GRD", "--date", "2005-01-01", "--format", "json"])
         #expect(json.out.contains(#""fixed":{"perEuro":340.750,"since":"2001-01-01"}"#), "\(json.out)")
     }

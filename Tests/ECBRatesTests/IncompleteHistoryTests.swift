@@ -36,6 +36,13 @@ import Testing
         let checked = try CommandRun.process(["status", "--max-age-days", "100", "--store", store])
         #expect(checked.status == 1, "\(checked)")
         #expect(checked.err == "the store's history is incomplete: \(gap)\n")
+        // Every reason the check fails is named; under JSON each is an object with its code.
+        let both = try CommandRun.process(["status", "--max-age-days", "3", "--format", "json", "--store", store])
+        #expect(both.status == 1)
+        #expect(
+            both.err.split(separator: "\n").compactMap { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String
+            } == ["stale-store", "incomplete-history"], "\(both.err)")
         let json = try CommandRun.process(["status", "--format", "json", "--store", store])
         #expect(
             json.out.contains(

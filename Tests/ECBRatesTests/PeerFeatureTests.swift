@@ -157,7 +157,7 @@ import Testing
         let usage = try await ask(["series", "USX", "--format", "ndjson"])
         #expect(usage.status == 64)
         #expect(
-            usage.err == #"{"error":"Unknown currency 'USX'. Did you mean 'USD'?","code":"usage","exitStatus":64}"#
+            usage.err == #"{"error":"Unknown currency 'USX'. Did you mean 'USD'?","code":"unknown-currency","exitStatus":64}"#
                 + "\n")
     }
 

@@ -55,7 +55,9 @@ extension RateQueries {
         _ currencies: [String]? = nil, on day: CalendarDay? = nil, base: String = "EUR",
         fallback: RateFallback = .previous
     ) throws -> [RateAnswer] {
-        let baseCode = try knownCurrency(base)
+        // A base the euro replaced is known by its fixed rate, not by the store.
+        let fixedBase = usesFixedConversionRates && EuroConversionRate.of(Self.upperCased(base)) != nil
+        let baseCode = fixedBase ? Self.upperCased(base) : try knownCurrency(base)
         // Every currency of the publication, the euro too when quoted against another.
         let codes =
             try currencies

@@ -9,8 +9,10 @@ struct StatusCommand: ParsableCommand {
         discussion: """
             Up to date means the store has the rates of every TARGET business day whose rates are out
             (around 16:00 CET), and no hole: no business day without rates between its first and newest
-            days. With --max-age-days, the command exits 1 when the newest stored day is more days older
-            than the newest day due, or when the store has a hole: for monitoring a cron job.
+            days. Complete history means it begins where its history should: on the ECB's first day
+            (1999-01-04), or on the day an 'import --from' asked for. With --max-age-days, the command
+            exits 1, naming each reason, when the newest stored day is more days older than the newest day
+            due, when the store has a hole, or when its history is incomplete: for monitoring a cron job.
             """)
 
     @Option(
@@ -31,26 +33,35 @@ struct StatusCommand: ParsableCommand {
         var status = try await QuerySupport.ask(store, context: context) { try $0.status() }
         status.store = store.url.path
         context.console.out(status.rendered(as: format))
-        if maxAge != nil, status.lastDay == nil {
-            context.console.err("the store is empty: no rates at all; run 'ecbrates import'\n")
-            return ExitCode.stale
+        guard let maxAge else { return ExitCode.success }
+        // Every reason the check fails, each with a stable code (one JSON object a line under
+        // --format json).
+        var reasons: [(code: String, message: String)] = []
+        if status.lastDay == nil {
+            reasons.append(("empty-store", "the store is empty: no rates at all; run 'ecbrates import'"))
         }
-        if let maxAge, status.ageDays > maxAge {
+        if status.lastDay != nil, status.ageDays > maxAge {
+            reasons.append(
+                (
+                    "stale-store",
+                    "the store is \(status.ageDays) day\(status.ageDays == 1 ? "" : "s") behind, more than --max-age-days \(maxAge)"
+                ))
+        }
+        if let incomplete = status.history.incompleteText { reasons.append(("incomplete-history", incomplete)) }
+        if let first = status.holes.first {
+            reasons.append(
+                (
+                    "hole",
+                    "the store has \(status.holes.count) hole\(status.holes.count == 1 ? "" : "s") (business days without rates, from \(first)); run 'ecbrates import hist'"
+                ))
+        }
+        for reason in reasons {
             context.console.err(
-                "the store is \(status.ageDays) day\(status.ageDays == 1 ? "" : "s") behind, more than --max-age-days \(maxAge)\n"
-            )
-            return ExitCode.stale
+                format == .json
+                    ? ErrorAnswer(message: reason.message, status: ExitCode.stale, code: reason.code).rendered(
+                        as: .json)
+                    : reason.message + "\n")
         }
-        if maxAge != nil, let incomplete = status.history.incompleteText {
-            context.console.err(incomplete + "\n")
-            return ExitCode.stale
-        }
-        if maxAge != nil, let first = status.holes.first {
-            context.console.err(
-                "the store has \(status.holes.count) hole\(status.holes.count == 1 ? "" : "s") (business days without rates, from \(first)); run 'ecbrates import hist'\n"
-            )
-            return ExitCode.stale
-        }
-        return ExitCode.success
+        return reasons.isEmpty ? ExitCode.success : ExitCode.stale
     }
 }
