@@ -41,6 +41,18 @@ struct SmallCornersTests {
             lines.first?.hasPrefix("Error: \(bad1):9:") == true
                 && lines.dropFirst().first?.hasPrefix("Error: \(bad2):9:") == true)
         #expect(lines.last == "2 of 3 files failed: \(bad1), \(bad2)")
+        // Under JSON the answer lists the good files and the failed ones; standard error has one
+        // JSON error, as every command's.
+        let json = try CommandRun.process(["validate", bad1, FixturePaths.daily.path, bad2, "--format", "json"])
+        #expect(json.status == 65)
+        let answer = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        #expect((answer?["files"] as? [Any])?.count == 1, "\(json.out)")
+        #expect(
+            (answer?["failed"] as? [[String: String]])?.map { $0["source"] ?? "" } == [bad1, bad2], "\(json.out)")
+        #expect(
+            json.err
+                == #"{"error":"2 of 3 files failed: \#(bad1), \#(bad2)","code":"bad-data","exitStatus":65}"# + "\n",
+            "\(json.err)")
     }
 
     /// A store this user may not read (mode 0000) is said so, with its mode and owner, by a

@@ -2,7 +2,20 @@ extension ValidationAnswer: RenderableAnswer {
     /// `eurofxref-daily.xml: ok, 1 day 2026-09-30, 29 rates, 29 currencies`, a line per file.
     public var text: String { files.map { "\($0.source): ok, \($0)\n" }.joined() }
 
-    public var json: JSONText { .object([("files", .array(ndjson))]) }
+    public var json: JSONText {
+        .object([
+            ("files", .array(ndjson)),
+            (
+                "failed",
+                .array(
+                    failed.map {
+                        .object([
+                            ("source", .string($0.source)), ("error", .string($0.message)), ("code", .string($0.code)),
+                        ])
+                    })
+            ),
+        ])
+    }
 
     public var csvRows: [[String]] {
         [["source", "days", "rates", "currencies", "first_day", "last_day"]]

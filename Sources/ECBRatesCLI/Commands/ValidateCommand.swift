@@ -25,7 +25,8 @@ struct ValidateCommand: ParsableCommand {
         var summaries: [FeedSummary] = []
         // Every file is checked: a bad one is reported and the next is read; the exit status is
         // the first failure's.
-        var failures: [(file: String, status: Int32)] = []
+        var failures: [(file: String, status: Int32, code: String)] = []
+        var failed: [ValidationAnswer.Failure] = []
         for argument in files {
             let source = FeedSource(argument)
             guard source.remoteURL == nil else {
@@ -39,25 +40,28 @@ struct ValidateCommand: ParsableCommand {
                 // Text says each good file as it is read.
                 if format == .text { context.console.out(ValidationAnswer(files: [summary]).rendered(as: .text)) }
             } catch {
-                let status = ExitCode.code(for: error)
-                failures.append((source.description, status))
-                if format == .json {
-                    context.console.err(
-                        ErrorAnswer(
-                            message: FailureText.describe(error), status: status, code: FailureKind.code(of: error)
-                        )
-                        .rendered(as: .json))
-                } else {
-                    context.failure(error)
-                }
+                let status = ExitCode.code(for: error), code = FailureKind.code(of: error)
+                failures.append((source.description, status, code))
+                failed.append(.init(source: source.description, message: FailureText.describe(error), code: code))
+                // Text names each bad file's error as it is read; JSON lists them in the answer.
+                if format != .json { context.failure(error) }
             }
         }
-        if format == .json { context.console.out(ValidationAnswer(files: summaries).rendered(as: .json)) }
+        if format == .json {
+            context.console.out(ValidationAnswer(files: summaries, failed: failed).rendered(as: .json))
+        }
         if let first = failures.first {
-            if files.count > 1 && format == .text {
+            let summary =
+                "\(failures.count) of \(files.count) file\(files.count == 1 ? "" : "s") failed: \(failures.map(\.file).joined(separator: ", "))"
+            if format == .json {
+                // One JSON error on standard error, as every command's: the files are in the answer.
                 context.console.err(
-                    "\(failures.count) of \(files.count) files failed: \(failures.map(\.file).joined(separator: ", "))\n"
-                )
+                    ErrorAnswer(
+                        message: files.count == 1 ? failed[0].message : summary, status: first.status, code: first.code
+                    )
+                    .rendered(as: .json))
+            } else if files.count > 1 {
+                context.console.err(summary + "\n")
             }
             return first.status
         }
