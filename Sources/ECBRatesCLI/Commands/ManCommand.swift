@@ -1,0 +1,29 @@
+import Foundation
+
+/// `ecbrates man [<command>]`: a manual page in roff, made from the declarations `--help` uses.
+struct ManCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "man",
+        abstract: "Print a manual page (roff) for man(1): ecbrates(1), or a command's.",
+        discussion: """
+            Pages are made from the same declarations as --help, so they cannot drift from the tool. Read one with
+            'ecbrates man rate | man -l -'; the Debian package installs them all.
+            """)
+
+    @OptionalArgument(.word("command", help: "The command whose page to print (none: ecbrates(1)).")) var command:
+        String?
+
+    func run(_ context: CommandContext) async throws -> Int32 {
+        guard let command else {
+            context.console.out(ManPage.mainPage(commands: CLI.commands))
+            return ExitCode.success
+        }
+        guard let entry = CLI.commands.first(where: { $0.name == command }) else {
+            throw UsageError(
+                "no command '\(command)'; one of: \(CLI.commands.map(\.name).joined(separator: ", "))",
+                command: Self.configuration.name)
+        }
+        context.console.out(ManPage.page(for: entry.makeSpec()))
+        return ExitCode.success
+    }
+}
