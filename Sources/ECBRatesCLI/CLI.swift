@@ -101,7 +101,7 @@ public enum CLI {
         CommandEntry(SeriesCommand.self), CommandEntry(CurrenciesCommand.self), CommandEntry(ExportCommand.self),
         CommandEntry(CorrectionsCommand.self), CommandEntry(StatusCommand.self), CommandEntry(ShellCommand.self),
         CommandEntry(WatchCommand.self), CommandEntry(ServeCommand.self), CommandEntry(MCPCommand.self),
-        CommandEntry(ManCommand.self),
+        CommandEntry(ManCommand.self), CommandEntry(CompletionsCommand.self),
     ]
 
     /// Prints help or the version, or runs the parsed command.

@@ -46,6 +46,8 @@ import Testing
             "serve --listen 127.0.0.1:0 --threads 2 --cors * --max-age-days 3 --refresh off --store {dir}/missing.sqlite"
         ],
         "mcp": ["mcp --store {dir}/missing.sqlite"],
+        "man": ["man rate"],
+        "completions": ["completions bash"],
     ]
 
     @Test func everyCommandHasLines() {

@@ -8,7 +8,7 @@ import Testing
 struct ManPageTests {
     static let commands = [
         "import", "validate", "rate", "convert", "latest", "stats", "series", "currencies", "export", "corrections",
-        "status", "shell", "watch", "serve", "mcp", "man",
+        "status", "shell", "watch", "serve", "mcp", "man", "completions",
     ]
 
     @Test(arguments: [""] + commands)
