@@ -117,15 +117,21 @@ public final class RatesStore: Sendable {
         if let path = environment["ECBRATES_STORE"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        let base: URL
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            base = URL(fileURLWithPath: data, isDirectory: true)
-        } else {
-            let home =
-                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            base = home.appendingPathComponent(".local/share", isDirectory: true)
+        return baseDirectory("XDG_DATA_HOME", else: ".local/share", environment: environment)
+            .appendingPathComponent("ecbrates/rates.sqlite")
+    }
+
+    /// An XDG Base Directory: `$variable` when it is an absolute path, else `~/fallback`
+    /// (`XDG_DATA_HOME`, `.local/share`; `XDG_STATE_HOME`, `.local/state`).
+    public static func baseDirectory(
+        _ variable: String, else fallback: String, environment: [String: String]
+    ) -> URL {
+        if let path = environment[variable], path.hasPrefix("/") {
+            return URL(fileURLWithPath: path, isDirectory: true)
         }
-        return base.appendingPathComponent("ecbrates/rates.sqlite")
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(fallback, isDirectory: true)
     }
 }

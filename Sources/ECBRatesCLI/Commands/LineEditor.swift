@@ -1,4 +1,5 @@
 import CEdit
+import ECBRates
 import Foundation
 
 /// The shell's input at a terminal: libedit's line editing (arrows, Ctrl-A/E/K, …) and history
@@ -31,16 +32,8 @@ final class LineEditor: @unchecked Sendable {
 
     /// Where the history is kept (the XDG Base Directory's state home).
     static func historyFile(environment: [String: String]) -> URL {
-        let base: URL
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = URL(fileURLWithPath: state, isDirectory: true)
-        } else {
-            let home =
-                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            base = home.appendingPathComponent(".local/state", isDirectory: true)
-        }
-        return base.appendingPathComponent("ecbrates/shell_history")
+        RatesStore.baseDirectory("XDG_STATE_HOME", else: ".local/state", environment: environment)
+            .appendingPathComponent("ecbrates/shell_history")
     }
 
     /// The lines typed, each read after `prompt` on a thread of its own; the next prompt waits
