@@ -77,6 +77,47 @@ public enum RatesModel {
         ],
         uniquenessConstraints: [["url"]])
 
+    /// `rates(day, currency, rate)`: one row per stored rate, the day as `YYYY-MM-DD`, the
+    /// currency's ISO 4217 code, and the rate per euro as text, exactly as the ECB published
+    /// it (`1.0811`, `161.2`: never a binary float). The stable interface for other programs
+    /// (docs/store.md); the tables under it may change with the model, this view may not.
+    public static let ratesView = ViewDescription(
+        name: "rates",
+        select: #"""
+            SELECT date(r."date", 'unixepoch') AS day, r."currencySymbol" AS currency, r."exchangeRate" AS rate \#
+            FROM "Eurofxrefhist" AS r
+            """#)
+
+    /// `imports(id, source, started_at, finished_at, outcome, days, rates, inserted, corrected,
+    /// unchanged, error, process_id, requested_from)`: one row per import, times in UTC as
+    /// ISO 8601 (`2026-11-25T15:30:00.123Z`), `outcome` one of `running`, `succeeded`, `failed`,
+    /// `not modified`, `interrupted`.
+    public static let importsView = ViewDescription(
+        name: "imports",
+        select: #"""
+            SELECT i.Z_PK AS id, i."source" AS source, \#
+            strftime('%Y-%m-%dT%H:%M:%fZ', i."startedAt", 'unixepoch') AS started_at, \#
+            strftime('%Y-%m-%dT%H:%M:%fZ', i."finishedAt", 'unixepoch') AS finished_at, \#
+            i."outcomeText" AS outcome, i."days" AS days, i."rates" AS rates, i."inserted" AS inserted, \#
+            i."corrected" AS corrected, i."unchanged" AS unchanged, i."errorMessage" AS error, \#
+            i."processID" AS process_id, date(i."requestedFrom", 'unixepoch') AS requested_from \#
+            FROM "ImportRun" AS i
+            """#)
+
+    /// `corrections(day, currency, old_rate, new_rate, import_id, corrected_at)`: one row per
+    /// rate the ECB corrected after it was stored, with the import (`imports.id`) that stored
+    /// the correction and when that import started.
+    public static let correctionsView = ViewDescription(
+        name: "corrections",
+        select: #"""
+            SELECT date(r."date", 'unixepoch') AS day, r."currencySymbol" AS currency, c."oldRate" AS old_rate, \#
+            c."newRate" AS new_rate, c."run" AS import_id, \#
+            strftime('%Y-%m-%dT%H:%M:%fZ', i."startedAt", 'unixepoch') AS corrected_at \#
+            FROM "RateCorrection" AS c JOIN "Eurofxrefhist" AS r ON r.Z_PK = c."rate" \#
+            JOIN "ImportRun" AS i ON i.Z_PK = c."run"
+            """#)
+
     /// The model.
-    public static let model = ManagedObjectModel(entities: [rate, importRun, feedState, correction])
+    public static let model = ManagedObjectModel(
+        entities: [rate, importRun, feedState, correction], views: [ratesView, importsView, correctionsView])
 }

@@ -173,6 +173,9 @@ struct InferredMigration {
                 )
             }
         }
+        // A view stands on the tables' columns: SQLite refuses to rename a table a view names
+        // in a way it cannot follow. The views are made again from the model below.
+        try StoreSchema.dropManagedViews(on: connection)
         for change in changes {
             switch change {
             case .drop(let name):
@@ -191,6 +194,7 @@ struct InferredMigration {
             try StoreSchema.createUniquenessIndexes(of: entity, on: connection, url: url)
         }
         try StoreSchema.createMissingIndexes(on: connection, model: model)
+        try StoreSchema.synchronizeViews(on: connection, model: model)
         let statement = try connection.statement("UPDATE Z_METADATA SET Z_SCHEMA = ?")
         try statement.bind(model.schemaLines.joined(separator: "\n"), 1)
         try statement.run()

@@ -16,11 +16,14 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The entities by name.
     public let entitiesByName: [String: EntityDescription]
     private let entitiesByClass: [ObjectIdentifier: EntityDescription]
+    /// The SQL views the store keeps beside the entities' tables (see ``ViewDescription``).
+    public let views: [ViewDescription]
     /// True when any entity has a relationship (saves then check and resolve them).
     let hasRelationships: Bool
 
-    /// A model of `entities`. Entity names must be unique, and each class may stand for one entity.
-    public init(entities: [EntityDescription]) {
+    /// A model of `entities`, and of `views` over their tables. Entity names must be unique,
+    /// each class may stand for one entity, and view names must be unique.
+    public init(entities: [EntityDescription], views: [ViewDescription] = []) {
         var byName: [String: EntityDescription] = [:]
         var byClass: [ObjectIdentifier: EntityDescription] = [:]
         for entity in entities {
@@ -38,7 +41,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                 Self.checkAttributeProperties(of: entity)
             #endif
         }
+        precondition(
+            Set(views.map { $0.name.lowercased() }).count == views.count,
+            "ManagedStore: the model has two views of one name")
         self.entities = entities
+        self.views = views
         self.entitiesByName = byName
         self.entitiesByClass = byClass
         self.hasRelationships = entities.contains { !$0.relationships.isEmpty }

@@ -95,6 +95,14 @@ final class SQLiteStore: Sendable {
                 }
                 throw ManagedStoreError.storeNeedsMigration(url: url, changes: migration.summary)
             }
+            // Views the model changed are made by a process that can write the store: one that
+            // could is told to (as for a migration); one that cannot reads the tables as they are.
+            if !model.views.isEmpty, description.shouldMigrateStoreAutomatically,
+                access(path, W_OK) == 0, access(url.deletingLastPathComponent().path, W_OK) == 0
+            {
+                let differences = try StoreSchema.viewDifferences(on: connection, model: model)
+                if !differences.isEmpty { throw ManagedStoreError.storeNeedsMigration(url: url, changes: differences) }
+            }
             let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)
             return SQLiteStore(
                 persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
@@ -130,6 +138,9 @@ final class SQLiteStore: Sendable {
                 }
             }
             try StoreSchema.enableWAL(on: connection)
+            if try !StoreSchema.viewDifferences(on: connection, model: model).isEmpty {
+                try connection.transaction { try StoreSchema.synchronizeViews(on: connection, model: model) }
+            }
             // Indexes only speed fetches up: a store that cannot build one now (its disk is
             // full, another process holds the lock) is still opened, and builds it next time.
             try? StoreSchema.createMissingIndexes(on: connection, model: model)

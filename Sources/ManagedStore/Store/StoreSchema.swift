@@ -96,6 +96,7 @@ enum StoreSchema {
                 try key.run()
             }
             try createMissingIndexes(on: connection, model: model)
+            try synchronizeViews(on: connection, model: model)
         }
         return identifier
     }
@@ -164,6 +165,58 @@ enum StoreSchema {
 
     private static func indexName(_ entity: EntityDescription, _ names: [String]) -> String {
         SQLiteConnection.quote("\(entity.name)_index_\(names.joined(separator: "_"))")
+    }
+
+    // MARK: Views
+
+    /// How the store's views differ from the model's (see ``ViewDescription``), in words;
+    /// empty when they match. Views ManagedStore did not make are not compared.
+    static func viewDifferences(on connection: SQLiteConnection, model: ManagedObjectModel) throws -> [String] {
+        let stored = try managedViews(on: connection)
+        var differences: [String] = []
+        for view in model.views {
+            switch stored[view.name] {
+            case nil: differences.append("view \(view.name) is missing")
+            case let sql? where sql != view.createSQL: differences.append("view \(view.name) has another definition")
+            default: break
+            }
+        }
+        let wanted = Set(model.views.map(\.name))
+        differences += stored.keys.filter { !wanted.contains($0) }.sorted().map { "view \($0) is not in the model" }
+        return differences
+    }
+
+    /// Makes the store's views those of the model: drops the ones ManagedStore made that
+    /// differ or that the model lacks, and makes the missing ones. Call inside a write
+    /// transaction.
+    static func synchronizeViews(on connection: SQLiteConnection, model: ManagedObjectModel) throws {
+        let stored = try managedViews(on: connection)
+        let wanted = Dictionary(uniqueKeysWithValues: model.views.map { ($0.name, $0.createSQL) })
+        for (name, sql) in stored where wanted[name] != sql {
+            try connection.execute("DROP VIEW \(SQLiteConnection.quote(name))")
+        }
+        for view in model.views where stored[view.name] != view.createSQL {
+            try connection.execute(view.createSQL)
+        }
+    }
+
+    /// Drops every view ManagedStore made (a migration does, before it changes a table).
+    static func dropManagedViews(on connection: SQLiteConnection) throws {
+        for name in try managedViews(on: connection).keys {
+            try connection.execute("DROP VIEW \(SQLiteConnection.quote(name))")
+        }
+    }
+
+    /// The views ManagedStore made, by name, with their statements.
+    private static func managedViews(on connection: SQLiteConnection) throws -> [String: String] {
+        let statement = try connection.statement("SELECT name, sql FROM sqlite_master WHERE type = 'view'")
+        defer { statement.reset() }
+        var views: [String: String] = [:]
+        while try statement.step() {
+            let sql = statement.text(1)
+            if sql.contains(ViewDescription.marker) { views[statement.text(0)] = sql }
+        }
+        return views
     }
 
     static func enableWAL(on connection: SQLiteConnection) throws {
