@@ -194,13 +194,13 @@ import Testing
         #expect(lines.count == 3 && lines[2].isEmpty)
         #expect(
             lines[0]
-                == "store,first_day,last_day,days,rates,currencies,up_to_date,due_day,missing_business_days,holes,age_days,"
+                == "store,store_source,first_day,last_day,days,rates,currencies,up_to_date,due_day,missing_business_days,holes,age_days,"
                 + "history_complete,history_should_begin,history_missing_business_days,"
                 + "last_import_source,last_import_outcome,last_import_started_at,last_import_finished_at,last_import_rates,last_import_new,"
                 + "last_import_corrected,last_import_error")
         let fields = lines[1].split(separator: ",", omittingEmptySubsequences: false)
-        #expect(fields.count == 22)
-        #expect(fields[1...7] == ["1999-01-04", "2026-09-30", "7104", "221064", "41", "true", "2026-09-30"])
-        #expect(fields[11...13] == ["true", "1999-01-04", "0"])
+        #expect(fields.count == 23)
+        #expect(fields[1...8] == ["option", "1999-01-04", "2026-09-30", "7104", "221064", "41", "true", "2026-09-30"])
+        #expect(fields[12...14] == ["true", "1999-01-04", "0"])
     }
 }

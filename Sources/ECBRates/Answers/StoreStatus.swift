@@ -29,6 +29,8 @@ public struct StoreStatus: Sendable, Codable {
     public let lastRun: ImportRunSummary?
     /// The store's file (set by whoever opened it: queries know the context, not the path).
     public var store = ""
+    /// Why that store (see ``StoreLocation``): nil when whoever opened it did not say.
+    public var storeLocation: StoreLocation?
 
     /// True when the store has the rates of every business day that should be out.
     public var isUpToDate: Bool { lastDay != nil && missingBusinessDays.isEmpty && holes.isEmpty }

@@ -84,7 +84,7 @@ public enum FailureKind: Sendable, Equatable {
         case is ManagedStoreError: self = .ioError
         case let error as QueryError: self = error.isUsageError ? .usage : .dataError
         case is NoStoreError: self = .noInput
-        case is StoreAccessError: self = .ioError
+        case is StoreAccessError, is SystemStoreError: self = .ioError
         case is CocoaError: self = .ioError
         case is BatchConversionError: self = .dataError
         default: self = .software

@@ -7,7 +7,7 @@ extension StoreStatus: RenderableAnswer {
     /// The lines of the text, as label and value.
     var fields: [(String, String)] {
         let status = self
-        var fields: [(String, String)] = [("store", store)]
+        var fields: [(String, String)] = [("store", store + (storeLocation.map { " (\($0.reason))" } ?? ""))]
         if let first = status.firstDay, let last = status.lastDay {
             fields += [
                 ("days", "\(status.days) (\(first)..\(last))"), ("rates", "\(status.rates)"),
@@ -69,7 +69,8 @@ extension StoreStatus: RenderableAnswer {
         do {
             let status = self
             var pairs: [(String, JSONText)] = [
-                ("store", .string(store)), ("firstDay", status.firstDay.map { .string($0.description) } ?? .null),
+                ("store", .string(store)), ("storeSource", storeLocation.map { .string($0.origin.rawValue) } ?? .null),
+                ("firstDay", status.firstDay.map { .string($0.description) } ?? .null),
                 ("lastDay", status.lastDay.map { .string($0.description) } ?? .null),
                 ("days", .number(Double(status.days))),
                 ("rates", .number(Double(status.rates))), ("currencies", .number(Double(status.currencies))),
@@ -113,7 +114,8 @@ extension StoreStatus: RenderableAnswer {
             // One header and one row, a column per figure (lists of days separated by spaces).
             let run = status.lastRun
             let columns: [(String, String)] = [
-                ("store", store), ("first_day", status.firstDay.map(\.description) ?? ""),
+                ("store", store), ("store_source", storeLocation?.origin.rawValue ?? ""),
+                ("first_day", status.firstDay.map(\.description) ?? ""),
                 ("last_day", status.lastDay.map(\.description) ?? ""),
                 ("days", "\(status.days)"), ("rates", "\(status.rates)"), ("currencies", "\(status.currencies)"),
                 ("up_to_date", status.isUpToDate ? "true" : "false"), ("due_day", status.dueDay.description),

@@ -111,14 +111,12 @@ public final class RatesStore: Sendable {
     /// The main-queue context.
     public var viewContext: ManagedObjectContext { container.viewContext }
 
-    /// Where the store is by default: `$ECBRATES_STORE`, else `$XDG_DATA_HOME/ecbrates/rates.sqlite`,
-    /// else `~/.local/share/ecbrates/rates.sqlite`.
+    /// Where the store is by default: `$ECBRATES_STORE`, else the user's own
+    /// (`$XDG_DATA_HOME/ecbrates/rates.sqlite`, else `~/.local/share/ecbrates/rates.sqlite`),
+    /// else, when the user has none, the system-wide store if there is one
+    /// (`/var/lib/ecbrates/rates.sqlite`; see ``StoreLocation``).
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let path = environment["ECBRATES_STORE"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        return baseDirectory("XDG_DATA_HOME", else: ".local/share", environment: environment)
-            .appendingPathComponent("ecbrates/rates.sqlite")
+        StoreLocation.resolve(option: nil, environment: environment).url
     }
 
     /// An XDG Base Directory: `$variable` when it is an absolute path, else `~/fallback`

@@ -26,9 +26,17 @@ struct CommandContext: Sendable {
 
     /// The store the command names (`--store`), or the default one.
     func storeURL(_ path: String?) -> URL {
-        // (An empty --store names the working directory, which the store refuses by name.)
-        if let path { return URL(fileURLWithPath: path.isEmpty ? "." : path) }
-        return RatesStore.defaultURL(environment: environment)
+        storeLocation(path).url
+    }
+
+    /// The store the command names (`--store`), or the default one, and why (see
+    /// ``StoreLocation``); in the shell, the shell's store.
+    func storeLocation(_ path: String?) -> StoreLocation {
+        let location = StoreLocation.resolve(option: path, environment: environment)
+        if let shared = sharedStore, shared.url.standardizedFileURL != location.url.standardizedFileURL {
+            return StoreLocation.resolve(option: shared.url.path, environment: environment)
+        }
+        return location
     }
 
     func usageError(_ error: UsageError) {

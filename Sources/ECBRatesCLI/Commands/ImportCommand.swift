@@ -64,6 +64,13 @@ struct ImportCommand: ParsableCommand {
                 "Give up on a server silent this long, then retry, 4 attempts in all (default: \(Int(FeedFetcher.defaultIdleTimeout)))."
         ))
     var idleTimeout: Double?
+    @Flag(
+        FlagSpec(
+            "--expect-due",
+            help:
+                "Exit 75 (try again later) when the store still lacks the newest business day whose rates are due (the ECB publishes around 16:00 Frankfurt time): for a timer or cron job to retry when the ECB is late."
+        ))
+    var expectDue: Bool
     @Option(CommonOptions.format([.text, .json]), default: .text) var format: OutputFormat
     @Flag(CommonOptions.quiet) var quiet: Bool
     @Option(CommonOptions.store) var store: String?
@@ -83,6 +90,9 @@ struct ImportCommand: ParsableCommand {
         try QuerySupport.checkRange(from: from, to: to, command: name)
         options.currencies = currencies.map(Set.init)
         options.dryRun = dryRun
+        if dryRun && expectDue {
+            throw UsageError("--expect-due checks what the import stored; a --dry-run stores nothing", command: name)
+        }
         options.today = TargetCalendar.today(at: context.now)
         let wait = wait ?? 0
         let fetcher = FeedFetcher(
@@ -112,7 +122,15 @@ struct ImportCommand: ParsableCommand {
         if let shared = context.sharedStore {
             store = shared
         } else {
-            let storeURL = context.storeURL(self.store)
+            let storeLocation = context.storeLocation(self.store)
+            let storeURL = storeLocation.url
+            // The system-wide store is found for queries when the user has none; an import
+            // into it by a user who may not write it is told how to have a store of their own.
+            if storeLocation.origin == .system, !options.dryRun,
+                access(storeURL.path, W_OK) != 0 || access(storeURL.deletingLastPathComponent().path, W_OK) != 0
+            {
+                throw SystemStoreError(storeLocation)
+            }
             let exists = FileManager.default.fileExists(atPath: storeURL.path)
             let inMemory = options.dryRun && !exists
             // Creating a store is part of the import lock, so that imports started at once on a
@@ -164,6 +182,10 @@ struct ImportCommand: ParsableCommand {
                     "note: \(stop.signalName) came after the import had stored and recorded everything; nothing was stopped\n"
                 )
             }
+            if expectDue, let late = try await Self.lateDays(in: store, now: context.now) {
+                context.console.err("\(context.console.errorLabel()) \(late); try again later\n")
+                return ExitCode.tryAgainLater
+            }
             return ExitCode.success
         } catch let error as ImportJobError {
             progress?.finish()
@@ -203,5 +225,20 @@ struct ImportCommand: ParsableCommand {
         } else {
             console.out(answer.rendered(as: format))
         }
+    }
+}
+
+extension ImportCommand {
+    /// What `--expect-due` says when the store lacks business days whose rates are due at
+    /// `now`, or nil when it has them all.
+    static func lateDays(in store: RatesStore, now: Date) async throws -> String? {
+        let (newest, missing) = try await store.read(now: now) { try $0.missingBusinessDays() }
+        guard let last = missing.last, let first = missing.first else { return nil }
+        let due =
+            missing.count == 1
+            ? "the rates of \(last) are due"
+            : "the rates of \(missing.count) business days are due, \(first) to \(last)"
+        return
+            "\(due) (the ECB publishes around 16:00 Frankfurt time), but the store's newest day is \(newest): the ECB's file does not have them yet (--expect-due)"
     }
 }

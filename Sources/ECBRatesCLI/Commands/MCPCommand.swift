@@ -20,8 +20,9 @@ struct MCPCommand: ParsableCommand {
     var runsOnMainThread: Bool { false }
 
     func run(_ context: CommandContext) async throws -> Int32 {
-        let store = try RatesStore.forQueries(at: context.storeURL(self.store))
-        let server = MCPServer(store: store, version: CLI.version, clock: { context.now })
+        let location = context.storeLocation(self.store)
+        let store = try RatesStore.forQueries(at: location.url)
+        let server = MCPServer(store: store, storeLocation: location, version: CLI.version, clock: { context.now })
         let console = context.console
         server.serve(readLine: { Swift.readLine(strippingNewline: true) }, write: { console.data($0) })
         try console.checkOutput()

@@ -60,11 +60,13 @@ struct ServeCommand: ParsableCommand {
         }
         if let threads { settings.threads = threads }
         settings.listeningSocket = Self.systemdSocket(context.environment)
-        let serviceSettings = RateService.Settings(corsOrigin: cors, maxAgeDays: maxAgeDays)
+        let storeLocation = context.storeLocation(self.store)
+        let serviceSettings = RateService.Settings(
+            corsOrigin: cors, maxAgeDays: maxAgeDays, storeLocation: storeLocation)
         // Refreshing, the server imports into its store (creating it if need be); else it only reads.
         let refreshing = refresh == .auto
         let ecbBaseURL = try ImportCommand.ecbBaseURL(context.environment, command: name)
-        let storeURL = context.storeURL(self.store)
+        let storeURL = storeLocation.url
         let store =
             // (No merging into a view context: requests read fresh contexts, which see each commit.)
             refreshing

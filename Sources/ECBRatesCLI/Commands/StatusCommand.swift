@@ -32,6 +32,7 @@ struct StatusCommand: ParsableCommand {
         let store = try QuerySupport.openStore(self.store, context: context)
         var status = try await QuerySupport.ask(store, context: context) { try $0.status() }
         status.store = store.url.path
+        status.storeLocation = context.storeLocation(self.store)
         context.console.out(status.rendered(as: format))
         guard let maxAge else { return ExitCode.success }
         // Every reason the check fails, each with a stable code (one JSON object a line under

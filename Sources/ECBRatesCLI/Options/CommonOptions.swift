@@ -7,7 +7,8 @@ enum CommonOptions {
     /// `--store <path>`: every command that opens a store takes it.
     static let store = OptionSpec<String>.text(
         "--store", value: "path",
-        help: "The store (default: $ECBRATES_STORE, else $XDG_DATA_HOME/ecbrates/rates.sqlite).",
+        help:
+            "The store (default: $ECBRATES_STORE, else $XDG_DATA_HOME/ecbrates/rates.sqlite, else the system-wide /var/lib/ecbrates/rates.sqlite when only it exists).",
         completion: .file)
 
     /// `--format <format>`, limited to `allowed` (the first is the default).

@@ -18,10 +18,16 @@ public final class MCPServer: Sendable {
     private let store: RatesStore
     private let version: String
     private let clock: @Sendable () -> Date
+    private let storeLocation: StoreLocation?
 
-    /// A server answering from `store`; `version` is what `serverInfo` says, `clock` is "now".
-    public init(store: RatesStore, version: String, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// A server answering from `store` (found at `storeLocation`, which the status tool names);
+    /// `version` is what `serverInfo` says, `clock` is "now".
+    public init(
+        store: RatesStore, storeLocation: StoreLocation? = nil, version: String,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.store = store
+        self.storeLocation = storeLocation
         self.version = version
         self.clock = clock
     }
@@ -140,7 +146,7 @@ public final class MCPServer: Sendable {
     func call(_ tool: MCPTool, arguments: [String: Any], modern: Bool) -> JSONText {
         do {
             let request = try HTTPRequest(method: "GET", target: try Self.target(tool.endpoint, arguments))
-            let (answer, _) = try NativeAPI(store: store).answer(tool.endpoint, request, now: clock())
+            let (answer, _) = try NativeAPI(store: store, storeLocation: storeLocation).answer(tool.endpoint, request, now: clock())
             let text = answer.body.hasSuffix("\n") ? String(answer.body.dropLast()) : answer.body
             // Before 2026-07-28 structuredContent is an object: a list goes in under the tool's name.
             let structured: JSONText =

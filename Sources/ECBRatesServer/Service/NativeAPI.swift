@@ -7,6 +7,8 @@ import Foundation
 /// `--format` prints, by the same answer values and renderer.
 struct NativeAPI {
     let store: RatesStore
+    /// Which store it is, and why (what `/api/status` says), when the server was told.
+    var storeLocation: StoreLocation? = nil
 
     /// The answer to `request` at `path` (after `/api/`).
     func answer(_ path: String, _ request: HTTPRequest, now: Date) throws -> (EndpointAnswer, route: String) {
@@ -130,6 +132,7 @@ struct NativeAPI {
             try parameters.checkAllRead()
             var (status, _) = try source.readSnapshot(now: now) { try $0.status() }
             status.store = store.url.path
+            status.storeLocation = storeLocation
             return (.rendered(status, as: format, token: nil, freshness: .uncached), "api/status")
         default:
             throw ServiceError(

@@ -14,11 +14,14 @@ public final class RateService: Sendable {
         public var corsOrigin: String?
         /// `/healthz` answers 503 when the newest stored day is more business days old than this.
         public var maxAgeDays: Int?
+        /// Which store is served, and why (`/api/status` says), when known.
+        public var storeLocation: StoreLocation?
 
         /// No CORS, no freshness limit.
-        public init(corsOrigin: String? = nil, maxAgeDays: Int? = nil) {
+        public init(corsOrigin: String? = nil, maxAgeDays: Int? = nil, storeLocation: StoreLocation? = nil) {
             self.corsOrigin = corsOrigin
             self.maxAgeDays = maxAgeDays
+            self.storeLocation = storeLocation
         }
     }
 
@@ -128,7 +131,7 @@ public final class RateService: Sendable {
                 if isConvertPost {
                     return (try BatchEndpoint(store: store).answer(request, now: now), "api/convert-batch")
                 }
-                return try NativeAPI(store: store).answer(String(path.dropFirst(5)), request, now: now)
+                return try NativeAPI(store: store, storeLocation: settings.storeLocation).answer(String(path.dropFirst(5)), request, now: now)
             }
             if path.hasPrefix("/v2/") {
                 return try FrankfurterV2(store: store).answer(String(path.dropFirst(3)), request, now: now)
