@@ -26,6 +26,8 @@ struct CompletionTests {
             ask ecbrates export --layout w
             ask ecbrates convert 100 USD EUR --input Fixtures/eurofxref-d
             ask ecbrates latest --base CH
+            ask ecbrates completions z
+            ask ecbrates man seri
             """#
         let binaries = CommandRun.executable.deletingLastPathComponent().path
         let run = try SpawnedProcess.run(
@@ -38,7 +40,80 @@ struct CompletionTests {
         #expect(
             run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == [
                 "rate ", "--format ", "json ", "USD ", "USD,JPY ", "quarter ", "wide ",
-                "Fixtures/eurofxref-daily.xml ", "CHF ", "",
+                "Fixtures/eurofxref-daily.xml ", "CHF ", "zsh ", "series ", "",
             ], "\(run.out)")
+    }
+
+    /// The zsh script, loaded through compinit from a directory of `$fpath` in an interactive
+    /// zsh at a pseudo-terminal, completes what a person types followed by Tab.
+    @Test func zshCompletesCommandsOptionsValuesFilesAndTheStoresCurrencies() async throws {
+        let dir = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: dir)
+        let functions = dir.file("functions")
+        try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
+        let made = try CommandRun.process(["completions", "zsh"])
+        #expect(made.status == 0, "\(made)")
+        try made.out.write(to: functions.appendingPathComponent("_ecbrates"), atomically: true, encoding: .utf8)
+        let prefixes = [
+            "ecbrates ra", "ecbrates rate --fo", "ecbrates rate --format j", "ecbrates rate US", "ecbrates rate USD,JP",
+            "ecbrates series USD --group q", "ecbrates export --layout w",
+            "ecbrates convert 100 USD EUR --input Fixtures/eurofxref-d", "ecbrates latest --base CH",
+            "ecbrates completions fi",
+        ]
+        let binaries = CommandRun.executable.deletingLastPathComponent().path
+        let run = try SpawnedProcess.run(
+            PythonTools.system,
+            [
+                FixturePaths.root.appendingPathComponent("Tests/ECBRatesTests/zsh_completion_check.py").path,
+                functions.path,
+            ]
+                + prefixes,
+            environment: [
+                "PATH": "\(binaries):/usr/bin:/bin", "ECBRATES_STORE": store.path, "HOME": dir.url.path,
+                "ROOT": FixturePaths.root.path,
+            ], timeout: 120)
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.out.split(separator: "\n").map(String.init) == [
+                "rate", "rate --format", "rate --format json", "rate USD", "rate USD,JPY", "series USD --group quarter",
+                "export --layout wide", "convert 100 USD EUR --input Fixtures/eurofxref-daily.xml", "latest --base CHF",
+                "completions fish",
+            ], "\(run.out)\(run.err)")
+    }
+
+    /// The fish script, sourced in fish, completes real prefixes (`complete -C`, what fish's
+    /// Tab asks), with each candidate's description from the declarations.
+    @Test func fishCompletesCommandsOptionsValuesFilesAndTheStoresCurrencies() async throws {
+        let dir = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: dir)
+        let script = dir.file("ecbrates.fish")
+        let made = try CommandRun.process(["completions", "fish"])
+        #expect(made.status == 0, "\(made)")
+        try made.out.write(to: script, atomically: true, encoding: .utf8)
+        let driver = #"""
+            source $argv[1]
+            for prefix in "ecbrates ra" "ecbrates rate --fo" "ecbrates rate --format j" "ecbrates rate US" \
+                    "ecbrates rate USD,JP" "ecbrates series USD --group q" "ecbrates export --layout w" \
+                    "ecbrates convert 100 USD EUR --input Fixtures/eurofxref-d" "ecbrates latest --base CH"
+                echo (complete -C "$prefix" | string join "|")
+            end
+            """#
+        let binaries = CommandRun.executable.deletingLastPathComponent().path
+        let run = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/fish"), ["-c", "cd $ROOT; " + driver, script.path],
+            environment: [
+                "ROOT": FixturePaths.root.path, "PATH": "\(binaries):/usr/bin:/bin", "ECBRATES_STORE": store.path,
+                "HOME": dir.url.path,
+            ], timeout: 120)
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == [
+                "rate\tShow the rate of one or more currencies (or all) on a day (default: the newest).",
+                "--format\ttext, json or csv (default: text).", "json\ttext, json or csv (default: text).", "USD",
+                "USD,JPY",
+                "quarter\tOne row per week (from Monday), month, quarter or year, with its count of days: the mean of its rates, or --statistic.",
+                "wide\tlong or wide (default: long).", "Fixtures/eurofxref-daily.xml",
+                "CHF\tQuote against this currency instead of the euro.", "",
+            ], "\(run.out)\(run.err)")
     }
 }

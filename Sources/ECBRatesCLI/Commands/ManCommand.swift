@@ -10,10 +10,33 @@ struct ManCommand: ParsableCommand {
             'ecbrates man rate | man -l -'; the Debian package installs them all.
             """)
 
-    @OptionalArgument(.word("command", help: "The command whose page to print (none: ecbrates(1)).")) var command:
-        String?
+    @OptionalArgument(
+        .word(
+            "command", help: "The command whose page to print (none: ecbrates(1)).",
+            completion: .words(CLI.commands.map(\.name))))
+    var command: String?
+    @Option(
+        .text(
+            "--write", value: "directory",
+            help: "Write every page into this directory instead (ecbrates.1, ecbrates-<command>.1), naming each.",
+            completion: .directory))
+    var write: String?
 
     func run(_ context: CommandContext) async throws -> Int32 {
+        if let write {
+            guard command == nil else {
+                throw UsageError(
+                    "--write writes every page; give no <command> with it", command: Self.configuration.name)
+            }
+            let directory = URL(fileURLWithPath: write, isDirectory: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for (name, roff) in ManPage.allPages(commands: CLI.commands) {
+                let file = directory.appendingPathComponent(name)
+                try Data(roff.utf8).write(to: file)
+                context.console.out(file.path + "\n")
+            }
+            return ExitCode.success
+        }
         guard let command else {
             context.console.out(ManPage.mainPage(commands: CLI.commands))
             return ExitCode.success

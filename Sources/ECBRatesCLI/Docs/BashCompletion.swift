@@ -10,7 +10,7 @@ enum BashCompletion {
         var script = """
             # bash completion for ecbrates (made by `ecbrates completions bash` from its declarations)
             _ecbrates_currencies() {
-                { echo EUR; ecbrates currencies --format csv 2>/dev/null | tail -n +2 | cut -d, -f1; } | sort -u
+                { echo EUR; command ecbrates currencies --format csv 2>/dev/null | tail -n +2 | cut -d, -f1; } | sort -u
             }
             _ecbrates_codes() {
                 local cur="$1" prefix=""
@@ -38,6 +38,9 @@ enum BashCompletion {
                     switch option.completion {
                     case .currencies: action = "_ecbrates_codes \"$cur\""
                     case .file: action = "COMPREPLY=( $(compgen -f -- \"$cur\") )"
+                    case .directory: action = "COMPREPLY=( $(compgen -d -- \"$cur\") )"
+                    case .words(let words):
+                        action = "COMPREPLY=( $(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\") )"
                     case .none: action = "COMPREPLY=()"
                     }
                 }
@@ -52,6 +55,10 @@ enum BashCompletion {
                 switch argument.completion {
                 case .currencies: script += "            _ecbrates_codes \"$cur\"\n"
                 case .file: script += "            COMPREPLY=( $(compgen -f -- \"$cur\") )\n"
+                case .directory: script += "            COMPREPLY=( $(compgen -d -- \"$cur\") )\n"
+                case .words(let words):
+                    script +=
+                        "            COMPREPLY=( $(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\") )\n"
                 case .none: break
                 }
             }

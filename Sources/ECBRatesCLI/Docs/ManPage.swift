@@ -29,7 +29,14 @@ enum ManPage {
     /// The environment variables ecbrates reads.
     static let environment: [(String, String)] = [
         ("ECBRATES_STORE", "The store to use when no --store is given."),
-        ("XDG_DATA_HOME", "The store's directory is $XDG_DATA_HOME/ecbrates (else ~/.local/share/ecbrates)."),
+        (
+            "XDG_DATA_HOME",
+            "Your own store is $XDG_DATA_HOME/ecbrates/rates.sqlite (else ~/.local/share/ecbrates/rates.sqlite)."
+        ),
+        (
+            "ECBRATES_SYSTEM_STORE",
+            "The system-wide store, used when you have no store of your own (default: /var/lib/ecbrates/rates.sqlite)."
+        ),
         (
             "XDG_STATE_HOME",
             "The shell's history is $XDG_STATE_HOME/ecbrates/shell_history (else ~/.local/state/ecbrates)."
@@ -42,7 +49,19 @@ enum ManPage {
 
     /// The files ecbrates uses.
     static let files: [(String, String)] = [
-        ("~/.local/share/ecbrates/rates.sqlite", "The store, by default (SQLite; see ECBRATES_STORE)."),
+        (
+            "~/.local/share/ecbrates/rates.sqlite",
+            "Your store (SQLite), by default: every command uses it when neither --store nor ECBRATES_STORE names another, and an import with neither makes it."
+        ),
+        (
+            "/var/lib/ecbrates/rates.sqlite",
+            "The system-wide store, kept by the ecbrates-import timer of the Debian package and readable by all: used when you have no store of your own ('ecbrates status' says which store it used, and why). An import into it by a user who may not write it is refused, with the way to a store of one's own."
+        ),
+        ("/etc/default/ecbrates", "Settings of the package's systemd units (the server's --listen, a mirror's URL)."),
+        (
+            "/usr/lib/systemd/system/ecbrates-import.timer",
+            "Imports the day's rates on TARGET business days after 16:00 Frankfurt time, retrying while the ECB is late (exit 75)."
+        ),
         ("~/.local/state/ecbrates/shell_history", "The interactive shell's line history."),
     ]
 
@@ -68,6 +87,7 @@ enum ManPage {
             }
             roff += ".TP\n\(names)\n" + paragraphs(help)
         }
+        roff += examplesSection(CommandExample.of(spec.name))
         roff += commonSections()
         roff += ".SH SEE ALSO\n.BR ecbrates (1)\n"
         return roff
@@ -88,6 +108,7 @@ enum ManPage {
             roff += ".TP\n.B \(escape(command.name))\n" + paragraphs(command.abstract)
             roff += "See\n.BR ecbrates\\-\(escape(command.name)) (1).\n"
         }
+        roff += examplesSection(CommandExample.of(nil))
         roff += commonSections()
         roff +=
             ".SH SEE ALSO\n" + commands.map { ".BR ecbrates\\-\(escape($0.name)) (1)" }.joined(separator: ",\n") + "\n"
@@ -96,6 +117,28 @@ enum ManPage {
 
     private static func header(title: String) -> String {
         ".TH \(title) 1 \"\" \"ecbrates \(CLI.version)\" \"User Commands\"\n"
+    }
+
+    /// EXAMPLES: each example's purpose, then its line (and output) as a display.
+    private static func examplesSection(_ examples: [CommandExample]) -> String {
+        guard !examples.isEmpty else { return "" }
+        var roff = ".SH EXAMPLES\n"
+        for example in examples {
+            roff += ".PP\n" + paragraphs(example.purpose) + ".PP\n.RS 4\n.EX\n" + escape("$ " + example.line) + "\n"
+            if let output = example.output {
+                for line in output.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                    roff += escape(String(line)) + "\n"
+                }
+            }
+            roff += ".EE\n.RE\n"
+        }
+        return roff
+    }
+
+    /// Every page, by file name: `ecbrates.1`, then `ecbrates-<command>.1` for each command.
+    static func allPages(commands: [CommandEntry]) -> [(name: String, roff: String)] {
+        [("ecbrates.1", mainPage(commands: commands))]
+            + commands.map { ("ecbrates-\($0.name).1", page(for: $0.makeSpec())) }
     }
 
     private static func commonSections() -> String {

@@ -8,4 +8,8 @@ enum ValueCompletion: Sendable, Equatable {
     case currencies
     /// A file name.
     case file
+    /// A directory's name.
+    case directory
+    /// One of these words (a shell's name, a command's).
+    case words([String])
 }
