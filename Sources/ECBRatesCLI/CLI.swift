@@ -158,7 +158,8 @@ public enum CLI {
         text += CommandSpec.row("help", "Show help for a subcommand.")
         text += "\n  See 'ecbrates help <subcommand>' for detailed help.\n"
         text += "\nEXIT STATUS:\n  0 success, 1 store too old (status --max-age-days), 64 usage error, 65 bad data,\n"
-        text += "  66 missing input, 74 store I/O error, 75 try again later (network, another import running).\n"
+        text += "  66 missing input, 70 a bug, 74 store I/O error, 75 try again later (network, the ECB late,\n"
+        text += "  another import running), 130 and 143 stopped by SIGINT and SIGTERM.\n"
         return text
     }
 }

@@ -120,7 +120,7 @@ import Testing
             #expect(error.isTransient)
             #expect(
                 error.description
-                    == "\(server.url(path).absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)"
+                    == "\(server.url(path).absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s, the idle timeout (after 2 attempts)"
             )
         }
     }
@@ -201,7 +201,7 @@ import Testing
         } catch let error as FetchError {
             #expect(
                 error.description
-                    == "\(url.absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 2 attempts)"
+                    == "\(url.absoluteString): 127.0.0.1:\(server.port) sent nothing for 1 s, the idle timeout (after 2 attempts)"
             )
         }
         // No bound on the time here: the suites run beside each other and can keep this test's
@@ -218,7 +218,7 @@ import Testing
         } catch let error as FetchError {
             #expect(
                 error.description
-                    == "\(url.absoluteString): 127.0.0.1:\(server.port) took longer than 2 s to send the file (the transfer timeout)"
+                    == "\(url.absoluteString): 127.0.0.1:\(server.port) took longer than 2 s to send the file, the transfer timeout"
             )
         }
         // The whole trickle would take about 7 minutes; it was cut, and not tried again.

@@ -106,13 +106,14 @@ public enum RatesModel {
 
     /// `corrections(day, currency, old_rate, new_rate, import_id, corrected_at)`: one row per
     /// rate the ECB corrected after it was stored, with the import (`imports.id`) that stored
-    /// the correction and when that import started.
+    /// the correction and when that import finished (as `ecbrates corrections` says; the start
+    /// while it runs).
     public static let correctionsView = ViewDescription(
         name: "corrections",
         select: #"""
             SELECT date(r."date", 'unixepoch') AS day, r."currencySymbol" AS currency, c."oldRate" AS old_rate, \#
             c."newRate" AS new_rate, c."run" AS import_id, \#
-            strftime('%Y-%m-%dT%H:%M:%fZ', i."startedAt", 'unixepoch') AS corrected_at \#
+            strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(i."finishedAt", i."startedAt"), 'unixepoch') AS corrected_at \#
             FROM "RateCorrection" AS c JOIN "Eurofxrefhist" AS r ON r.Z_PK = c."rate" \#
             JOIN "ImportRun" AS i ON i.Z_PK = c."run"
             """#)

@@ -20,8 +20,10 @@ extension StoreStatus: RenderableAnswer {
         if status.isUpToDate {
             freshness = "up to date (rates of \(status.dueDay) are the newest due)"
         } else if let first = status.missingBusinessDays.first {
-            freshness =
-                "out of date: \(status.missingBusinessDays.count) business day\(status.missingBusinessDays.count == 1 ? "" : "s") missing, from \(first) to \(status.dueDay) (\(status.ageDays) days behind)"
+            let count = status.missingBusinessDays.count
+            let missing =
+                count == 1 ? "1 business day missing, \(first)" : "\(count) business days missing, from \(first) to \(status.dueDay)"
+            freshness = "out of date: \(missing) (\(status.ageDays) day\(status.ageDays == 1 ? "" : "s") behind)"
         } else if status.lastDay != nil {
             // Its newest day is the newest due, but days inside are missing (listed below).
             freshness = "up to its newest day (rates of \(status.dueDay) are the newest due), but with holes"

@@ -16,8 +16,10 @@ struct WatchCommand: ParsableCommand {
             filled in later too, each under its own day) and every correction. Each line of --format ndjson is an
             event ("rates" or "correction") with the history token of the transaction that brought it; --since
             TOKEN replays what came after that token, --since DAY every day after that day and the corrections
-            recorded since, before going on live. SIGINT or SIGTERM ends it (exit 0), saying on standard error the
-            token to resume from; a token whose history was purged (after 90 days) is refused (exit 65).
+            recorded since (read from the store as it is, so each carries the store's token of that moment: the
+            transactions that brought them may be long purged), before going on live. SIGINT or SIGTERM ends it
+            (exit 0), saying on standard error the token to resume from; a token whose history was purged (after
+            90 days) is refused (exit 65).
             """,
         inShell: false)
 

@@ -178,11 +178,11 @@ public final class FeedFetcher: Sendable {
                 .temporaryFile, "cannot write the download to \(file.path): \(String(cString: strerror(errno)))", false
             )
         case .idle:
-            return (.network, "\(host) sent nothing for \(Self.seconds(limits.idleTimeout)) (the idle timeout)", true)
+            return (.network, "\(host) sent nothing for \(Self.seconds(limits.idleTimeout)), the idle timeout", true)
         case .tooSlow:
             return (
                 .network,
-                "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file (the transfer timeout)",
+                "\(host) took longer than \(Self.seconds(limits.totalTimeout)) to send the file, the transfer timeout",
                 false
             )
         case .stopped:

@@ -18,7 +18,7 @@ import Testing
         #expect(run.status == 75, "\(run)")
         #expect(
             run.err
-                == "Error: \(url): 127.0.0.1:\(listener.port) sent nothing for 1 s (the idle timeout) (after 4 attempts)\n"
+                == "Error: \(url): 127.0.0.1:\(listener.port) sent nothing for 1 s, the idle timeout (after 4 attempts)\n"
         )
         // 4 attempts of 1 s of silence (checked about once a second) and 1 + 2 + 4 s of back-off: 11 s.
         #expect(seconds >= 10 && seconds < 16, "\(seconds) s")
@@ -35,7 +35,7 @@ import Testing
         #expect(run.status == 75, "\(run)")
         #expect(
             run.err
-                == "Error: \(url): 127.0.0.1:\(server.port) sent nothing for 1 s (the idle timeout) (after 4 attempts)\n"
+                == "Error: \(url): 127.0.0.1:\(server.port) sent nothing for 1 s, the idle timeout (after 4 attempts)\n"
         )
         #expect(seconds >= 10 && seconds < 16, "\(seconds) s")
     }
