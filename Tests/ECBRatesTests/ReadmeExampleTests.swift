@@ -4,13 +4,14 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The library example in README.md, as written there (with a store of the test's own).
+/// The library example in docs/library.md (once in README.md), as written there (with a store of
+/// the test's own).
 @Suite struct ReadmeExampleTests {
     @Test func theLibraryExampleImportsAndAnswers() async throws {
         let dir = TemporaryDirectory()
         let history = FixturePaths.history.path
 
-        // From README.md:
+        // From docs/library.md:
         let store = try RatesStore(url: dir.file("rates.sqlite"))
         let reports = try await ImportJob(store: store, sources: [.file(history)]).run()
         let view = store.viewContext
