@@ -257,6 +257,67 @@ import Testing
         }
     }
 
+    /// Core Data's `NSBatchDeleteRequest(objectIDs:)`: "Creates a request that deletes the
+    /// managed objects with the specified identifiers"; "The identifiers your provide must be
+    /// from managed objects of the same entity type; mixing entity types results in an error when
+    /// you execute the request" (developer.apple.com, NSBatchDeleteRequest/init(objectIDs:)).
+    /// Property, on seeded subsets: exactly the rows of the IDs given go, and no other.
+    @Test func aBatchDeleteByObjectIDsDeletesExactlyThoseObjects() throws {
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["BATCH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        var generator = SeededGenerator(seed: seed)
+        for round in 0..<15 {
+            let dir = TemporaryDirectory()
+            let container = try makeContainer(in: dir)
+            let titles = (0..<Int.random(in: 1...40, using: &generator)).map { "n\($0)" }
+            try insertNotesSync(titles, into: container)
+            let context = container.newBackgroundContext()
+            let (chosen, ids) = try context.performAndWait { () throws -> (Set<String>, [ManagedObjectID]) in
+                let all = try context.fetch(FetchRequest<Note>())
+                let chosen = all.filter { _ in Bool.random(using: &generator) }
+                var request = BatchDeleteRequest(objectIDs: chosen.map(\.objectID))
+                request.resultType = .objectIDs
+                return (Set(chosen.map(\.title)), try context.execute(request).objectIDs ?? [])
+            }
+            #expect(ids.count == chosen.count, "BATCH_SEED=\(seed): round \(round)")
+            #expect(
+                Set(try Self.stored(container).keys) == Set(titles).subtracting(chosen),
+                "BATCH_SEED=\(seed): round \(round)")
+        }
+    }
+
+    /// The IDs of two entities, a temporary ID, or none: refused (nothing deleted), or nothing.
+    @Test func aBatchDeleteByObjectIDsRefusesTwoEntitiesAndUnsavedObjects() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "Library", model: LibraryModel.model)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = Author(context: context)
+            author.name = "Austen"
+            let portrait = Portrait(context: context)
+            portrait.caption = "pencil"
+            try context.save()
+            #expect {
+                try context.execute(BatchDeleteRequest(objectIDs: [author.objectID, portrait.objectID]))
+            } throws: {
+                "\($0)".contains("its object IDs are of two entities, Author and Portrait")
+            }
+            let unsaved = Author(context: context)
+            #expect {
+                try context.execute(BatchDeleteRequest(objectIDs: [author.objectID, unsaved.objectID]))
+            } throws: {
+                "\($0)".contains("is a temporary ID: its object was never saved")
+            }
+            context.delete(unsaved)
+            var none = BatchDeleteRequest(objectIDs: [])
+            none.resultType = .count
+            #expect(try context.execute(none).count == 0)
+            context.reset()
+            #expect(try context.count(for: FetchRequest<Author>()) == 1)
+            #expect(try context.count(for: FetchRequest<Portrait>()) == 1)
+        }
+    }
+
     /// Batch requests are recorded in the persistent history like saves (Core Data records
     /// them too), so that other processes learn of them.
     @Test func batchRequestsAreRecordedInThePersistentHistory() throws {

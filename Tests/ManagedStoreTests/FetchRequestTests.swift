@@ -232,4 +232,24 @@ import Testing
         #expect(view.registeredObjects.count == held + 1, "no objects were made (the one more is the unsaved note)")
         #expect(throws: ManagedStoreError.self) { _ = try view.fetchValues(request, properties: ["nonexistent"]) }
     }
+
+    /// `Note.fetchRequest()`, as the `fetchRequest()` Xcode generates for an `NSManagedObject`
+    /// subclass returns an `NSFetchRequest<Note>`: the entity's request, typed, set up like any.
+    @Test func anEntitysFetchRequestIsItsTypedRequest() throws {
+        let container = try makeContainer(in: nil)
+        let context = container.viewContext
+        try context.performAndWait {
+            for (title, stars) in [("a", Int16(1)), ("b", 4), ("c", 5)] {
+                let note = Note(context: context)
+                note.title = title
+                note.stars = stars
+            }
+            try context.save()
+            var request = Note.fetchRequest()
+            request.predicate = #Predicate { $0.stars > 3 }
+            request.sortDescriptors = [SortDescriptor(\.title, order: .reverse)]
+            let notes: [Note] = try context.fetch(request)
+            #expect(notes.map(\.title) == ["c", "b"])
+        }
+    }
 }

@@ -16,13 +16,35 @@
 /// The fetch request's sort descriptors, limit and offset are honoured; its pending-changes
 /// settings are not (the request reads the store).
 public struct BatchDeleteRequest<T: ManagedObject>: Sendable {
-    /// The objects to delete.
+    /// The objects to delete (unused when the request was made with ``init(objectIDs:)``).
     public var fetchRequest: FetchRequest<T>
     /// What the request returns (default ``BatchResultType/statusOnly``).
     public var resultType: BatchResultType = .statusOnly
+    /// The objects to delete, when the request was made with ``init(objectIDs:)``.
+    public private(set) var objectIDs: [ManagedObjectID]?
 
     /// A request to delete the objects `fetchRequest` selects.
     public init(_ fetchRequest: FetchRequest<T>) {
         self.fetchRequest = fetchRequest
+    }
+}
+
+extension BatchDeleteRequest where T == ManagedObject {
+    /// A request to delete the objects whose IDs are `objectIDs`, as Core Data's
+    /// `NSBatchDeleteRequest(objectIDs:)`:
+    ///
+    /// ```swift
+    /// let request = BatchDeleteRequest(objectIDs: [note.objectID, other.objectID])
+    /// try context.execute(request)
+    /// ```
+    ///
+    /// As Apple documents, the IDs must be of one entity: IDs of two entities make executing
+    /// the request throw ``ManagedStoreError/invalidBatchRequest(entity:reason:)``, and so does a
+    /// temporary ID (an object never saved) or one of another store; nothing is deleted then.
+    /// An ID whose row is gone already is passed over. The same delete rules apply as for a
+    /// request made with a fetch request.
+    public init(objectIDs: [ManagedObjectID]) {
+        self.init(FetchRequest<ManagedObject>())
+        self.objectIDs = objectIDs
     }
 }

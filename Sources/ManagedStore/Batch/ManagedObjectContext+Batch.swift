@@ -121,11 +121,46 @@ extension ManagedObjectContext {
     @discardableResult
     public func execute<T: ManagedObject>(_ request: BatchDeleteRequest<T>) throws -> BatchResult {
         checkQueue()
-        let entity = try entity(for: T.self)
-        let plan = try FetchPlan(request.fetchRequest, entity: entity)
+        let query: StoreQuery
+        if let objectIDs = request.objectIDs {
+            guard let objectQuery = try objectIDQuery(objectIDs) else { return BatchResult([], as: request.resultType) }
+            query = objectQuery
+        } else {
+            query = try FetchPlan(request.fetchRequest, entity: try entity(for: T.self)).query
+        }
         let (author, name) = settings.withLock { ($0.transactionAuthor, $0.name) }
-        let ids = try store().batchDelete(plan.query, author: author, contextName: name)
+        let ids = try store().batchDelete(query, author: author, contextName: name)
         return BatchResult(ids, as: request.resultType)
+    }
+
+    /// The rows of `objectIDs` (nil for none), checked to be saved objects of one entity of
+    /// this context's store.
+    private func objectIDQuery(_ objectIDs: [ManagedObjectID]) throws -> StoreQuery? {
+        guard let first = objectIDs.first else { return nil }
+        let entity = first.entity
+        if let other = objectIDs.first(where: { $0.entity !== entity }) {
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name,
+                reason:
+                    "its object IDs are of two entities, \(entity.name) and \(other.entity.name); a batch delete by object IDs deletes one entity's objects"
+            )
+        }
+        let store = try store()
+        for id in objectIDs {
+            if id.isTemporaryID {
+                throw ManagedStoreError.invalidBatchRequest(
+                    entity: entity.name, reason: "\(id) is a temporary ID: its object was never saved")
+            }
+            if id.persistentStore?.identifier != store.persistentStore.identifier {
+                throw ManagedStoreError.invalidBatchRequest(
+                    entity: entity.name, reason: "\(id) is an object of another store")
+            }
+        }
+        var query = StoreQuery(entity: entity)
+        // One argument whatever the count (SQLite limits a statement's arguments).
+        query.whereClause = "Z_PK IN (SELECT value FROM json_each(?))"
+        query.arguments = [.text("[" + objectIDs.map { String($0.key) }.joined(separator: ",") + "]")]
+        return query
     }
 
     /// Merges changes made to the store outside any of these contexts (a batch request's

@@ -316,6 +316,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             object.managedObjectContext === self, "ManagedStore: \(object.objectID) does not belong to context \(self)")
         let key = ObjectIdentifier(object)
         if object.isDeletedState { return }
+        object.prepareForDeletion()
+        if object.isDeletedState { return }  // (it deleted itself)
         if !object.entity.resolvedRelationships.isEmpty {
             // Marked first, so that a cascade back to this object stops here.
             object.isDeletedState = true

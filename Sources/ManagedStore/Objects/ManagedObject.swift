@@ -225,6 +225,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open func willSave() {}
     /// Called on each object a save wrote, after the save.
     open func didSave() {}
+    /// Called once when the object is deleted, before its relationships' delete rules are
+    /// applied (Core Data's `prepareForDeletion()`: "an opportunity to add code into the life
+    /// cycle of the managed object before deleting it … such as custom propagation before
+    /// relationships are torn down"). Its relationships still hold their objects here; an
+    /// object deleted by a cascade is told too. Call `super`.
+    open func prepareForDeletion() {}
 
     // MARK: Attribute storage
 
