@@ -207,6 +207,8 @@ final class HelperEntry: ManagedObject {
         try insertNotesSync(["a"], into: try Self.container(url))
         let untracked = try Self.container(url) { _ in }
         #expect(try storedCount(untracked) == 1, "it still reads")
+        #expect(untracked.persistentStoreCoordinator.persistentStores[0].isReadOnly, "and says it is read-only")
+        #expect(!(try Self.container(url)).persistentStoreCoordinator.persistentStores[0].isReadOnly)
         #expect {
             try insertNotesSync(["b"], into: untracked)
         } throws: { error in

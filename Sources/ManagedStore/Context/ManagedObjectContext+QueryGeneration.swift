@@ -17,7 +17,13 @@ extension ManagedObjectContext {
     /// (a read transaction held open for it), whatever other contexts and processes commit.
     /// The context moves to the newest generation when it saves, merges or is reset. Call on
     /// the context's queue. Only a context on a coordinator can be pinned (a child reads
-    /// through its parent: pin the parent), and only to a file store.
+    /// through its parent: pin the parent: asking throws).
+    ///
+    /// On an in-memory store the context stays unpinned and ``queryGenerationToken`` stays nil,
+    /// as Core Data documents: "If you try to use query generations with a store that's not an
+    /// NSSQLiteStoreType in WAL journal mode, your contexts gracefully revert to unpinned
+    /// behavior" ("Accessing data when the store changes"). (An in-memory store has one
+    /// connection, which cannot hold a read transaction beside its writes.)
     public func setQueryGenerationFrom(_ token: QueryGenerationToken?) throws {
         checkQueue()
         guard let token, !token.isUnpinned else {
@@ -29,6 +35,10 @@ extension ManagedObjectContext {
                 reason: "context \(self) is a child context, which reads through its parent: pin the parent")
         }
         let store = try store()
+        if store.inMemory {
+            queryGeneration = nil
+            return
+        }
         if let generation = token.generation {
             guard generation.store === store.persistentStore else {
                 throw ManagedStoreError.queryGenerationUnavailable(

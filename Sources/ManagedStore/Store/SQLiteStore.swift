@@ -21,7 +21,8 @@ final class SQLiteStore: Sendable {
     private let historySeen = Atomic<Bool>(false)
     /// Bounds the read connections in use at once.
     private let readerSlots: DispatchSemaphore
-    private let inMemory: Bool
+    /// Whether the store lives in memory (one connection: no query generations).
+    let inMemory: Bool
     private let timeout: Double
     /// How read connections name the file: its path, or an `immutable=1` URI for a store on a
     /// read-only file system (see ``openReadOnly(url:timeout:)``).
@@ -168,7 +169,11 @@ final class SQLiteStore: Sendable {
             try connection.transaction { try HistoryLog.createTables(on: connection) }
             storeHasHistory = true
         }
-        let store = PersistentStore(identifier: identifier, url: url, isReadOnly: false)
+        // A store that records history, opened without tracking it, is read-only (Core Data:
+        // "Forcing into Read Only mode store"), and says so.
+        let store = PersistentStore(
+            identifier: identifier, url: url,
+            isReadOnly: storeHasHistory && !description.persistentHistoryTracking)
         return SQLiteStore(
             persistentStore: store, model: model, writer: connection, readers: [], description: description,
             history: HistoryMode(description, storeHasHistory: storeHasHistory))
