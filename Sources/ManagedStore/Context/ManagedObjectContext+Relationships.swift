@@ -36,6 +36,53 @@ extension ManagedObjectContext {
         return result
     }
 
+    /// The IDs of the members of `owner`'s to-many `relationship`, as ``members(of:_:)`` has
+    /// them (the context's unsaved changes applied), without making objects of the rows.
+    func memberIDs(of owner: ManagedObject, _ relationship: ResolvedRelationship) throws -> [ManagedObjectID] {
+        guard let slot = relationship.inverseSlot else { return [] }
+        let prefetched = prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)]
+        if parent != nil || prefetched != nil { return try members(of: owner, relationship).map(\.objectID) }
+        let destination = relationship.destination
+        let target = AttributeValue.object(owner.objectID)
+        var result: [ManagedObjectID] = []
+        var seen = Set<ManagedObjectID>()
+        if !owner.objectID.isTemporaryID {
+            var query = StoreQuery(entity: destination)
+            query.whereClause = "\(destination.quotedColumns[slot]) = ?"
+            query.arguments = [.integer(owner.objectID.key)]
+            query.orderBy = "Z_PK"
+            for row in try store().fetchKeyedRows(query, slots: [slot], in: queryGeneration) {
+                // An object this context holds counts as it has it (deleted, or moved elsewhere).
+                if let object = lookUp(row.id),
+                    object.isDeletedState || (!object.isFaultState && object.values[slot] != target)
+                {
+                    continue
+                }
+                if seen.insert(row.id).inserted { result.append(row.id) }
+            }
+        }
+        for object in inserted.objects where object.entity === destination && object.values[slot] == target {
+            if seen.insert(object.objectID).inserted { result.append(object.objectID) }
+        }
+        for object in updated.values
+        where object.entity === destination && !object.isDeletedState && !object.isFaultState
+            && object.values[slot] == target
+        {
+            if seen.insert(object.objectID).inserted { result.append(object.objectID) }
+        }
+        return result
+    }
+
+    /// Whether `owner`'s to-many `relationship` would be read from the store (or the parent)
+    /// when next accessed: false only when its members are known without I/O (prefetched, or
+    /// an unsaved owner of a context on a coordinator, whose members are all in the context).
+    func isFaultingMembers(of owner: ManagedObject, _ relationship: ResolvedRelationship) -> Bool {
+        if prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] != nil {
+            return false
+        }
+        return !(owner.objectID.isTemporaryID && parent == nil)
+    }
+
     /// The rows of the members of `ownerID`'s to-many `relationship`, as this context's source
     /// has them (the store, or the parent's current objects).
     private func memberRows(ownerID: ManagedObjectID, _ relationship: ResolvedRelationship) throws -> [RowSnapshot] {

@@ -1,0 +1,118 @@
+import Foundation
+import ManagedStore
+import TestSupport
+import Testing
+
+/// `hasFault(forRelationshipNamed:)` and `objectIDs(forRelationshipNamed:)`, as Core Data
+/// documents them: "Returns a Boolean value that indicates whether the relationship for a given
+/// key is a fault … If the specified relationship is a fault, calling this method does not
+/// result in the fault firing", and "Returns the object IDs for all of the managed objects that
+/// are in the named relationship" (developer.apple.com, NSManagedObject).
+@Suite struct RelationshipFaultTests {
+    @Test func hasFaultSaysWhetherReadingTheRelationshipLoadsObjectsAndFiresNothing() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "Library", model: LibraryModel.model)
+        let writer = container.newBackgroundContext()
+        let authorID = try writer.performAndWait { () throws -> ManagedObjectID in
+            let author = Author(context: writer)
+            author.name = "Tolstoy"
+            #expect(!author.hasFault(forRelationshipNamed: "books"), "an unsaved object's members are all in memory")
+            #expect(!author.hasFault(forRelationshipNamed: "portrait"), "a nil to-one is no fault")
+            let book = Book(context: writer)
+            book.title = "War and Peace"
+            book.author = author
+            let portrait = Portrait(context: writer)
+            portrait.caption = "oil"
+            author.portrait = portrait
+            try writer.save()
+            return author.objectID
+        }
+        let reader = container.newBackgroundContext()
+        reader.performAndWait {
+            let author = reader.object(with: authorID) as! Author
+            #expect(author.hasFault(forRelationshipNamed: "books") && author.hasFault(forRelationshipNamed: "portrait"))
+            #expect(author.isFault, "asking fired nothing")
+            _ = author.portrait?.caption
+            #expect(!author.hasFault(forRelationshipNamed: "portrait"), "its destination is loaded")
+            #expect(author.hasFault(forRelationshipNamed: "books"), "a to-many is read from the store each time")
+        }
+        try reader.performAndWait {
+            reader.reset()
+            var request = FetchRequest<Author>()
+            request.relationshipKeyPathsForPrefetching = ["books"]
+            let author = try reader.fetch(request)[0]
+            #expect(!author.hasFault(forRelationshipNamed: "books"), "prefetched")
+        }
+    }
+
+    /// Property: after any seeded sequence of inserts, moves, deletions and saves, in a context
+    /// on the coordinator and in a child context (saving into its parent), each author's `objectIDs(forRelationshipNamed:
+    /// "books")` is the set of its books in a graph the test keeps itself, and the IDs of its
+    /// `books`.
+    @Test(arguments: [false, true]) func objectIDsAreTheRelationshipsMembers(inChild: Bool) throws {
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["RELATIONSHIP_SEED"] ?? "")
+            ?? UInt64(Date().timeIntervalSince1970)
+        var generator = SeededGenerator(seed: seed)
+        for round in 0..<8 {
+            let dir = TemporaryDirectory()
+            let container = try makeContainer(in: dir, name: "Library", model: LibraryModel.model)
+            let root = container.newBackgroundContext()
+            let context: ManagedObjectContext
+            if inChild {
+                context = ManagedObjectContext(concurrencyType: .privateQueue)
+                context.parent = root
+            } else {
+                context = root
+            }
+            try context.performAndWait {
+                var authors: [Author] = []
+                var books: [(book: Book, author: Int)] = []
+                for step in 0..<40 {
+                    var operation = Int.random(in: 0..<10, using: &generator)
+                    if authors.isEmpty || (operation < 2 && authors.count >= 4) { operation = authors.isEmpty ? 0 : 2 }
+                    if books.isEmpty && (5...7).contains(operation) { operation = 2 }
+                    switch operation {
+                    case 0, 1:
+                        let author = Author(context: context)
+                        author.name = "a\(step)"
+                        authors.append(author)
+                    case 2, 3, 4:
+                        let book = Book(context: context)
+                        book.title = "b\(step)"
+                        let owner = Int.random(in: 0..<authors.count, using: &generator)
+                        book.author = authors[owner]
+                        books.append((book, owner))
+                    case 5, 6:
+                        let index = Int.random(in: 0..<books.count, using: &generator)
+                        let owner = Int.random(in: 0..<authors.count, using: &generator)
+                        books[index].book.author = authors[owner]
+                        books[index].author = owner
+                    case 7:
+                        let index = Int.random(in: 0..<books.count, using: &generator)
+                        context.delete(books.remove(at: index).book)
+                    default:
+                        // (A child saves into its parent only: once the parent saves, the
+                        // child's objects keep their temporary IDs and a to-many read through
+                        // the parent no longer finds their members, `books` as this; a known
+                        // ManagedStore bug, in the closing note of issue 27's first part.)
+                        try context.save()
+                    }
+                    for (index, author) in authors.enumerated() {
+                        let expected = Set(books.filter { $0.author == index }.map(\.book.objectID))
+                        let ids = author.objectIDs(forRelationshipNamed: "books")
+                        #expect(
+                            Set(ids) == expected && ids.count == expected.count,
+                            "RELATIONSHIP_SEED=\(seed) child \(inChild): round \(round), step \(step) (operation \(operation)), author \(index): \(ids) vs \(expected)"
+                        )
+                        #expect(Set(author.books.map(\.objectID)) == expected)
+                    }
+                    for entry in books {
+                        #expect(
+                            entry.book.objectIDs(forRelationshipNamed: "author") == [authors[entry.author].objectID])
+                    }
+                }
+            }
+        }
+    }
+}
