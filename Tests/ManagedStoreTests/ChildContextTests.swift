@@ -126,4 +126,39 @@ import Testing
         let counted = try await child.perform { try child.count(for: FetchRequest<Note>()) }
         #expect(counted == 3, "b, p (the parent's insert) and q (the child's own, still pending)")
     }
+
+    /// A child's objects keep their temporary IDs when the parent saves them (Core Data: they
+    /// take permanent IDs only through `obtainPermanentIDs(for:)` or a merge of the parent's
+    /// save), and the child goes on working with them: its to-many relationships still find
+    /// their members through the parent, and its next save relates new objects to them.
+    @Test func aChildKeepsWorkingWithItsObjectsAfterTheParentSavesThem() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "Library", model: LibraryModel.model)
+        let root = container.newBackgroundContext()
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = root
+        try child.performAndWait {
+            let author = Author(context: child)
+            author.name = "Austen"
+            let book = Book(context: child)
+            book.title = "Emma"
+            book.author = author
+            try child.save()
+            try root.performAndWait { try root.save() }
+            #expect(author.objectID.isTemporaryID, "still temporary in the child")
+            #expect(author.books.map(\.title) == ["Emma"])
+            #expect(author.objectIDs(forRelationshipNamed: "books") == [book.objectID])
+            let next = Book(context: child)
+            next.title = "Persuasion"
+            next.author = author
+            try child.save()
+            try root.performAndWait { try root.save() }
+            #expect(Set(author.books.map(\.title)) == ["Emma", "Persuasion"])
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let authors = try reader.fetch(FetchRequest<Author>())
+            #expect(authors.count == 1 && Set(authors[0].books.map(\.title)) == ["Emma", "Persuasion"])
+        }
+    }
 }

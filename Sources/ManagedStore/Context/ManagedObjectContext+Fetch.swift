@@ -188,11 +188,13 @@ extension ManagedObjectContext {
                 parentRequest.fetchLimit = 0
                 parentRequest.fetchOffset = 0
             }
-            rows = try parent.performAndWait { () throws -> [RowSnapshot] in
-                try parent.fetchObjects(parentRequest, entity: entity).map {
-                    RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values)
-                }
-            }
+            rows = fromParent(
+                try parent.performAndWait { () throws -> RowsForChild in
+                    parent.forChild(
+                        try parent.fetchObjects(parentRequest, entity: entity).map {
+                            RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values)
+                        })
+                })
         } else {
             var query = plan.query
             if pending {

@@ -200,6 +200,8 @@ extension ManagedObjectContext {
         deleted.removeAll()
         pendingUpdated.removeAll()
         pendingDeleted.removeAll()
+        retiredTemporaryIDs.removeAll()
+        temporaryIDsByPermanent.removeAll()
         NotificationCenter.default.post(
             name: Self.objectsDidChangeNotification, object: self,
             userInfo: [NotificationKey.invalidatedAllObjects.rawValue: true])

@@ -88,14 +88,17 @@ extension ManagedObjectContext {
     private func memberRows(ownerID: ManagedObjectID, _ relationship: ResolvedRelationship) throws -> [RowSnapshot] {
         guard let slot = relationship.inverseSlot else { return [] }
         if let parent {
-            return try parent.performAndWait { () throws -> [RowSnapshot] in
-                // An owner inserted in this child is unknown to the parent: it has no members there.
-                guard let owner = parent.lookUp(ownerID) ?? (ownerID.isTemporaryID ? nil : parent.object(with: ownerID))
-                else { return [] }
-                return try parent.members(of: owner, relationship).map {
-                    RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values)
-                }
-            }
+            return fromParent(
+                try parent.performAndWait { () throws -> RowsForChild in
+                    // An owner inserted in this child is unknown to the parent: it has no members there.
+                    let id = parent.resolvedFromChild(ownerID)
+                    guard let owner = parent.lookUp(id) ?? (id.isTemporaryID ? nil : parent.object(with: id))
+                    else { return parent.forChild([]) }
+                    return parent.forChild(
+                        try parent.members(of: owner, relationship).map {
+                            RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values)
+                        })
+                })
         }
         var query = StoreQuery(entity: relationship.destination)
         query.whereClause = "\(relationship.destination.quotedColumns[slot]) = ?"

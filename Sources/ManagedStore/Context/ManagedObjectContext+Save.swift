@@ -96,6 +96,7 @@ extension ManagedObjectContext {
             if case .inserted(let index) = fate {
                 let row = outcome.insertedRows[index]
                 object.isInsertedState = false
+                retire(object.objectID, for: row.id)
                 object.objectID = row.id
                 adopt(row, into: object)
                 registry.addSaved(object)
@@ -127,6 +128,7 @@ extension ManagedObjectContext {
             } else if object.isInsertedState {
                 // The save's insertion list is cleared after this; the object is registered now.
                 object.isInsertedState = false
+                retire(object.objectID, for: row.id)
                 object.objectID = row.id
                 adopt(row, into: object)
                 register(object)
@@ -172,26 +174,31 @@ extension ManagedObjectContext {
         inserted insertedRows: [RowSnapshot], updated updatedRows: [RowSnapshot],
         deleted deletedIDs: [ManagedObjectID]
     ) throws {
+        // The child may name objects by temporary IDs they had here before this context saved.
+        hasChildren = true
         for row in insertedRows {
+            let values = resolvedFromChild(row.values)
             if let existing = lookUp(row.id) {
-                apply(row.values, to: existing)
+                apply(values, to: existing)
                 continue
             }
             let object = row.id.entity.managedObjectClass.init(entity: row.id.entity, insertInto: nil)
             object.objectID = row.id
-            object.values = row.values
+            object.values = values
             object.managedObjectContext = self
             inserted.add(object)
         }
         for row in updatedRows {
-            let object = self.object(with: row.id)
+            let id = resolvedFromChild(row.id)
+            let object = self.object(with: id)
             if object.isFaultState {
-                guard let snapshot = try snapshot(for: row.id) else { throw ManagedStoreError.objectNotFound(row.id) }
+                guard let snapshot = try snapshot(for: id) else { throw ManagedStoreError.objectNotFound(id) }
                 fill(object, with: snapshot)
             }
-            apply(row.values, to: object)
+            apply(resolvedFromChild(row.values), to: object)
         }
-        for id in deletedIDs {
+        for childID in deletedIDs {
+            let id = resolvedFromChild(childID)
             let object = self.object(with: id)
             if object.isFaultState {
                 guard let snapshot = try snapshot(for: id) else {

@@ -68,6 +68,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// the store had them; read instead of the store until the context merges, refreshes,
     /// resets or saves.
     var prefetchedMembers: [PrefetchKey: [ManagedObject]] = [:]
+    /// Whether a child context has read through this one or saved into it (see
+    /// `ManagedObjectContext+ChildIDs.swift`): only then are retired temporary IDs kept.
+    var hasChildren = false
+    /// Temporary IDs that became permanent here while children may know them, with the
+    /// permanent IDs; and the other way round.
+    var retiredTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    var temporaryIDsByPermanent: [ManagedObjectID: ManagedObjectID] = [:]
 
     struct PrefetchKey: Hashable {
         let owner: ManagedObjectID
@@ -373,7 +380,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// The object this context holds for `id`: registered, or inserted and not yet saved.
     func lookUp(_ id: ManagedObjectID) -> ManagedObject? {
         if let object = registry[id] { return object }
-        return inserted.object(for: id)
+        if let object = inserted.object(for: id) { return object }
+        // A temporary ID a child still uses for an object saved here since.
+        if id.isTemporaryID, let permanent = retiredTemporaryIDs[id] { return registry[permanent] }
+        return nil
     }
 
     /// Gives permanent IDs to inserted objects before they are saved (reserving their rows'
@@ -409,6 +419,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     func reassign(_ object: ManagedObject, to id: ManagedObjectID) {
         let oldID = object.objectID
         guard oldID != id else { return }
+        retire(oldID, for: id)
         object.objectID = id
         if object.isInsertedState {
             inserted.invalidateIndex()
@@ -467,7 +478,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// coordinator, the parent's current values for a child.
     func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
         if let parent {
-            return try parent.performAndWait { () throws -> RowSnapshot? in try parent.currentSnapshot(for: id) }
+            let sent = try parent.performAndWait { () throws -> RowsForChild? in
+                try parent.currentSnapshot(for: parent.resolvedFromChild(id)).map { parent.forChild([$0]) }
+            }
+            return sent.map { fromParent($0) }?.first
         }
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
         return try coordinator.store().row(for: id, in: queryGeneration)
