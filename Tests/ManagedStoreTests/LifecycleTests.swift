@@ -73,4 +73,46 @@ final class File: ManagedObject {
             #expect(try context.count(for: FetchRequest<File>()) == 0)
         }
     }
+
+    /// Core Data's `shouldDeleteInaccessibleFaults` (default true): a fault whose row another
+    /// context deleted becomes, when fired, an object whose "attributes … are all set to nil
+    /// or 0", whose "isDeleted property is set to true, which adds the object to the context's
+    /// deletedObjects set", that "is exempt from validation rules" and that "the context
+    /// discards … when you next call save() or reset()" (developer.apple.com,
+    /// NSManagedObjectContext/shouldDeleteInaccessibleFaults).
+    @Test(arguments: [false, true]) func anInaccessibleFaultBecomesADeletedObject(thenReset: Bool) throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir)
+        try insertNotesSync(["gone"], into: container)
+        let reader = container.newBackgroundContext()
+        let deleter = container.newBackgroundContext()
+        #expect(reader.performAndWait { reader.shouldDeleteInaccessibleFaults }, "true by default")
+        let id = try deleter.performAndWait { () throws -> ManagedObjectID in
+            let note = try deleter.fetch(FetchRequest<Note>())[0]
+            return note.objectID
+        }
+        try reader.performAndWait {
+            let note = reader.object(with: id) as! Note
+            #expect(note.isFault)
+            try deleter.performAndWait {
+                deleter.delete(deleter.object(with: id))
+                try deleter.save()
+            }
+            #expect(note.title == "" && note.body == nil && note.stars == 0 && note.price == nil)
+            #expect(note.isDeleted && reader.deletedObjects.contains(note))
+            let other = Note(context: reader)
+            other.title = "kept"
+            if thenReset {
+                reader.reset()
+                #expect(reader.deletedObjects.isEmpty && reader.insertedObjects.isEmpty)
+            } else {
+                try reader.save()
+                #expect(reader.deletedObjects.isEmpty && note.managedObjectContext == nil, "discarded")
+            }
+        }
+        let titles = try deleter.performAndWait {
+            try deleter.fetch(FetchRequest<Note>()).map(\.title)
+        }
+        #expect(titles == (thenReset ? [] : ["kept"]), "nothing else written")
+    }
 }

@@ -202,6 +202,7 @@ extension ManagedObjectContext {
         pendingDeleted.removeAll()
         retiredTemporaryIDs.removeAll()
         temporaryIDsByPermanent.removeAll()
+        inaccessible.removeAll()
         NotificationCenter.default.post(
             name: Self.objectsDidChangeNotification, object: self,
             userInfo: [NotificationKey.invalidatedAllObjects.rawValue: true])

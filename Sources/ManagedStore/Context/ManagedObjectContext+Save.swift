@@ -26,7 +26,9 @@ extension ManagedObjectContext {
         let insertedObjects = inserted.objects
         let updatedObjects = updated.values.filter { $0.hasValueChanges && !$0.isDeletedState }
             .sorted { $0.objectID.key < $1.objectID.key }
-        let deletedObjects = Array(deleted.values)
+        // An inaccessible fault made deleted has no row to delete, and no validation.
+        let deletedObjects = deleted.values.filter { inaccessible[ObjectIdentifier($0)] == nil }
+        discardInaccessible()
         for object in insertedObjects { object.willSave() }
         for object in updatedObjects { object.willSave() }
         for object in deletedObjects { object.willSave() }

@@ -44,6 +44,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         var mergePolicy: MergePolicy = .error
         var automaticallyMergesChangesFromParent = false
         var children: [WeakContext] = []
+        var shouldDeleteInaccessibleFaults = true
     }
     let settings = Mutex(Settings())
 
@@ -71,6 +72,9 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether a child context has read through this one or saved into it (see
     /// `ManagedObjectContext+ChildIDs.swift`): only then are retired temporary IDs kept.
     var hasChildren = false
+    /// Deleted objects whose rows were gone when they were fired (see
+    /// ``shouldDeleteInaccessibleFaults``): in ``deletedObjects``, never written.
+    var inaccessible: [ObjectIdentifier: ManagedObject] = [:]
     /// Temporary IDs that became permanent here while children may know them, with the
     /// permanent IDs; and the other way round.
     var retiredTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
@@ -459,9 +463,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             preconditionFailure("ManagedStore: could not load the fault \(object.objectID): \(error)")
         }
         guard let snapshot else {
-            preconditionFailure(
-                "ManagedStore: the fault \(object.objectID) cannot be fulfilled: its row was deleted. Use existingObject(with:) to check first."
-            )
+            guard shouldDeleteInaccessibleFaults else {
+                preconditionFailure(
+                    "ManagedStore: the fault \(object.objectID) cannot be fulfilled: its row was deleted (and shouldDeleteInaccessibleFaults is false). Use existingObject(with:) to check first."
+                )
+            }
+            deleteInaccessible(object)
+            return
         }
         fill(object, with: snapshot)
     }
