@@ -115,4 +115,43 @@ final class File: ManagedObject {
         }
         #expect(titles == (thenReset ? [] : ["kept"]), "nothing else written")
     }
+
+    /// Core Data's `changedValuesForCurrentEvent()`: "the keys and old values of persistent
+    /// properties that have changed since the last posting of
+    /// NSManagedObjectContextObjectsDidChange" (developer.apple.com, NSManagedObject): an
+    /// observer of that notification reads the event's changes; after it, the event is over.
+    @Test func changedValuesForCurrentEventAreTheEventsOldValues() throws {
+        let container = try makeContainer(in: nil)
+        let context = container.viewContext
+        let seen = Mutex<[String: AttributeValue]?>(nil)
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification, object: context, queue: nil
+        ) { notification in
+            let updated =
+                notification.userInfo?[ManagedObjectContext.NotificationKey.updatedObjects.rawValue]
+                as? Set<ManagedObject> ?? []
+            // (Posted on the context's queue, where its objects may be read.)
+            let values = updated.first?.changedValuesForCurrentEvent()
+            seen.withLock { $0 = values }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try context.performAndWait {
+            let note = Note(context: context)
+            note.title = "a"
+            try context.save()
+            #expect(note.changedValuesForCurrentEvent().isEmpty)
+            note.title = "b"
+            note.stars = 5
+            note.title = "c"
+            #expect(note.changedValuesForCurrentEvent() == ["title": .string("a"), "stars": .integer(0)], "old values")
+            context.processPendingChanges()
+            #expect(seen.withLock { $0 } == ["title": .string("a"), "stars": .integer(0)], "what the observer read")
+            #expect(note.changedValuesForCurrentEvent().isEmpty, "the event is over")
+            #expect(
+                note.changedValues() == ["title": .string("c"), "stars": .integer(5)],
+                "changedValues still counts from the save")
+            note.title = "d"
+            #expect(note.changedValuesForCurrentEvent() == ["title": .string("c")])
+        }
+    }
 }

@@ -65,9 +65,13 @@ extension ManagedObjectContext {
         if !fresh.isEmpty { info[NotificationKey.insertedObjects.rawValue] = Set(fresh) }
         if !pendingUpdated.isEmpty { info[NotificationKey.updatedObjects.rawValue] = Set(pendingUpdated.values) }
         if !pendingDeleted.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(pendingDeleted.values) }
+        let changed = Array(pendingUpdated.values) + Array(pendingDeleted.values)
         pendingUpdated.removeAll()
         pendingDeleted.removeAll()
-        guard !info.isEmpty else { return }
-        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
+        if !info.isEmpty {
+            NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
+        }
+        // The event is over: what its observers read of it (changedValuesForCurrentEvent) goes.
+        for object in changed { object.eventValues = nil }
     }
 }

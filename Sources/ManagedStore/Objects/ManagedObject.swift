@@ -36,6 +36,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The row version (`Z_OPT`) these values were read at, for optimistic locking.
     var version: Int64 = 0
     var isFaultState = false
+    /// The values before the first change of the current event (since the context last posted
+    /// objectsDidChange), for ``changedValuesForCurrentEvent()``; nil when unchanged since.
+    var eventValues: [AttributeValue]?
     var isInsertedState = false
     var isDeletedState = false
     /// Set once an objectsDidChange has listed the object as inserted: from then on, a change to
@@ -123,6 +126,23 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// The values of `keys` (every attribute when nil) as last saved, fetched or merged.
+    /// The persistent properties changed since the context last posted
+    /// ``ManagedObjectContext/objectsDidChangeNotification``, with their *old* values (Core
+    /// Data's `changedValuesForCurrentEvent()`: "the keys and old values of persistent
+    /// properties that have changed since the last posting of
+    /// NSManagedObjectContextObjectsDidChange"). An observer of that notification reads here
+    /// what the event changed; once posted, the event is over and this is empty again. (For an
+    /// object inserted in the current event, empty: it had no values before.)
+    public func changedValuesForCurrentEvent() -> [String: AttributeValue] {
+        checkAccess()
+        guard let old = eventValues, !isFaultState else { return [:] }
+        var changed: [String: AttributeValue] = [:]
+        for (slot, property) in entity.storedProperties.enumerated() where old[slot] != values[slot] {
+            changed[property.name] = old[slot]
+        }
+        return changed
+    }
+
     public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue] {
         checkAccess()
         if isFaultState { fireFault() }
@@ -246,15 +266,20 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     final func writeAttribute(_ value: AttributeValue, slot: Int) {
         checkAccess()
         if isInsertedState {
-            // Nothing to compare with: an inserted object has no committed values.
-            values[slot] = value
+            // Nothing to compare with: an inserted object has no committed values. (Nor are its
+            // values kept for the event before it is announced: the import path inserts so.)
             if insertionAnnounced, let context = managedObjectContext {
+                if eventValues == nil { eventValues = values }
+                values[slot] = value
                 context.pendingUpdated[ObjectIdentifier(self)] = self
+            } else {
+                values[slot] = value
             }
             return
         }
         if isFaultState { fireFault() }
         guard values[slot] != value else { return }
+        if eventValues == nil { eventValues = values }
         values[slot] = value
         if !isInsertedState, !isDeletedState, let context = managedObjectContext {
             context.noteUpdated(self)
