@@ -17,6 +17,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case noPersistentStore
     /// The coordinator already has a store; this version supports one store per coordinator.
     case storeAlreadyAdded(url: URL)
+    /// ``PersistentStoreCoordinator/destroyPersistentStore(at:type:timeout:)`` of the
+    /// coordinator's own store; nothing was touched.
+    case storeInUse(url: URL)
     /// A save or a write on a store opened read-only.
     case readOnlyStore(url: URL)
     /// A read-only store that does not exist.
@@ -74,6 +77,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
             return "no persistent store is loaded"
         case .storeAlreadyAdded(let url):
             return "the coordinator already has a store (\(url.path)); it holds one store"
+        case .storeInUse(let url):
+            return
+                "the store at \(url.path) is this coordinator's: destroy it with a coordinator that has not added it"
         case .readOnlyStore(let url):
             return "the store at \(url.path) is read-only"
         case .storeNotFound(let url):
