@@ -154,4 +154,28 @@ final class File: ManagedObject {
             #expect(note.changedValuesForCurrentEvent() == ["title": .string("c")])
         }
     }
+
+    /// Core Data's `stalenessInterval` is "the maximum length of time that may have elapsed
+    /// since the store previously fetched data before fulfilling a fault issues a new fetch";
+    /// ManagedStore keeps no row cache, so a fault is fulfilled from the store as it is then,
+    /// whatever interval is set: within any bound.
+    @Test func aFaultReadsTheStoreAsItIsWhateverTheStalenessInterval() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir)
+        try insertNotesSync(["a"], into: container)
+        let reader = container.newBackgroundContext()
+        let writer = container.newBackgroundContext()
+        try reader.performAndWait {
+            #expect(reader.stalenessInterval < 0, "no limit by default")
+            reader.stalenessInterval = 3600
+            let note = try reader.fetch(FetchRequest<Note>())[0]
+            let id = note.objectID
+            reader.refresh(note, mergeChanges: false)
+            try writer.performAndWait {
+                (writer.object(with: id) as! Note).stars = 9
+                try writer.save()
+            }
+            #expect(note.isFault && note.stars == 9)
+        }
+    }
 }

@@ -45,6 +45,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         var automaticallyMergesChangesFromParent = false
         var children: [WeakContext] = []
         var shouldDeleteInaccessibleFaults = true
+        var stalenessInterval: TimeInterval = -1
     }
     let settings = Mutex(Settings())
 

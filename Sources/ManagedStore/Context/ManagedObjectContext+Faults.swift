@@ -1,8 +1,8 @@
 import Foundation
 
-/// Inaccessible faults: objects whose rows were deleted from the store (by another context or
-/// process) before this context loaded them, as Core Data's `shouldDeleteInaccessibleFaults`
-/// handles them.
+/// How faults are fulfilled: how old their values may be (`stalenessInterval`), and what becomes
+/// of an inaccessible fault, an object whose row was deleted from the store (by another context
+/// or process) before this context loaded it (`shouldDeleteInaccessibleFaults`).
 extension ManagedObjectContext {
     /// Whether the context turns an inaccessible fault (an object with no row in the store)
     /// into a deleted object when it is fired (default true), as Core Data's
@@ -17,6 +17,16 @@ extension ManagedObjectContext {
     public var shouldDeleteInaccessibleFaults: Bool {
         get { settings.withLock { $0.shouldDeleteInaccessibleFaults } }
         set { settings.withLock { $0.shouldDeleteInaccessibleFaults = newValue } }
+    }
+
+    /// The most time that may have passed since the store's values of an object were read
+    /// before fulfilling its fault reads them again (Core Data's `stalenessInterval`; negative,
+    /// the default: no limit). ManagedStore keeps no cache of rows between contexts: every fault
+    /// a context fulfils reads the store (or its parent) then, so its values are never older
+    /// than the fault, whatever this says, within any bound it sets.
+    public var stalenessInterval: TimeInterval {
+        get { settings.withLock { $0.stalenessInterval } }
+        set { settings.withLock { $0.stalenessInterval = newValue } }
     }
 
     /// Makes `object`, whose row is gone, a deleted object with nil or zero values.
