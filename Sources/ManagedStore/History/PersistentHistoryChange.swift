@@ -3,7 +3,7 @@ import Foundation
 /// One object's change in a history transaction (Core Data's `NSPersistentHistoryChange`).
 public struct PersistentHistoryChange: Sendable, Hashable, CustomStringConvertible {
     /// What happened to the object.
-    public enum ChangeType: Int, Sendable, Hashable, CustomStringConvertible {
+    public enum ChangeType: Int, Sendable, Hashable, Codable, CustomStringConvertible {
         /// The object was inserted.
         case insert = 0
         /// Some of the object's attributes or to-one relationships changed.

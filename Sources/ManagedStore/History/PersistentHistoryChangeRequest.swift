@@ -14,6 +14,9 @@ public struct PersistentHistoryChangeRequest: Sendable {
     enum Operation: Sendable {
         case fetchAfterToken(PersistentHistoryToken?)
         case fetchAfterDate(Date)
+        case fetchMatching(
+            transactions: PersistentHistoryFetchRequest<PersistentHistoryTransaction>?,
+            changes: PersistentHistoryFetchRequest<PersistentHistoryChange>?)
         case deleteThroughToken(PersistentHistoryToken?)
         case deleteBeforeDate(Date)
     }
@@ -41,6 +44,25 @@ public struct PersistentHistoryChangeRequest: Sendable {
         Self(operation: .fetchAfterToken(transaction?.token))
     }
 
+    /// The transactions `fetchRequest` selects, oldest first, as Core Data's
+    /// `fetchHistory(withFetch:)` with a transaction fetch request.
+    public static func fetchHistory(
+        withFetch fetchRequest: PersistentHistoryFetchRequest<PersistentHistoryTransaction>
+    ) -> Self {
+        Self(operation: .fetchMatching(transactions: fetchRequest, changes: nil))
+    }
+
+    /// The changes `fetchRequest` selects, in their transactions (each with those of its
+    /// changes that match; a transaction with none is left out), oldest first, as Core Data's
+    /// `fetchHistory(withFetch:)` with a change fetch request.
+    public static func fetchHistory(
+        withFetch fetchRequest: PersistentHistoryFetchRequest<PersistentHistoryChange>
+    )
+        -> Self
+    {
+        Self(operation: .fetchMatching(transactions: nil, changes: fetchRequest))
+    }
+
     /// Purges the history up to and including `token`'s transaction (all of it for nil).
     public static func deleteHistory(before token: PersistentHistoryToken?) -> Self {
         var request = Self(operation: .deleteThroughToken(token))
@@ -64,14 +86,14 @@ public struct PersistentHistoryChangeRequest: Sendable {
     public var token: PersistentHistoryToken? {
         switch operation {
         case .fetchAfterToken(let token), .deleteThroughToken(let token): return token
-        case .fetchAfterDate, .deleteBeforeDate: return nil
+        case .fetchAfterDate, .fetchMatching, .deleteBeforeDate: return nil
         }
     }
 
     var isDeletion: Bool {
         switch operation {
         case .deleteThroughToken, .deleteBeforeDate: return true
-        case .fetchAfterToken, .fetchAfterDate: return false
+        case .fetchAfterToken, .fetchAfterDate, .fetchMatching: return false
         }
     }
 }

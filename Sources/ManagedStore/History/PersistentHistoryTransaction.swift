@@ -33,6 +33,13 @@ public struct PersistentHistoryTransaction: Sendable, Identifiable, CustomString
 
     public var id: Int64 { transactionNumber }
 
+    /// This transaction with only `changes`.
+    func with(changes: [PersistentHistoryChange]) -> PersistentHistoryTransaction {
+        PersistentHistoryTransaction(
+            transactionNumber: transactionNumber, timestamp: timestamp, author: author, contextName: contextName,
+            processID: processID, storeID: storeID, changes: changes)
+    }
+
     /// The transaction as save changes, for ``ManagedObjectContext/mergeChanges(fromContextDidSave:)-(ContextSaveChanges)``:
     /// IDs only, so merging reads the values of the objects the context holds from the store
     /// (or its query generation).

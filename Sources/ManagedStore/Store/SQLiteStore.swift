@@ -226,15 +226,23 @@ final class SQLiteStore: Sendable {
                     return try HistoryLog.delete(through: token?.transactionNumber ?? Int64.max, on: connection)
                 case .deleteBeforeDate(let date):
                     return try HistoryLog.delete(before: date, on: connection)
-                case .fetchAfterToken, .fetchAfterDate:
+                case .fetchAfterToken, .fetchAfterDate, .fetchMatching:
                     preconditionFailure("ManagedStore: a fetch request taken for a purge")
                 }
             }
             return request.resultType == .count ? .count(count) : .status(true)
         }
+        var matching:
+            (
+                PersistentHistoryFetchRequest<PersistentHistoryTransaction>?,
+                PersistentHistoryFetchRequest<PersistentHistoryChange>?
+            )?
+        if case .fetchMatching(let transactions, let changes) = request.operation { matching = (transactions, changes) }
         let withChanges =
-            request.resultType != .transactionsOnly && request.resultType != .count && request.resultType != .statusOnly
-        let transactions = try read(in: generation) { connection -> [PersistentHistoryTransaction] in
+            (request.resultType != .transactionsOnly && request.resultType != .count
+                && request.resultType != .statusOnly)
+            || matching?.1 != nil
+        var transactions = try read(in: generation) { connection -> [PersistentHistoryTransaction] in
             let selection: HistoryLog.Selection
             switch request.operation {
             case .fetchAfterToken(let token):
@@ -248,11 +256,16 @@ final class SQLiteStore: Sendable {
                 selection = .after(number)
             case .fetchAfterDate(let date):
                 selection = .afterDate(date)
+            case .fetchMatching:
+                selection = .after(0)
             case .deleteThroughToken, .deleteBeforeDate:
                 preconditionFailure("ManagedStore: a purge taken for a fetch")
             }
             return try HistoryLog.transactions(
                 selection, withChanges: withChanges, on: connection, store: persistentStore, model: model)
+        }
+        if let (transactionFetch, changeFetch) = matching {
+            transactions = try Self.matching(transactions, transactionFetch, changeFetch)
         }
         switch request.resultType {
         case .statusOnly: return .status(true)
@@ -267,6 +280,31 @@ final class SQLiteStore: Sendable {
             }
             return .objectIDs(ids)
         }
+    }
+
+    /// The transactions the fetch requests select (see ``PersistentHistoryFetchRequest``).
+    private static func matching(
+        _ transactions: [PersistentHistoryTransaction],
+        _ transactionFetch: PersistentHistoryFetchRequest<PersistentHistoryTransaction>?,
+        _ changeFetch: PersistentHistoryFetchRequest<PersistentHistoryChange>?
+    ) throws -> [PersistentHistoryTransaction] {
+        var result: [PersistentHistoryTransaction] = []
+        let limit = transactionFetch?.fetchLimit ?? changeFetch?.fetchLimit ?? 0
+        for transaction in transactions {
+            if let predicate = transactionFetch?.predicate, try !predicate.evaluate(transaction) { continue }
+            if let changeFetch {
+                var kept: [PersistentHistoryChange] = []
+                for change in transaction.changes ?? [] where try changeFetch.predicate?.evaluate(change) ?? true {
+                    kept.append(change)
+                }
+                if kept.isEmpty { continue }
+                result.append(transaction.with(changes: kept))
+            } else {
+                result.append(transaction)
+            }
+            if limit > 0 && result.count == limit { break }
+        }
+        return result
     }
 
     // MARK: Indexes

@@ -1,0 +1,77 @@
+import Foundation
+import ManagedStore
+import TestSupport
+import Testing
+
+/// `fetchHistory(withFetch:)`, as Core Data's `NSPersistentHistoryChangeRequest` takes a fetch
+/// request of `NSPersistentHistoryTransaction.fetchRequest` or `NSPersistentHistoryChange.fetchRequest`
+/// with a predicate (developer.apple.com, NSPersistentHistoryChangeRequest/fetchHistory(withFetch:)),
+/// here with Foundation predicates on the values.
+@Suite struct HistoryFetchTests {
+    /// Property: for seeded sequences of saves by random authors (inserts, updates, deletes),
+    /// the transactions a predicate on the author selects, and the changes a predicate on the
+    /// change type selects, are those the test finds itself in the whole history.
+    @Test func aFetchRequestSelectsTheTransactionsAndChangesItsPredicateDoes() throws {
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["HISTORY_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        var generator = SeededGenerator(seed: seed)
+        for round in 0..<5 {
+            let dir = TemporaryDirectory()
+            let container = try PersistentHistoryTests.container(dir.file("h.sqlite"))
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                var titles: [String] = []
+                for step in 0..<25 {
+                    context.transactionAuthor = ["import", "front-end", "sync"].randomElement(using: &generator)
+                    for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                        switch Int.random(in: 0..<3, using: &generator) {
+                        case 0 where !titles.isEmpty:
+                            let title = titles.remove(at: Int.random(in: 0..<titles.count, using: &generator))
+                            let note = try context.fetch(
+                                FetchRequest<Note>(predicate: #Predicate { $0.title == title }))[0]
+                            context.delete(note)
+                        case 1 where !titles.isEmpty:
+                            let title = titles.randomElement(using: &generator)!
+                            let note = try context.fetch(
+                                FetchRequest<Note>(predicate: #Predicate { $0.title == title }))[0]
+                            note.stars += 1
+                        default:
+                            let note = Note(context: context)
+                            note.title = "n\(step)-\(titles.count)-\(Int.random(in: 0..<1000, using: &generator))"
+                            titles.append(note.title)
+                        }
+                    }
+                    try context.save()
+                }
+                let all =
+                    try context.execute(
+                        PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+                    ).transactions ?? []
+
+                var byAuthor = PersistentHistoryTransaction.fetchRequest!
+                byAuthor.predicate = #Predicate { $0.author == "front-end" }
+                let fetched = try context.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: byAuthor))
+                #expect(
+                    fetched.transactions?.map(\.transactionNumber)
+                        == all.filter { $0.author == "front-end" }.map(\.transactionNumber),
+                    "HISTORY_SEED=\(seed): round \(round)")
+
+                let deletion = PersistentHistoryChange.ChangeType.delete
+                var deletes = PersistentHistoryChange.fetchRequest!
+                deletes.predicate = #Predicate { $0.changeType == deletion }
+                let changes = try context.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: deletes))
+                let expected = all.compactMap { transaction -> [Int64]? in
+                    let ids = (transaction.changes ?? []).filter { $0.changeType == .delete }.map(\.changeID)
+                    return ids.isEmpty ? nil : ids
+                }
+                #expect(
+                    changes.transactions?.map { ($0.changes ?? []).map(\.changeID) } == expected,
+                    "HISTORY_SEED=\(seed): round \(round)")
+
+                byAuthor.fetchLimit = 2
+                let limited = try context.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: byAuthor))
+                #expect(limited.transactions?.count == min(2, all.filter { $0.author == "front-end" }.count))
+            }
+        }
+    }
+}
