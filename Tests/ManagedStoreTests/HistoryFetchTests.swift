@@ -74,4 +74,45 @@ import Testing
             }
         }
     }
+
+    /// Core Data's `preservesValueInHistoryOnDeletion`: "whether to preserve the value in
+    /// persistent history when the owning object is deleted" (developer.apple.com,
+    /// NSPropertyDescription): the deletion's tombstone keeps it, beside the uniqueness
+    /// constraint's values, for a context's deletion and a batch delete alike.
+    @Test(arguments: [false, true]) func aPreservedAttributeIsInTheDeletionsTombstone(batch: Bool) throws {
+        let note = EntityDescription(
+            name: "Note", managedObjectClass: Note.self,
+            attributes: [
+                AttributeDescription(name: "title", type: .string),
+                AttributeDescription(
+                    name: "body", type: .string, isOptional: true, preservesValueInHistoryOnDeletion: true),
+                AttributeDescription(name: "stars", type: .integer16, defaultValue: .integer(0)),
+                AttributeDescription(name: "created", type: .date, defaultValue: .date(Date(timeIntervalSince1970: 0))),
+                AttributeDescription(name: "price", type: .decimal, isOptional: true),
+            ],
+            uniquenessConstraints: [["title"]])
+        let model = ManagedObjectModel(entities: [note, TestModel.counter])
+        #expect(model.entityVersionHashesByName == TestModel.model.entityVersionHashesByName, "not part of the schema")
+        let dir = TemporaryDirectory()
+        let container = try PersistentHistoryTests.container(dir.file("h.sqlite"), model: model)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let created = Note(context: context)
+            created.title = "a"
+            created.body = "keep me"
+            created.stars = 3
+            try context.save()
+            if batch {
+                try context.execute(BatchDeleteRequest(FetchRequest<Note>()))
+            } else {
+                context.delete(created)
+                try context.save()
+            }
+            let changes =
+                try context.execute(PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?))
+                .changes ?? []
+            let deletion = changes.first { $0.changeType == .delete }
+            #expect(deletion?.tombstone == ["title": .string("a"), "body": .string("keep me")])
+        }
+    }
 }

@@ -118,7 +118,7 @@ extension SQLiteStore {
                 delete.reset()
             }
             if recordsHistory {
-                let constrained = Set(entity.uniquenessConstraints.joined()).sorted()
+                let constrained = entity.tombstoneAttributeNames
                 entry.deleted = rows.map { row in
                     (row.id, constrained.compactMap { name in entity.slotByName[name].map { (name, row.values[$0]) } })
                 }

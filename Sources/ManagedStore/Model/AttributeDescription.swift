@@ -17,11 +17,16 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// The attribute's name in the previous model version, when it was renamed (Core Data's
     /// `renamingIdentifier`), so that a migration keeps its values.
     public let renamingIdentifier: String?
+    /// Whether the persistent history keeps the attribute's value when its object is deleted,
+    /// in the deletion's tombstone (Core Data's `preservesValueInHistoryOnDeletion`: "whether
+    /// to preserve the value in persistent history when the owning object is deleted"; the
+    /// values of the entity's uniqueness constraints are always kept). Default false.
+    public var preservesValueInHistoryOnDeletion: Bool
 
     /// An attribute named `name` of `type`.
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
-        renamingIdentifier: String? = nil
+        renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false
     ) {
         precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
         precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
@@ -33,6 +38,7 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         self.isOptional = isOptional
         self.defaultValue = defaultValue
         self.renamingIdentifier = renamingIdentifier
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
     }
 
     public var description: String {

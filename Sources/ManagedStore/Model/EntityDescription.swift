@@ -179,6 +179,13 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// do not count.
     public var versionHash: String { Self.hash(schemaLines) }
 
+    /// The attributes whose values a deletion's history tombstone keeps: those of the
+    /// uniqueness constraints, and those marked ``AttributeDescription/preservesValueInHistoryOnDeletion``.
+    var tombstoneAttributeNames: [String] {
+        Set(uniquenessConstraints.joined()).union(attributes.filter(\.preservesValueInHistoryOnDeletion).map(\.name))
+            .sorted()
+    }
+
     /// FNV-1a (64 bits) of the lines, as 16 hex digits: stable across processes and releases,
     /// unlike Swift's `Hasher`.
     static func hash(_ lines: [String]) -> String {

@@ -70,10 +70,10 @@ private struct SaveTransaction {
 
     mutating func perform(_ delete: SaveRequest.Delete) throws -> SaveOutcome.Fate {
         let entity = delete.objectID.entity
-        // The history keeps the values of the row's uniqueness constraints (its tombstone).
-        let tombstoneRow =
-            recordsHistory && !entity.uniquenessConstraints.isEmpty
-            ? try store.row(for: delete.objectID, on: connection) : nil
+        // The history keeps the values of the row's uniqueness constraints and preserved
+        // attributes (its tombstone).
+        let tombstoneNames = recordsHistory ? entity.tombstoneAttributeNames : []
+        let tombstoneRow = tombstoneNames.isEmpty ? nil : try store.row(for: delete.objectID, on: connection)
         let statement = try connection.statement(entity.checkedDeleteSQL)
         try statement.bind(delete.objectID.key, 1)
         try statement.bind(delete.version, 2)
@@ -98,7 +98,7 @@ private struct SaveTransaction {
         if recordsHistory && deletedRow {
             var tombstone: [(name: String, value: AttributeValue)] = []
             if let tombstoneRow {
-                for name in Set(entity.uniquenessConstraints.joined()).sorted() {
+                for name in tombstoneNames {
                     if let slot = entity.slotByName[name] { tombstone.append((name, tombstoneRow.values[slot])) }
                 }
             }
