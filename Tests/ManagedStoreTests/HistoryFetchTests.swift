@@ -115,4 +115,37 @@ import Testing
             #expect(deletion?.tombstone == ["title": .string("a"), "body": .string("keep me")])
         }
     }
+
+    /// History written before transactions kept their bundle ID reads with an empty one (a
+    /// reader that may not write changes nothing), and the first writer that tracks history
+    /// adds the column; its transactions then carry the program's name.
+    @Test func historyFromBeforeTheBundleIDReadsOnAndGainsIt() throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("h.sqlite")
+        try insertNotesSync(["a"], into: try PersistentHistoryTests.container(url))
+        let drop = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"),
+            [url.path, "ALTER TABLE Z_HISTORYTRANSACTION DROP COLUMN ZBUNDLEID"],
+            environment: ["PATH": "/usr/bin:/bin"])
+        #expect(drop.status == 0, "\(drop.err)")
+        let reader = try PersistentHistoryTests.container(url) {
+            $0.persistentHistoryTracking = true
+            $0.isReadOnly = true
+        }
+        let old = try reader.viewContext.performAndWait {
+            try reader.viewContext.execute(
+                PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            ).transactions ?? []
+        }
+        #expect(old.map(\.bundleID) == [""])
+        let writer = try PersistentHistoryTests.container(url)
+        try insertNotesSync(["b"], into: writer)
+        let all = try writer.viewContext.performAndWait {
+            try writer.viewContext.execute(
+                PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            ).transactions ?? []
+        }
+        #expect(all.map(\.bundleID) == ["", ProcessInfo.processInfo.processName])
+        #expect(!ProcessInfo.processInfo.processName.isEmpty)
+    }
 }

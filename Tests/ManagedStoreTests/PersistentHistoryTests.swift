@@ -71,7 +71,7 @@ final class HelperEntry: ManagedObject {
         #expect(transactions.map(\.author) == ["importer", "importer", "importer"])
         #expect(transactions.map(\.contextName) == ["worker 1", "worker 1", "worker 1"])
         #expect(transactions.allSatisfy { $0.timestamp >= before.addingTimeInterval(-1) && $0.timestamp <= Date() })
-        #expect(transactions.map(\.processID) == Array(repeating: getpid(), count: 3))
+        #expect(transactions.map(\.processID) == Array(repeating: String(getpid()), count: 3))
         #expect(transactions.map(\.transactionNumber) == [1, 2, 3])
 
         let inserts = transactions[0].changes ?? []
@@ -313,7 +313,9 @@ final class HelperEntry: ManagedObject {
             let transactions =
                 try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: start)).transactions ?? []
             #expect(transactions.map(\.author) == ["helper"])
-            #expect(transactions.first?.processID == writer.pid)
+            #expect(transactions.first?.processID == String(writer.pid))
+            // Core Data's bundleID: a program without a bundle is named by its executable.
+            #expect(transactions.first?.bundleID == Self.helper.lastPathComponent)
             #expect(transactions.first?.changes?.count == 3)
             for transaction in transactions {
                 view.mergeChanges(fromContextDidSave: transaction.objectIDNotification())

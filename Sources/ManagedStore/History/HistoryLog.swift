@@ -30,13 +30,33 @@ enum HistoryLog {
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'Z_HISTORYTRANSACTION'") == 1
     }
 
+    /// What a transaction records as its bundle ID (Core Data's `bundleID`): the main bundle's
+    /// identifier, else, for a program without one (a command-line tool), its name.
+    static let bundleID: String = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+
+    /// Whether the transactions table has its bundle ID column (history written before it
+    /// came has not).
+    static func hasBundleColumn(on connection: SQLiteConnection) throws -> Bool {
+        let statement = try connection.statement(
+            "SELECT count(*) FROM pragma_table_info('Z_HISTORYTRANSACTION') WHERE name = 'ZBUNDLEID'")
+        defer { statement.reset() }
+        return try statement.step() && statement.int64(0) == 1
+    }
+
+    /// Adds the bundle ID column to history made before it, unless it is there (call inside a
+    /// write transaction): older transactions have none.
+    static func addBundleColumn(on connection: SQLiteConnection) throws {
+        guard try exists(on: connection), try !hasBundleColumn(on: connection) else { return }
+        try connection.execute("ALTER TABLE Z_HISTORYTRANSACTION ADD COLUMN ZBUNDLEID TEXT")
+    }
+
     /// Makes the history tables unless they exist (call inside a write transaction).
     static func createTables(on connection: SQLiteConnection) throws {
         guard try !exists(on: connection) else { return }
         try connection.execute(
             """
             CREATE TABLE Z_HISTORYTRANSACTION (Z_PK INTEGER PRIMARY KEY AUTOINCREMENT, ZTIMESTAMP REAL NOT NULL, \
-            ZAUTHOR TEXT, ZCONTEXTNAME TEXT, ZPROCESSID INTEGER NOT NULL)
+            ZAUTHOR TEXT, ZCONTEXTNAME TEXT, ZPROCESSID INTEGER NOT NULL, ZBUNDLEID TEXT)
             """)
         try connection.execute("CREATE INDEX Z_HISTORYTRANSACTION_TIMESTAMP ON Z_HISTORYTRANSACTION (ZTIMESTAMP)")
         try connection.execute(
@@ -65,13 +85,14 @@ enum HistoryLog {
     static func record(_ entry: Entry, on connection: SQLiteConnection) throws -> Int64 {
         let transaction = try connection.statement(
             """
-            INSERT INTO Z_HISTORYTRANSACTION (ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID) VALUES (?, ?, ?, ?) RETURNING Z_PK
+            INSERT INTO Z_HISTORYTRANSACTION (ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID, ZBUNDLEID) VALUES (?, ?, ?, ?, ?) RETURNING Z_PK
             """)
         defer { transaction.reset() }
         try transaction.bind(Date().timeIntervalSince1970, 1)
         if let author = entry.author { try transaction.bind(author, 2) } else { try transaction.bindNull(2) }
         if let name = entry.contextName { try transaction.bind(name, 3) } else { try transaction.bindNull(3) }
         try transaction.bind(Int64(getpid()), 4)
+        try transaction.bind(bundleID, 5)
         guard try transaction.step() else {
             throw historyCorrupt("no transaction number was returned", sql: transaction.sql)
         }
@@ -197,23 +218,26 @@ enum HistoryLog {
     ) throws -> [PersistentHistoryTransaction] {
         guard try exists(on: connection) else { return [] }
         let statement: SQLiteStatement
+        // (History written before the bundle ID column came has none.)
+        let bundle = try hasBundleColumn(on: connection) ? "ZBUNDLEID" : "NULL"
         switch selection {
         case .after(let number):
             statement = try connection.statement(
                 """
-                SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID FROM Z_HISTORYTRANSACTION WHERE Z_PK > ? ORDER BY Z_PK
+                SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID, \(bundle) FROM Z_HISTORYTRANSACTION WHERE Z_PK > ? ORDER BY Z_PK
                 """)
             try statement.bind(number, 1)
         case .afterDate(let date):
             statement = try connection.statement(
                 """
-                SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID FROM Z_HISTORYTRANSACTION WHERE ZTIMESTAMP > ? ORDER BY Z_PK
+                SELECT Z_PK, ZTIMESTAMP, ZAUTHOR, ZCONTEXTNAME, ZPROCESSID, \(bundle) FROM Z_HISTORYTRANSACTION WHERE ZTIMESTAMP > ? ORDER BY Z_PK
                 """)
             try statement.bind(date.timeIntervalSince1970, 1)
         }
         defer { statement.reset() }
         struct Header {
-            let number: Int64, timestamp: Date, author: String?, contextName: String?, processID: Int32
+            let number: Int64, timestamp: Date, author: String?, contextName: String?, processID: String
+            let bundleID: String
         }
         var headers: [Header] = []
         while try statement.step() {
@@ -222,7 +246,7 @@ enum HistoryLog {
                     number: statement.int64(0), timestamp: Date(timeIntervalSince1970: statement.double(1)),
                     author: statement.isNull(2) ? nil : statement.text(2),
                     contextName: statement.isNull(3) ? nil : statement.text(3),
-                    processID: Int32(truncatingIfNeeded: statement.int64(4))))
+                    processID: String(statement.int64(4)), bundleID: statement.isNull(5) ? "" : statement.text(5)))
         }
         guard let first = headers.first else { return [] }
         var changes: [Int64: [PersistentHistoryChange]] = [:]
@@ -232,7 +256,7 @@ enum HistoryLog {
         return headers.map { header in
             PersistentHistoryTransaction(
                 transactionNumber: header.number, timestamp: header.timestamp, author: header.author,
-                contextName: header.contextName, processID: header.processID,
+                contextName: header.contextName, processID: header.processID, bundleID: header.bundleID,
                 storeID: store.identifier, changes: withChanges ? changes[header.number] ?? [] : nil)
         }
     }

@@ -19,8 +19,11 @@ public struct PersistentHistoryTransaction: Sendable, Identifiable, CustomString
     public let author: String?
     /// The saving context's ``ManagedObjectContext/name``.
     public let contextName: String?
-    /// The process that saved.
-    public let processID: Int32
+    /// The ID of the process that saved, as text (Core Data's `processID`).
+    public let processID: String
+    /// The saving program's bundle identifier, else its name (`ecbrates`), as Core Data's
+    /// `bundleID`; empty for a transaction recorded before ManagedStore kept it.
+    public let bundleID: String
     /// The store's identifier.
     public let storeID: String
     /// The changes, in the order they were made; nil when the request asked for transactions only.
@@ -37,7 +40,7 @@ public struct PersistentHistoryTransaction: Sendable, Identifiable, CustomString
     func with(changes: [PersistentHistoryChange]) -> PersistentHistoryTransaction {
         PersistentHistoryTransaction(
             transactionNumber: transactionNumber, timestamp: timestamp, author: author, contextName: contextName,
-            processID: processID, storeID: storeID, changes: changes)
+            processID: processID, bundleID: bundleID, storeID: storeID, changes: changes)
     }
 
     /// The transaction as save changes, for ``ManagedObjectContext/mergeChanges(fromContextDidSave:)-(ContextSaveChanges)``:

@@ -165,6 +165,10 @@ final class SQLiteStore: Sendable {
         }
         try connection.execute("PRAGMA synchronous = NORMAL")
         var storeHasHistory = try HistoryLog.exists(on: connection)
+        // History written before transactions kept their bundle ID gains the column.
+        if try storeHasHistory && description.persistentHistoryTracking && !HistoryLog.hasBundleColumn(on: connection) {
+            try connection.transaction { try HistoryLog.addBundleColumn(on: connection) }
+        }
         if description.persistentHistoryTracking && !storeHasHistory {
             try connection.transaction { try HistoryLog.createTables(on: connection) }
             storeHasHistory = true
