@@ -101,7 +101,7 @@ final class SQLiteStore: Sendable {
             if !model.views.isEmpty, description.shouldMigrateStoreAutomatically,
                 access(path, W_OK) == 0, access(url.deletingLastPathComponent().path, W_OK) == 0
             {
-                let differences = try StoreSchema.viewDifferences(on: connection, model: model)
+                let differences = StoreSchema.viewDifferences(stored: metadata.views, model: model)
                 if !differences.isEmpty { throw ManagedStoreError.storeNeedsMigration(url: url, changes: differences) }
             }
             let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)

@@ -13,6 +13,8 @@ enum StoreSchema {
         var identifier: String
         var formatVersion: Int
         var schemaLines: [String]
+        /// The views ManagedStore made, by name, with their statements (read with the tables).
+        var views: [String: String] = [:]
 
         /// Throws unless a model with `model`'s schema can use this store.
         func checkCompatible(with model: ManagedObjectModel, url: URL) throws {
@@ -50,10 +52,19 @@ enum StoreSchema {
     /// Throws ``ManagedStoreError/notAStore(url:reason:)`` for anything else that is not a store.
     static func inspect(_ connection: SQLiteConnection, url: URL) throws -> Metadata? {
         var tables: [String] = []
+        var views: [String: String] = [:]
         do {
-            let statement = try connection.statement("SELECT name FROM sqlite_master WHERE type = 'table'")
+            // The tables, and the views ManagedStore made, in one read of the schema.
+            let statement = try connection.statement(
+                "SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view')")
             defer { statement.reset() }
-            while try statement.step() { tables.append(statement.text(0)) }
+            while try statement.step() {
+                if statement.text(0) == "table" {
+                    tables.append(statement.text(1))
+                } else if statement.text(2).contains(ViewDescription.marker) {
+                    views[statement.text(1)] = statement.text(2)
+                }
+            }
         } catch let error as SQLiteError where SQLiteError.ResultCode.notADatabase ~= error.resultCode {
             throw ManagedStoreError.notAStore(url: url, reason: "it is not an SQLite database")
         } catch let error as SQLiteError where SQLiteError.ResultCode.corrupt ~= error.resultCode {
@@ -71,7 +82,7 @@ enum StoreSchema {
         }
         return Metadata(
             identifier: statement.text(0), formatVersion: Int(statement.int64(1)),
-            schemaLines: statement.text(2).split(separator: "\n").map(String.init))
+            schemaLines: statement.text(2).split(separator: "\n").map(String.init), views: views)
     }
 
     /// Makes every table and index of `model`, and the metadata; returns the new identifier.
@@ -172,7 +183,11 @@ enum StoreSchema {
     /// How the store's views differ from the model's (see ``ViewDescription``), in words;
     /// empty when they match. Views ManagedStore did not make are not compared.
     static func viewDifferences(on connection: SQLiteConnection, model: ManagedObjectModel) throws -> [String] {
-        let stored = try managedViews(on: connection)
+        viewDifferences(stored: try managedViews(on: connection), model: model)
+    }
+
+    /// How `stored` (the views ManagedStore made, by name) differ from the model's.
+    static func viewDifferences(stored: [String: String], model: ManagedObjectModel) -> [String] {
         var differences: [String] = []
         for view in model.views {
             switch stored[view.name] {
