@@ -36,7 +36,9 @@ extension RateQueries {
         let code = try knownCurrency(currency, likelyOn: last)
         let baseCode = try knownCurrency(base, likelyOn: last)
         let asked = day ?? last
-        if asked < first && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
+        // The euro against itself needs no published rate (rate_oracle.py rule 1: EUR is 1).
+        let onlyEuro = code == "EUR" && baseCode == "EUR"
+        if asked < first && !onlyEuro && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
             throw QueryError.beforeFirstDay(asked: asked, first: first, last: last, gap: try gap(reaching: asked))
         }
         if asked > last { try checkFresh(asked: asked, newest: last) }
