@@ -7,8 +7,7 @@ import Testing
 /// what each prints with what the page shows (the script says how). And README.md stays a
 /// newcomer's page: short, with the rest in docs/, each guide linked from it.
 @Suite struct DocsExampleTests {
-    @Test(.timeLimit(.minutes(10)))
-    func everyExampleInTheDocsPrintsWhatTheDocsShow() throws {
+    @Test func everyExampleInTheDocsPrintsWhatTheDocsShow() throws {
         let script = FixturePaths.root.appendingPathComponent("scripts/docs-check")
         let run = try SpawnedProcess.run(
             PythonTools.system, [script.path, "--binary", CommandRun.executable.path], timeout: 300)

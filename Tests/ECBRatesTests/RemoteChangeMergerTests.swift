@@ -11,8 +11,7 @@ import Testing
 @Suite struct RemoteChangeMergerTests {
     /// A rate the view context holds takes the value another process's import corrected, and
     /// the merger reports that import's transactions (by the importer's author) once merged.
-    @Test(.timeLimit(.minutes(2)))
-    func anotherProcesssCorrectionReachesAnObjectTheViewContextHolds() async throws {
+    @Test func anotherProcesssCorrectionReachesAnObjectTheViewContextHolds() async throws {
         let dir = TemporaryDirectory()
         let url = dir.file("rates.sqlite")
         let first = try CommandRun.process(["import", FixturePaths.ninetyDays.path, "--store", url.path, "--quiet"])

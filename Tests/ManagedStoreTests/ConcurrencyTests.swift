@@ -69,33 +69,42 @@ import Testing
         #expect(order.withLock { $0 } == Array(0..<100))
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func performAndWaitIsReentrantFromTheContextsOwnQueue() async {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        let nested = context.performAndWait { context.performAndWait { context.performAndWait { 3 } } }
-        #expect(nested == 3)
-        let fromPerform: Int = await withCheckedContinuation { continuation in
+    /// A deadlock here would hang the run: each test runs its contexts on a thread of its own
+    /// and fails after 60 s without an answer (`Waiting.finishes`, not a `.timeLimit`, which
+    /// also counts the time a test waits for Swift concurrency's pool).
+    @Test func performAndWaitIsReentrantFromTheContextsOwnQueue() throws {
+        let answers = try Waiting.finishes { () -> (Int, Int) in
+            let context = ManagedObjectContext(concurrencyType: .privateQueue)
+            let nested = context.performAndWait { context.performAndWait { context.performAndWait { 3 } } }
+            let fromPerform = Mutex<Int?>(nil)
+            let done = DispatchSemaphore(value: 0)
             context.perform {
                 let value = context.performAndWait { 42 }
-                continuation.resume(returning: value)
+                fromPerform.withLock { $0 = value }
+                done.signal()
             }
+            done.wait()
+            return (nested, fromPerform.withLock { $0 } ?? 0)
         }
+        let (nested, fromPerform) = try #require(answers, "performAndWait deadlocked (no answer in 60 s)")
+        #expect(nested == 3)
         #expect(fromPerform == 42)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func performAndWaitOfAParentFromAChildBlockDoesNotDeadlock() throws {
-        let container = try makeContainer(in: nil)
-        let parent = container.newBackgroundContext()
-        let child = ManagedObjectContext(concurrencyType: .privateQueue)
-        child.parent = parent
-        let count = try child.performAndWait {
-            let note = Note(context: child)
-            note.title = "x"
-            try child.save()  // runs parent.performAndWait from the child's queue
-            return try parent.performAndWait { try parent.count(for: FetchRequest<Note>()) }
+    @Test func performAndWaitOfAParentFromAChildBlockDoesNotDeadlock() throws {
+        let count = try Waiting.finishes { () throws -> Int in
+            let container = try makeContainer(in: nil)
+            let parent = container.newBackgroundContext()
+            let child = ManagedObjectContext(concurrencyType: .privateQueue)
+            child.parent = parent
+            return try child.performAndWait {
+                let note = Note(context: child)
+                note.title = "x"
+                try child.save()  // runs parent.performAndWait from the child's queue
+                return try parent.performAndWait { try parent.count(for: FetchRequest<Note>()) }
+            }
         }
-        #expect(count == 1)
+        #expect(try #require(count, "the child's save deadlocked (no answer in 60 s)") == 1)
     }
 
     @Test func asyncPerformReturnsTheBlocksValueAndRethrows() async throws {

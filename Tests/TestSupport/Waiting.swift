@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Waiting for a condition rather than for a fixed time: a test that sleeps "long enough" is
 /// slow on a quiet machine and wrong on a busy one.
@@ -26,6 +27,30 @@ public enum Waiting {
             if ContinuousClock.now >= deadline { return false }
             try await Task.sleep(for: .milliseconds(2))
         }
+    }
+
+    /// Runs `body` on a thread of its own and waits for it up to `timeout`: its result, or nil
+    /// when it did not finish in time (a deadlock; the thread is left behind, blocked).
+    ///
+    /// A guard against a hang that does not depend on Swift concurrency's pool, unlike a test's
+    /// `.timeLimit`: on a 2-core machine that pool has two threads, and tests that wait for
+    /// child processes can hold both for minutes, so a time limit can expire on a test that
+    /// was never given a thread to run on.
+    public static func finishes<Value: Sendable>(
+        within timeout: Duration = .seconds(60), _ body: @escaping @Sendable () throws -> Value
+    ) throws -> Value? {
+        let outcome = Mutex<Result<Value, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let result = Result { try body() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        thread.start()
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        guard done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
+        return try outcome.withLock { $0 }!.get()
     }
 
     /// Whether process `pid` has `path` open (read from /proc/PID/fd): how a test knows a child
