@@ -79,6 +79,12 @@ extension SQLiteStore {
             var entry = HistoryLog.Entry(author: author, contextName: contextName)
             // Relationships whose other side holds a key to these rows.
             for relationship in entity.resolvedRelationships {
+                if let join = relationship.join {
+                    entry.updated += try Self.unlinkForBatchDelete(
+                        relationship, join: join, keys: keys, entity: entity, store: persistentStore,
+                        on: connection)
+                    continue
+                }
                 guard let inverseSlot = relationship.inverseSlot else { continue }
                 let destination = relationship.destination
                 let column = destination.quotedColumns[inverseSlot]
@@ -88,13 +94,7 @@ extension SQLiteStore {
                 case .noAction:
                     continue
                 case .cascade, .deny:
-                    throw ManagedStoreError.invalidBatchRequest(
-                        entity: entity.name,
-                        reason: """
-                            \(referencing.count) \(destination.name) object\(referencing.count == 1 ? " is" : "s are") related to the objects \
-                            to delete by '\(relationship.name)', whose delete rule (\(relationship.description.deleteRule)) a batch delete \
-                            does not apply; delete them through a context. Nothing was deleted
-                            """)
+                    throw Self.ruleNeedsObjects(relationship, related: referencing.count, entity: entity)
                 case .nullify:
                     for start in stride(from: 0, to: keys.count, by: 500) {
                         let batch = keys[start..<min(keys.count, start + 500)]
@@ -126,6 +126,64 @@ extension SQLiteStore {
             }
             return rows.map(\.id)
         }
+    }
+
+    /// Removes the links of the rows with `keys` by the many-to-many `relationship`, by its
+    /// delete rule: the linked objects of the other side become updated (nullify), are left as
+    /// they are (no action), or refuse the batch (cascade, deny: it needs objects). Returns
+    /// the history's updates.
+    private static func unlinkForBatchDelete(
+        _ relationship: ResolvedRelationship, join: JoinTable, keys: [Int64], entity: EntityDescription,
+        store: PersistentStore, on connection: SQLiteConnection
+    ) throws -> [(ManagedObjectID, [String])] {
+        let destination = relationship.destination
+        var linked = Set<Int64>()
+        for start in stride(from: 0, to: keys.count, by: 500) {
+            let batch = keys[start..<min(keys.count, start + 500)]
+            let statement = try connection.statement(
+                "SELECT DISTINCT \(join.otherColumn) FROM \(join.quotedName) WHERE \(join.ownColumn) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+            )
+            for (index, key) in batch.enumerated() { try statement.bind(key, Int32(index + 1)) }
+            while try statement.step() { linked.insert(statement.int64(0)) }
+            statement.reset()
+        }
+        var updated: [(ManagedObjectID, [String])] = []
+        if !linked.isEmpty {
+            switch relationship.description.deleteRule {
+            case .noAction:
+                break
+            case .cascade, .deny:
+                throw Self.ruleNeedsObjects(relationship, related: linked.count, entity: entity)
+            case .nullify:
+                let sorted = linked.sorted()
+                for start in stride(from: 0, to: sorted.count, by: 500) {
+                    let batch = sorted[start..<min(sorted.count, start + 500)]
+                    let statement = try connection.statement(
+                        "UPDATE \(destination.quotedTable) SET Z_OPT = Z_OPT + 1 WHERE Z_PK IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
+                    )
+                    for (index, key) in batch.enumerated() { try statement.bind(key, Int32(index + 1)) }
+                    try statement.run()
+                    statement.reset()
+                }
+                let name = relationship.inverse?.name ?? relationship.name
+                updated = sorted.map { (ManagedObjectID(entity: destination, store: store, primaryKey: $0), [name]) }
+            }
+        }
+        try SQLiteStore.deleteLinks(in: join, keys: keys, on: connection)
+        return updated
+    }
+
+    /// The refusal of a batch delete whose rows are related by a cascade or deny rule.
+    private static func ruleNeedsObjects(
+        _ relationship: ResolvedRelationship, related count: Int, entity: EntityDescription
+    ) -> ManagedStoreError {
+        .invalidBatchRequest(
+            entity: entity.name,
+            reason: """
+                \(count) \(relationship.destination.name) object\(count == 1 ? " is" : "s are") related to the objects \
+                to delete by '\(relationship.name)', whose delete rule (\(relationship.description.deleteRule)) a batch delete \
+                does not apply; delete them through a context. Nothing was deleted
+                """)
     }
 
     /// The keys of `entity`'s rows whose `column` holds one of `keys`.

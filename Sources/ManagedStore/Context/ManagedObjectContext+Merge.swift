@@ -146,6 +146,7 @@ extension ManagedObjectContext {
         prefetchedMembers.removeAll()
         guard object.managedObjectContext === self, !object.isInsertedState else { return }
         if !mergeChanges {
+            manyToMany.remove(involving: object)
             let key = ObjectIdentifier(object)
             updated[key] = nil
             pendingUpdated[key] = nil
@@ -184,6 +185,7 @@ extension ManagedObjectContext {
         deleted.removeAll()
         pendingUpdated.removeAll()
         pendingDeleted.removeAll()
+        manyToMany.removeAll()
     }
 
     /// Forgets every object and change: the context is as new. Objects it held must not be
@@ -194,6 +196,7 @@ extension ManagedObjectContext {
         for object in registry.allObjects { object.managedObjectContext = nil }
         for object in inserted.objects { object.managedObjectContext = nil }
         registry.removeAll()
+        manyToMany.removeAll()
         advanceQueryGeneration()
         inserted.removeAll()
         updated.removeAll()

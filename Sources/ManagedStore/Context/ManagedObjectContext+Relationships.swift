@@ -5,6 +5,7 @@ extension ManagedObjectContext {
     /// inverse points at `owner`, in the store (or the parent) and among this context's
     /// objects, its unsaved changes counted.
     func members(of owner: ManagedObject, _ relationship: ResolvedRelationship) throws -> [ManagedObject] {
+        if relationship.isManyToMany { return try manyToManyMembers(of: owner, relationship) }
         guard let slot = relationship.inverseSlot else { return [] }
         let destination = relationship.destination
         let target = AttributeValue.object(owner.objectID)
@@ -39,6 +40,7 @@ extension ManagedObjectContext {
     /// The IDs of the members of `owner`'s to-many `relationship`, as ``members(of:_:)`` has
     /// them (the context's unsaved changes applied), without making objects of the rows.
     func memberIDs(of owner: ManagedObject, _ relationship: ResolvedRelationship) throws -> [ManagedObjectID] {
+        if relationship.isManyToMany { return try manyToManyMemberIDs(of: owner, relationship) }
         guard let slot = relationship.inverseSlot else { return [] }
         let prefetched = prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)]
         if parent != nil || prefetched != nil { return try members(of: owner, relationship).map(\.objectID) }
@@ -116,6 +118,11 @@ extension ManagedObjectContext {
             case .noAction, .deny:
                 continue
             case .nullify:
+                if relationship.isManyToMany {
+                    // Each member leaves the other side (and becomes updated, as in Core Data).
+                    for related in object.relatedObjects(relationship) { setLink(false, object, relationship, related) }
+                    continue
+                }
                 guard let inverseSlot = relationship.inverseSlot else { continue }
                 for related in object.relatedObjects(relationship) where !related.isDeletedState {
                     if case .object(let id) = related.readAttribute(inverseSlot), id == object.objectID {
@@ -236,6 +243,8 @@ extension ManagedObjectContext {
                     if lookUp(id).map({ $0.isFaultState }) ?? true { keys.insert(id.key) }
                 }
                 for row in try rows(of: destination, whereColumn: "Z_PK", in: Array(keys)) { _ = materialize(row) }
+            } else if let join = relationship.join {
+                try prefetchManyToMany(relationship, join: join, for: objects)
             } else if let inverse = relationship.inverseSlot {
                 let owners = objects.filter { !$0.objectID.isTemporaryID }
                 var members: [ManagedObjectID: [ManagedObject]] = Dictionary(
@@ -248,6 +257,37 @@ extension ManagedObjectContext {
                 }
                 for (owner, list) in members { prefetchedMembers[PrefetchKey(owner: owner, relationship: name)] = list }
             }
+        }
+    }
+
+    /// Prefetches a many-to-many relationship: its links in one query, then the members' rows
+    /// not yet held, by key.
+    private func prefetchManyToMany(
+        _ relationship: ResolvedRelationship, join: JoinTable, for objects: [ManagedObject]
+    )
+        throws
+    {
+        let owners = objects.filter { !$0.objectID.isTemporaryID }
+        guard !owners.isEmpty, parent == nil else { return }
+        let destination = relationship.destination
+        let sqliteStore = try store()
+        let pairs = try sqliteStore.joinedKeys(
+            join, destination: destination, owners: owners.map(\.objectID.key), in: queryGeneration)
+        let store = sqliteStore.persistentStore
+        var missing = Set<Int64>()
+        for (_, key) in pairs {
+            let id = ManagedObjectID(entity: destination, store: store, primaryKey: key)
+            if lookUp(id).map({ $0.isFaultState }) ?? true { missing.insert(key) }
+        }
+        for row in try rows(of: destination, whereColumn: "Z_PK", in: Array(missing)) { _ = materialize(row) }
+        var members: [Int64: [ManagedObject]] = Dictionary(uniqueKeysWithValues: owners.map { ($0.objectID.key, []) })
+        for (owner, key) in pairs {
+            members[owner, default: []].append(
+                object(with: ManagedObjectID(entity: destination, store: store, primaryKey: key)))
+        }
+        for owner in owners {
+            prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] =
+                members[owner.objectID.key] ?? []
         }
     }
 

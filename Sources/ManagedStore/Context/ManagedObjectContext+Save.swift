@@ -24,8 +24,11 @@ extension ManagedObjectContext {
         NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
 
         let insertedObjects = inserted.objects
-        let updatedObjects = updated.values.filter { $0.hasValueChanges && !$0.isDeletedState }
-            .sorted { $0.objectID.key < $1.objectID.key }
+        let updatedObjects = updated.values.filter {
+            ($0.hasValueChanges || (!manyToMany.isEmpty && !manyToMany.changedRelationships(of: $0).isEmpty))
+                && !$0.isDeletedState
+        }
+        .sorted { $0.objectID.key < $1.objectID.key }
         // An inaccessible fault made deleted has no row to delete, and no validation.
         let deletedObjects = deleted.values.filter { inaccessible[ObjectIdentifier($0)] == nil }
         discardInaccessible()
@@ -54,6 +57,7 @@ extension ManagedObjectContext {
 
     private func clearChanges() {
         prefetchedMembers.removeAll()
+        manyToMany.removeAll()
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
@@ -89,8 +93,10 @@ extension ManagedObjectContext {
         request.inserts = insertedObjects.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
         request.updates = updatedObjects.map {
             SaveRequest.Update(
-                objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version)
+                objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version,
+                changedRelationships: manyToMany.isEmpty ? [] : manyToMany.changedRelationships(of: $0))
         }
+        request.links = manyToMany.isEmpty ? [] : linksToSave()
         request.deletes = deletedObjects.map { SaveRequest.Delete(objectID: $0.objectID, version: $0.version) }
         let outcome = try coordinator.store().save(request)
 
@@ -154,8 +160,9 @@ extension ManagedObjectContext {
         let insertedRows = insertedObjects.map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
         let updatedRows = updatedObjects.map { RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values) }
         let deletedIDs = deletedObjects.map(\.objectID)
+        let links = manyToMany.isEmpty ? [] : linksToSave(includingDeleted: true)
         try parent.performAndWait { () throws -> Void in
-            try parent.absorbChildSave(inserted: insertedRows, updated: updatedRows, deleted: deletedIDs)
+            try parent.absorbChildSave(inserted: insertedRows, updated: updatedRows, deleted: deletedIDs, links: links)
         }
         for object in insertedObjects {
             object.isInsertedState = false
@@ -174,7 +181,7 @@ extension ManagedObjectContext {
     /// unsaved changes.
     func absorbChildSave(
         inserted insertedRows: [RowSnapshot], updated updatedRows: [RowSnapshot],
-        deleted deletedIDs: [ManagedObjectID]
+        deleted deletedIDs: [ManagedObjectID], links: [SaveRequest.Link] = []
     ) throws {
         // The child may name objects by temporary IDs they had here before this context saved.
         hasChildren = true
@@ -198,6 +205,14 @@ extension ManagedObjectContext {
                 fill(object, with: snapshot)
             }
             apply(resolvedFromChild(row.values), to: object)
+        }
+        // The links before the deletions, whose delete rules read them.
+        for link in links {
+            let owner = object(with: resolvedFromChild(link.owner))
+            let member = object(with: resolvedFromChild(link.member))
+            guard let relationship = owner.entity.resolvedRelationships.first(where: { $0.join == link.table })
+            else { continue }
+            setLink(link.linked, owner, relationship, member)
         }
         for childID in deletedIDs {
             let id = resolvedFromChild(childID)

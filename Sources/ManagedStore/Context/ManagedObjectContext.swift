@@ -70,6 +70,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// the store had them; read instead of the store until the context merges, refreshes,
     /// resets or saves.
     var prefetchedMembers: [PrefetchKey: [ManagedObject]] = [:]
+    /// Unsaved links and unlinks of many-to-many relationships.
+    var manyToMany = ManyToManyChanges()
     /// Whether a child context has read through this one or saved into it (see
     /// `ManagedObjectContext+ChildIDs.swift`): only then are retired temporary IDs kept.
     var hasChildren = false

@@ -144,6 +144,13 @@ struct PredicateSQLCompiler {
 
     /// `(SELECT COUNT(*) …)` of the members of the to-many `relationship`.
     func memberCount(_ relationship: ResolvedRelationship) throws -> Term {
+        if let join = relationship.join {
+            let destination = relationship.destination
+            return .expression(
+                sql:
+                    "(SELECT COUNT(*) FROM \(join.quotedName) AS j JOIN \(destination.quotedTable) AS z ON z.Z_PK = j.\(join.otherColumn) WHERE j.\(join.ownColumn) = \(qualifiedTable).Z_PK)",
+                arguments: [], type: .integer64)
+        }
         guard let inverse = relationship.inverseSlot else {
             throw unsupported("the count of \(relationship.name), which has no to-one inverse")
         }
@@ -157,6 +164,14 @@ struct PredicateSQLCompiler {
     /// `EXISTS (…)`: a member of the to-many `relationship` passes `test` (compiled with the
     /// member's row as `z`).
     func membership(_ relationship: ResolvedRelationship, test: Term) throws -> Term {
+        if let join = relationship.join {
+            let destination = relationship.destination
+            let (condition, arguments) = try self.condition(test)
+            return .condition(
+                sql:
+                    "EXISTS (SELECT 1 FROM \(join.quotedName) AS j JOIN \(destination.quotedTable) AS z ON z.Z_PK = j.\(join.otherColumn) WHERE j.\(join.ownColumn) = \(qualifiedTable).Z_PK AND (\(condition)))",
+                arguments: arguments)
+        }
         guard let inverse = relationship.inverseSlot else {
             throw unsupported("contains() on \(relationship.name), which has no to-one inverse")
         }

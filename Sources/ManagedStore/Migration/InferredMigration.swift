@@ -5,7 +5,8 @@ import Foundation
 /// infers a mapping model, and applied in one SQLite transaction.
 ///
 /// Inferable: adding or removing an entity, an attribute that is optional or has a default, a
-/// to-one or to-many relationship that is optional, an index or a uniqueness constraint;
+/// to-one, to-many or many-to-many relationship that is optional, an index or a uniqueness
+/// constraint;
 /// renaming an entity, attribute or relationship (`renamingIdentifier` names the old one);
 /// making an attribute optional, or mandatory with a default. Anything else (a type changed, a
 /// new mandatory attribute without a default) is refused before anything is written, naming
@@ -25,7 +26,17 @@ struct InferredMigration {
         case change(from: StoredEntity, to: EntityDescription, sources: [String?])
     }
 
+    /// What happens to one many-to-many relationship's join table.
+    enum JoinChange {
+        case create(JoinTable)
+        case drop(name: String)
+        /// Renamed (an entity or relationship of the pair was); `swapped` when the pair's
+        /// primary side changed with it, so that the columns trade places.
+        case rename(from: String, to: JoinTable, swapped: Bool)
+    }
+
     let changes: [TableChange]
+    let joinChanges: [JoinChange]
     /// What changes, in words, for logs and errors.
     let summary: [String]
     /// `.date` attributes that become `.day`: their stored values must all be midnights (UTC).
@@ -138,8 +149,60 @@ struct InferredMigration {
             summary.append("removes entity \(old.name)")
         }
         self.changes = changes
+        self.joinChanges = Self.joinChanges(from: stored, to: model, summary: &summary)
         self.summary = summary
         self.dayChecks = dayChecks
+    }
+
+    /// The join tables to make, rename and drop: a many-to-many relationship of the model
+    /// keeps the table of its stored form (found by its and its entities' renaming identifiers).
+    private static func joinChanges(
+        from stored: [StoredEntity], to model: ManagedObjectModel, summary: inout [String]
+    ) -> [JoinChange] {
+        var storedTables: [String: JoinTable] = [:]
+        for entity in stored {
+            for join in entity.joinTables where join.isPrimary { storedTables[join.name] = join }
+        }
+        func oldName(_ entity: EntityDescription) -> String {
+            entity.renamingIdentifier.flatMap { id in stored.contains { $0.name == id } ? id : nil } ?? entity.name
+        }
+        var changes: [JoinChange] = []
+        var kept = Set<String>()
+        for entity in model.entities {
+            for relationship in entity.resolvedRelationships {
+                guard let join = relationship.join, join.isPrimary, let inverse = relationship.inverse else { continue }
+                if storedTables[join.name] != nil {
+                    kept.insert(join.name)
+                    continue
+                }
+                let old = JoinTable(
+                    entity: oldName(entity),
+                    relationship: relationship.description.renamingIdentifier ?? relationship.name,
+                    inverseEntity: oldName(relationship.destination),
+                    inverse: inverse.renamingIdentifier ?? inverse.name)
+                let oldPrimary =
+                    old.isPrimary
+                    ? old
+                    : JoinTable(
+                        entity: oldName(relationship.destination),
+                        relationship: inverse.renamingIdentifier ?? inverse.name,
+                        inverseEntity: oldName(entity),
+                        inverse: relationship.description.renamingIdentifier ?? relationship.name)
+                if storedTables[oldPrimary.name] != nil, !kept.contains(oldPrimary.name) {
+                    kept.insert(oldPrimary.name)
+                    changes.append(.rename(from: oldPrimary.name, to: join, swapped: !old.isPrimary))
+                    summary.append("renames the links of \(entity.name).\(relationship.name)")
+                } else {
+                    changes.append(.create(join))
+                    summary.append("adds many-to-many \(entity.name).\(relationship.name)")
+                }
+            }
+        }
+        for name in storedTables.keys.sorted() where !kept.contains(name) {
+            changes.insert(.drop(name: name), at: 0)
+            summary.append("removes the many-to-many links of \(name)")
+        }
+        return changes
     }
 
     /// A relationship's destination may itself have been renamed.
@@ -188,6 +251,22 @@ struct InferredMigration {
                 try key.run()
             case .change(let old, let entity, let sources):
                 try migrate(old, to: entity, sources: sources, on: connection)
+            }
+        }
+        for change in joinChanges {
+            switch change {
+            case .drop(let name):
+                try connection.execute("DROP TABLE IF EXISTS \(SQLiteConnection.quote(name))")
+            case .create(let join):
+                for sql in join.createSQL { try connection.execute(sql) }
+            case .rename(let name, let join, let swapped):
+                // Made anew (its index is named after it) and filled from the old one.
+                for sql in join.createSQL { try connection.execute(sql) }
+                let columns = swapped ? "Z_MEMBER, Z_OWNER" : "Z_OWNER, Z_MEMBER"
+                try connection.execute(
+                    "INSERT INTO \(join.quotedName) (Z_OWNER, Z_MEMBER) SELECT \(columns) FROM \(SQLiteConnection.quote(name))"
+                )
+                try connection.execute("DROP TABLE \(SQLiteConnection.quote(name))")
             }
         }
         for entity in model.entities {

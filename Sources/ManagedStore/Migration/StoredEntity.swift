@@ -18,10 +18,28 @@ struct StoredEntity: Sendable, Equatable {
     var name: String
     var columns: [Column]
     var uniquenessConstraints: [[String]]
-    /// Facts without a column (to-many relationships): compared, but need no table change.
+    /// Facts without a column (to-many relationships): compared, but need no change to the
+    /// entity's table (a many-to-many one has a join table of its own).
     var otherLines: [String]
 
     func column(named name: String) -> Column? { columns.first { $0.name == name } }
+
+    /// The entity's many-to-many relationships, as its lines record them (`relationship
+    /// Note.tags ->> Tag (to-many, optional, many-to-many with Tag.notes)`): their join tables.
+    var joinTables: [JoinTable] {
+        otherLines.compactMap { line -> JoinTable? in
+            let marker = "many-to-many with "
+            guard let open = line.lastIndex(of: "("), let range = line.range(of: marker, range: open..<line.endIndex)
+            else { return nil }
+            let head = line.dropFirst("relationship \(name).".count)
+            guard let space = head.firstIndex(of: " ") else { return nil }
+            let other = line[range.upperBound...].dropLast()  // "Tag.notes", without ")"
+            guard let dot = other.firstIndex(of: ".") else { return nil }
+            return JoinTable(
+                entity: name, relationship: String(head[..<space]), inverseEntity: String(other[..<dot]),
+                inverse: String(other[other.index(after: dot)...]))
+        }
+    }
 
     /// The entities a store's schema lines describe (see ``EntityDescription/schemaLines``);
     /// nil when a line is not understood (a store written by another version).

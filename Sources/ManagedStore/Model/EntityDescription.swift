@@ -204,7 +204,12 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         lines += attributes.map {
             "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : ""))"
         }
-        lines += relationships.map { $0.schemaLine(entity: name) }
+        lines += relationships.map { relationship in
+            relationship.schemaLine(
+                entity: name,
+                manyToManyInverse: resolvedRelationship(named: relationship.name)?.isManyToMany == true
+                    ? relationship.inverseName : nil)
+        }
         lines += uniquenessConstraints.map { "uniqueness constraint \(name)(\($0.joined(separator: ", ")))" }
         return lines
     }
@@ -230,8 +235,10 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
                     "ManagedStore: \(name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse"
                 )
                 precondition(
-                    !(relationship.isToMany && inverse.isToMany),
-                    "ManagedStore: \(name).\(relationship.name) is many-to-many, which ManagedStore does not support")
+                    !(relationship.isToMany && inverse.isToMany && relationship.name == inverseName
+                        && destination === self),
+                    "ManagedStore: \(name).\(relationship.name) is a many-to-many relationship that is its own inverse, which ManagedStore does not support: declare two relationships (such as followers and following)"
+                )
             }
             if !relationship.isToMany, let slot = slotByName[relationship.name] {
                 precondition(
@@ -249,6 +256,12 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
                     inverseSlot: inverse.flatMap { $0.isToMany ? nil : destination.slotByName[$0.name] },
                     inverseIndex: inverse.flatMap { inverse in
                         destination.relationships.firstIndex { $0.name == inverse.name }
+                    },
+                    join: inverse.flatMap { inverse in
+                        relationship.isToMany && inverse.isToMany
+                            ? JoinTable(
+                                entity: name, relationship: relationship.name, inverseEntity: destination.name,
+                                inverse: inverse.name) : nil
                     }))
         }
         slotDestinations = destinations

@@ -20,6 +20,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let views: [ViewDescription]
     /// True when any entity has a relationship (saves then check and resolve them).
     let hasRelationships: Bool
+    /// The join tables of the many-to-many relationships, one per pair (see `JoinTable`).
+    let joinTables: [JoinTable]
 
     /// A model of `entities`, and of `views` over their tables. Entity names must be unique,
     /// each class may stand for one entity, and view names must be unique.
@@ -50,6 +52,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.entitiesByClass = byClass
         self.hasRelationships = entities.contains { !$0.relationships.isEmpty }
         for entity in entities { entity.resolveDestinations(in: byName) }
+        self.joinTables = entities.flatMap { entity in
+            entity.resolvedRelationships.compactMap { $0.join?.isPrimary == true ? $0.join : nil }
+        }
     }
 
     /// Each entity's ``EntityDescription/versionHash``, by entity name (Core Data's

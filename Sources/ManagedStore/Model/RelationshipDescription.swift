@@ -12,8 +12,18 @@
 /// ```
 ///
 /// A to-one relationship is a column of its entity's table (the destination's key); a to-many
-/// relationship is the inverse to-one seen from the other side, so every to-many relationship
-/// needs a to-one inverse. Many-to-many relationships are not supported.
+/// relationship whose inverse is to-one is that inverse seen from the other side. A to-many
+/// whose inverse is to-many too is many-to-many, kept in a join table (see `JoinTable`):
+///
+/// ```swift
+/// let student = EntityDescription(name: "Student", managedObjectClass: Student.self, attributes: [],
+///     relationships: [.toMany("courses", destination: "Course", inverse: "students")])
+/// let course = EntityDescription(name: "Course", managedObjectClass: Course.self, attributes: [],
+///     relationships: [.toMany("students", destination: "Student", inverse: "courses")])
+/// ```
+///
+/// Every to-many relationship needs an inverse. A many-to-many relationship may not be its own
+/// inverse (declare two, such as `followers` and `following`).
 public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertible {
     /// What deleting an object does to the objects this relationship relates it to.
     public enum DeleteRule: String, Sendable, Hashable {
@@ -57,7 +67,7 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
         precondition(
             !name.isEmpty && !name.hasPrefix("Z_"), "ManagedStore: '\(name)' is not a usable relationship name")
         precondition(
-            !isToMany || inverseName != nil, "ManagedStore: to-many relationship '\(name)' needs a to-one inverse")
+            !isToMany || inverseName != nil, "ManagedStore: to-many relationship '\(name)' needs an inverse")
         precondition(
             minCount >= 0 && maxCount >= 0 && (maxCount == 0 || minCount <= maxCount),
             "ManagedStore: relationship '\(name)' has counts \(minCount)...\(maxCount)")
@@ -100,10 +110,13 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
     }
 
     /// The fact a store records of this relationship of `entity` (see ``StoredEntity``).
-    func schemaLine(entity: String) -> String {
+    /// A many-to-many relationship names its inverse (`many-to-many with Tag.notes`), so that
+    /// a migration knows the store's join tables from these lines alone.
+    func schemaLine(entity: String, manyToManyInverse: String? = nil) -> String {
         var facts = [isToMany ? "to-many" : "to-one"]
         if isOptional { facts.append("optional") }
         if isToMany && (minCount > 0 || maxCount > 0) { facts.append("count \(minCount)...\(maxCount)") }
+        if let manyToManyInverse { facts.append("many-to-many with \(destinationEntityName).\(manyToManyInverse)") }
         return
             "relationship \(entity).\(name) \(isToMany ? "->>" : "->") \(destinationEntityName) (\(facts.joined(separator: ", ")))"
     }

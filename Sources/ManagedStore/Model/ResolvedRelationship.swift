@@ -15,11 +15,13 @@ final class ResolvedRelationship: Sendable {
     @usableFromInline let inverseSlot: Int?
     /// The inverse's index among the destination's relationships (resolved too, once the model is).
     @usableFromInline let inverseIndex: Int?
+    /// The join table, for a many-to-many relationship (a to-many whose inverse is to-many).
+    let join: JoinTable?
 
     init(
         description: RelationshipDescription, slot: Int?, destination: EntityDescription,
         inverse: RelationshipDescription?,
-        inverseSlot: Int?, inverseIndex: Int?
+        inverseSlot: Int?, inverseIndex: Int?, join: JoinTable? = nil
     ) {
         self.description = description
         self.slot = slot
@@ -27,10 +29,18 @@ final class ResolvedRelationship: Sendable {
         self.inverse = inverse
         self.inverseSlot = inverseSlot
         self.inverseIndex = inverseIndex
+        self.join = join
         self.name = description.name
         self.isToMany = description.isToMany
     }
 
     @usableFromInline let name: String
     @usableFromInline let isToMany: Bool
+    /// True for a many-to-many relationship.
+    var isManyToMany: Bool { join != nil }
+
+    /// The inverse, resolved on the destination.
+    var resolvedInverse: ResolvedRelationship? {
+        inverseIndex.map { destination.resolvedRelationships[$0] }
+    }
 }

@@ -38,6 +38,10 @@ extension ManagedObject {
     @usableFromInline
     final func setMembers(_ objects: [ManagedObject], _ relationship: ResolvedRelationship) {
         let context = checkedContext(for: objects, relationship)
+        if relationship.isManyToMany {
+            context.setManyToManyMembers(objects, of: self, relationship)
+            return
+        }
         guard relationship.inverseSlot != nil, let index = relationship.inverseIndex else { return }
         let resolvedInverse = relationship.destination.resolvedRelationships[index]
         let current = relatedObjects(relationship)

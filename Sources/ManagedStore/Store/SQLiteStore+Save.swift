@@ -51,6 +51,7 @@ private struct SaveTransaction {
         outcome.updateFates.reserveCapacity(request.updates.count)
         for update in request.updates { outcome.updateFates.append(try perform(update)) }
         try performInserts()
+        try performLinks()
         if !constraintConflicts.isEmpty || !lockingConflicts.isEmpty {
             throw ManagedStoreError.saveConflicts(constraint: constraintConflicts, optimisticLocking: lockingConflicts)
         }
@@ -58,12 +59,44 @@ private struct SaveTransaction {
     }
 
     /// Records an update for the history: the names of the properties whose values changed.
-    mutating func recordHistoryUpdate(_ id: ManagedObjectID, from old: [AttributeValue], to new: [AttributeValue]) {
+    mutating func recordHistoryUpdate(
+        _ id: ManagedObjectID, from old: [AttributeValue], to new: [AttributeValue], relationships: [String] = []
+    ) {
         guard recordsHistory else { return }
         let names = id.entity.storedProperties.indices.filter { old[$0] != new[$0] }.map {
             id.entity.storedProperties[$0].name
         }
-        history.updated.append((id, names))
+        history.updated.append((id, names + relationships))
+    }
+
+    // MARK: Many-to-many links
+
+    /// Writes the save's links and unlinks to their join tables, after the insertions, whose
+    /// objects' temporary IDs the links may name.
+    mutating func performLinks() throws {
+        guard !request.links.isEmpty else { return }
+        var saved: [ManagedObjectID: ManagedObjectID] = [:]
+        for (insert, fate) in zip(request.inserts, outcome.insertFates) {
+            switch fate {
+            case .inserted(let row): saved[insert.objectID] = outcome.insertedRows[row].id
+            case .row(let row): saved[insert.objectID] = row.id
+            case .superseded(let id): saved[insert.objectID] = id
+            case .deleted: break
+            }
+        }
+        for link in request.links {
+            guard let owner = link.owner.isTemporaryID ? saved[link.owner] : link.owner,
+                let member = link.member.isTemporaryID ? saved[link.member] : link.member
+            else { continue }  // an insertion this save did not keep
+            let statement = try connection.statement(
+                link.linked
+                    ? "INSERT OR IGNORE INTO \(link.table.quotedName) (Z_OWNER, Z_MEMBER) VALUES (?, ?)"
+                    : "DELETE FROM \(link.table.quotedName) WHERE Z_OWNER = ? AND Z_MEMBER = ?")
+            defer { statement.reset() }
+            try statement.bind(owner.key, 1)
+            try statement.bind(member.key, 2)
+            try statement.run()
+        }
     }
 
     // MARK: Deletions
@@ -94,6 +127,7 @@ private struct SaveTransaction {
             deletedRow = true
         }
         outcome.deletedIDs.append(delete.objectID)
+        try SQLiteStore.deleteLinks(of: entity, keys: [delete.objectID.key], on: connection)
         // A row another save deleted first is not deleted twice in the history.
         if recordsHistory && deletedRow {
             var tombstone: [(name: String, value: AttributeValue)] = []
@@ -113,7 +147,8 @@ private struct SaveTransaction {
         let id = update.objectID
         let newVersion = update.version + 1
         if try writeRow(id, values: update.values, version: newVersion, expecting: update.version) {
-            recordHistoryUpdate(id, from: update.committed, to: update.values)
+            recordHistoryUpdate(
+                id, from: update.committed, to: update.values, relationships: update.changedRelationships)
             return recordUpdate(RowSnapshot(id: id, version: newVersion, values: update.values))
         }
         // Optimistic locking: the row changed or vanished since the object was read.
@@ -153,7 +188,7 @@ private struct SaveTransaction {
         }
         let version = current.version + 1
         _ = try writeRow(id, values: merged, version: version, expecting: nil)
-        recordHistoryUpdate(id, from: current.values, to: merged)
+        recordHistoryUpdate(id, from: current.values, to: merged, relationships: update.changedRelationships)
         return recordUpdate(RowSnapshot(id: id, version: version, values: merged))
     }
 

@@ -12,6 +12,18 @@ struct SaveRequest: Sendable {
         /// The values the object was read with: what "changed" means, per attribute.
         let committed: [AttributeValue]
         let version: Int64
+        /// The many-to-many relationships whose links changed, for the history.
+        var changedRelationships: [String] = []
+    }
+
+    /// A link (or unlink) of two objects in a many-to-many relationship's join table.
+    struct Link: Sendable {
+        let table: JoinTable
+        /// The objects on the table's primary side and on the other (temporary IDs are
+        /// resolved through the save's insertions).
+        let owner: ManagedObjectID
+        let member: ManagedObjectID
+        let linked: Bool
     }
 
     struct Delete: Sendable {
@@ -22,6 +34,7 @@ struct SaveRequest: Sendable {
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [Delete] = []
+    var links: [Link] = []
     var mergePolicy: MergePolicy = .error
     /// The saving context's ``ManagedObjectContext/transactionAuthor`` and name, for the history.
     var transactionAuthor: String?

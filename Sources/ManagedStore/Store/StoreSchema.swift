@@ -3,7 +3,8 @@ import Foundation
 /// The tables of a store, made from a model, and the checks that an existing file fits it.
 ///
 /// Each entity has a table named after it: `Z_PK` (the primary key), `Z_OPT` (the row version
-/// for optimistic locking), then a column per attribute. `Z_METADATA` holds the store's
+/// for optimistic locking), then a column per attribute and to-one relationship; each
+/// many-to-many pair has a join table (see `JoinTable`). `Z_METADATA` holds the store's
 /// identifier, its format and the model it was made by; `Z_PRIMARYKEY` the last key per entity.
 enum StoreSchema {
     /// The store format this version writes and reads.
@@ -105,6 +106,9 @@ enum StoreSchema {
                 let key = try connection.statement("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_MAX) VALUES (?, 0)")
                 try key.bind(entity.name, 1)
                 try key.run()
+            }
+            for join in model.joinTables {
+                for sql in join.createSQL { try connection.execute(sql) }
             }
             try createMissingIndexes(on: connection, model: model)
             try synchronizeViews(on: connection, model: model)
