@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "ECBRatesServer", dependencies: ["ECBRates", "EurofxrefFeed", "CMicroHTTPD", "CZlib"]),
         .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "ECBRatesServer", "EurofxrefFeed", "CEdit"]),
         .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),
-        .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates"]),
+        .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates", "CSQLite"]),
         .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite", "TestSupport", "managedstore-migration-helper"]),
         // A child process for the migration tests (a migration killed at seeded moments).
         .executableTarget(name: "managedstore-migration-helper", dependencies: ["ManagedStore"], path: "Tests/MigrationHelper"),

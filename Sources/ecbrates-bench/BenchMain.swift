@@ -11,7 +11,7 @@ struct BenchMain {
         guard !arguments.isEmpty else {
             FileHandle.standardError.write(
                 Data(
-                    "usage: ecbrates-bench insert [--count N] [--batch N] [--unique] [--history] --store PATH | import FILE --store PATH [--history on|off] [--method object|batch] | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | defaults\n"
+                    "usage: ecbrates-bench insert [--count N] [--batch N] [--unique] [--history] --store PATH | import FILE --store PATH [--history on|off] [--method object|batch] | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | many-to-many --store PATH [--owners N] [--links N] [--sql-first] | defaults\n"
                         .utf8))
             exit(64)
         }
@@ -66,6 +66,11 @@ struct BenchMain {
                 figures = try await ConvertBenchmark.run(
                     storeURL: URL(fileURLWithPath: store), input: input,
                     now: Date(timeIntervalSince1970: 1_790_848_800))
+            case "many-to-many":
+                guard let store = option("--store") else { throw BenchmarkError("many-to-many needs --store PATH") }
+                figures = try ManyToManyBenchmark.run(
+                    storeURL: URL(fileURLWithPath: store), owners: Int(option("--owners") ?? "") ?? 10_000,
+                    links: Int(option("--links") ?? "") ?? 10, sqlFirst: arguments.contains("--sql-first"))
             case "query":
                 guard let store = option("--store") else { throw BenchmarkError("query needs --store PATH") }
                 let lookups = Int(option("--lookups") ?? "") ?? 5_000

@@ -7,6 +7,11 @@ extension ManagedObjectContext {
     /// The members of `owner`'s many-to-many `relationship`, its unsaved changes applied;
     /// deleted objects are not members.
     func manyToManyMembers(of owner: ManagedObject, _ relationship: ResolvedRelationship) throws -> [ManagedObject] {
+        let prefetched = prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)]
+        if let prefetched, manyToMany.isEmpty {
+            // No unsaved link anywhere: the prefetched members, less the deleted ones.
+            return prefetched.filter { !$0.isDeletedState && $0.managedObjectContext === self }
+        }
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         let changes = manyToMany.changes(of: owner, relationship)
@@ -17,7 +22,7 @@ extension ManagedObjectContext {
             else { return }
             result.append(object)
         }
-        if let prefetched = prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] {
+        if let prefetched {
             prefetched.forEach(add)
         } else if let parent {
             let rows = fromParent(

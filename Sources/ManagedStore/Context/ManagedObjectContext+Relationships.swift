@@ -274,17 +274,17 @@ extension ManagedObjectContext {
         let pairs = try sqliteStore.joinedKeys(
             join, destination: destination, owners: owners.map(\.objectID.key), in: queryGeneration)
         let store = sqliteStore.persistentStore
-        var missing = Set<Int64>()
-        for (_, key) in pairs {
-            let id = ManagedObjectID(entity: destination, store: store, primaryKey: key)
-            if lookUp(id).map({ $0.isFaultState }) ?? true { missing.insert(key) }
+        // Each member once (many owners share members), then the rows of those not loaded.
+        var objects: [Int64: ManagedObject] = [:]
+        var missing: [Int64] = []
+        for (_, key) in pairs where objects[key] == nil {
+            let object = self.object(with: ManagedObjectID(entity: destination, store: store, primaryKey: key))
+            objects[key] = object
+            if object.isFaultState { missing.append(key) }
         }
-        for row in try rows(of: destination, whereColumn: "Z_PK", in: Array(missing)) { _ = materialize(row) }
+        for row in try rows(of: destination, whereColumn: "Z_PK", in: missing) { _ = materialize(row) }
         var members: [Int64: [ManagedObject]] = Dictionary(uniqueKeysWithValues: owners.map { ($0.objectID.key, []) })
-        for (owner, key) in pairs {
-            members[owner, default: []].append(
-                object(with: ManagedObjectID(entity: destination, store: store, primaryKey: key)))
-        }
+        for (owner, key) in pairs { members[owner, default: []].append(objects[key]!) }
         for owner in owners {
             prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] =
                 members[owner.objectID.key] ?? []
