@@ -229,7 +229,9 @@ extension ManagedObjectContext {
     }
 
     private func apply(_ values: [AttributeValue], to object: ManagedObject) {
-        for slot in values.indices where object.values[slot] != values[slot] {
+        // A derived attribute is the store's to compute: the parent keeps the value it has.
+        for slot in values.indices
+        where object.values[slot] != values[slot] && !object.entity.derivedSlots.contains(slot) {
             object.writeAttribute(values[slot], slot: slot)
         }
     }

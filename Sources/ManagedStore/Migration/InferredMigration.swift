@@ -239,6 +239,8 @@ struct InferredMigration {
         // A view stands on the tables' columns: SQLite refuses to rename a table a view names
         // in a way it cannot follow. The views are made again from the model below.
         try StoreSchema.dropManagedViews(on: connection)
+        // So are the derived attributes' triggers, made again (and every value computed) below.
+        try DerivedAttributeSQL.dropTriggers(on: connection)
         for change in changes {
             switch change {
             case .drop(let name):
@@ -273,6 +275,7 @@ struct InferredMigration {
             try StoreSchema.createUniquenessIndexes(of: entity, on: connection, url: url)
         }
         try StoreSchema.createMissingIndexes(on: connection, model: model)
+        try DerivedAttributeSQL.createTriggers(on: connection, model: model, recomputing: true)
         try StoreSchema.synchronizeViews(on: connection, model: model)
         let statement = try connection.statement("UPDATE Z_METADATA SET Z_SCHEMA = ?")
         try statement.bind(model.schemaLines.joined(separator: "\n"), 1)

@@ -57,7 +57,8 @@ struct StoredEntity: Sendable, Equatable {
             if line.hasPrefix("attribute ") {
                 // attribute Entity.name (type[, optional])
                 let body = line.dropFirst(10)
-                guard body.hasPrefix(prefix), let open = body.lastIndex(of: "("), body.hasSuffix(")") else {
+                // The facts start at the first parenthesis (a derivation has its own).
+                guard body.hasPrefix(prefix), let open = body.firstIndex(of: "("), body.hasSuffix(")") else {
                     return nil
                 }
                 let name = String(body[body.index(body.startIndex, offsetBy: prefix.count)..<open])

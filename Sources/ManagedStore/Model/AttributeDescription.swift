@@ -22,20 +22,47 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// to preserve the value in persistent history when the owning object is deleted"; the
     /// values of the entity's uniqueness constraints are always kept). Default false.
     public var preservesValueInHistoryOnDeletion: Bool
+    /// For a derived attribute (Core Data's `NSDerivedAttributeDescription`), how the store
+    /// computes its value; nil for an attribute the program sets.
+    public let derivation: Derivation?
 
     /// An attribute named `name` of `type`.
+    ///
+    /// With `derivationExpression` (Core Data's expression text, see ``Derivation``), a derived
+    /// attribute: the store computes its value in each save's SQL transaction (and for every
+    /// row when a migration adds it or changes its expression); it is nil until the object is
+    /// first saved, the saving context's objects take the computed values, and setting one
+    /// traps. A derived attribute is optional whatever `isOptional` says. An expression
+    /// ManagedStore does not compute traps.
+    ///
+    /// ```swift
+    /// AttributeDescription(name: "searchName", type: .string, derivationExpression: "canonical:(name)")
+    /// AttributeDescription(name: "bookCount", type: .integer64, derivationExpression: "books.@count")
+    /// ```
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
-        renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false
+        renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false,
+        derivationExpression: String? = nil
     ) {
         precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
         precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
         precondition(
             defaultValue.fits(type),
             "ManagedStore: the default value \(defaultValue) of attribute '\(name)' does not fit its type \(type)")
+        var derivation: Derivation?
+        if let derivationExpression {
+            guard let parsed = Derivation(expression: derivationExpression) else {
+                preconditionFailure(
+                    "ManagedStore: attribute '\(name)' has the derivation expression '\(derivationExpression)', which ManagedStore does not compute (see Derivation)"
+                )
+            }
+            precondition(defaultValue.isNull, "ManagedStore: the derived attribute '\(name)' cannot have a default")
+            derivation = parsed
+        }
+        self.derivation = derivation
         self.name = name
         self.type = type
-        self.isOptional = isOptional
+        self.isOptional = isOptional || derivation != nil
         self.defaultValue = defaultValue
         self.renamingIdentifier = renamingIdentifier
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
@@ -45,6 +72,7 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         var text = "\(name): \(type.rawValue)"
         if isOptional { text += "?" }
         if !defaultValue.isNull { text += " = \(defaultValue)" }
+        if let derivation { text += " (derived: \(derivation))" }
         return text
     }
 }

@@ -75,6 +75,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     let deleteSQL: String
     let checkedDeleteSQL: String
     let selectByKeySQL: String
+    /// The slots of the derived attributes, and the statement that reads their values by key.
+    let derivedSlots: [Int]
+    let selectDerivedSQL: String
 
     /// Makes an entity. Names must be unique; constraints and indexes must name attributes.
     public init(
@@ -149,6 +152,10 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.deleteSQL = "DELETE FROM \(table) WHERE Z_PK = ?"
         self.checkedDeleteSQL = deleteSQL + " AND Z_OPT = ?"
         self.selectByKeySQL = "SELECT \(columns) FROM \(table) WHERE Z_PK = ?"
+        let derivedSlots = attributes.indices.filter { attributes[$0].derivation != nil }
+        self.derivedSlots = derivedSlots
+        self.selectDerivedSQL =
+            "SELECT \(derivedSlots.map { quotedColumns[$0] }.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?"
         Immortal.keep(self)
     }
 
@@ -202,7 +209,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     var schemaLines: [String] {
         var lines = ["entity \(name)"]
         lines += attributes.map {
-            "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : ""))"
+            "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : "")"
+                + ($0.derivation.map { ", derived \($0)" } ?? "") + ")"
         }
         lines += relationships.map { relationship in
             relationship.schemaLine(

@@ -22,6 +22,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     let hasRelationships: Bool
     /// The join tables of the many-to-many relationships, one per pair (see `JoinTable`).
     let joinTables: [JoinTable]
+    /// The SQL of the derived attributes (see ``Derivation``).
+    let derivedAttributes: [DerivedAttributeSQL]
 
     /// A model of `entities`, and of `views` over their tables. Entity names must be unique,
     /// each class may stand for one entity, and view names must be unique.
@@ -54,6 +56,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         for entity in entities { entity.resolveDestinations(in: byName) }
         self.joinTables = entities.flatMap { entity in
             entity.resolvedRelationships.compactMap { $0.join?.isPrimary == true ? $0.join : nil }
+        }
+        self.derivedAttributes = entities.flatMap { entity in
+            entity.derivedSlots.map { DerivedAttributeSQL(entity.attributes[$0], of: entity) }
         }
     }
 

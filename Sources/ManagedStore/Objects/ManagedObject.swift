@@ -265,6 +265,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @usableFromInline
     final func writeAttribute(_ value: AttributeValue, slot: Int) {
         checkAccess()
+        if !entity.derivedSlots.isEmpty && entity.derivedSlots.contains(slot) {
+            preconditionFailure(
+                "ManagedStore: \(entity.name).\(entity.storedProperties[slot].name) is a derived attribute: the store computes it when the object is saved, so it cannot be set"
+            )
+        }
         if isInsertedState {
             // Nothing to compare with: an inserted object has no committed values. (Nor are its
             // values kept for the event before it is announced: the import path inserts so.)

@@ -35,6 +35,7 @@ final class SQLiteConnection: @unchecked Sendable {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        Self.registerFunctions(on: db)
     }
 
     deinit {

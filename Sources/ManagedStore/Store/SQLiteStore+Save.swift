@@ -52,6 +52,7 @@ private struct SaveTransaction {
         for update in request.updates { outcome.updateFates.append(try perform(update)) }
         try performInserts()
         try performLinks()
+        try readDerivedValues()
         if !constraintConflicts.isEmpty || !lockingConflicts.isEmpty {
             throw ManagedStoreError.saveConflicts(constraint: constraintConflicts, optimisticLocking: lockingConflicts)
         }
@@ -67,6 +68,44 @@ private struct SaveTransaction {
             id.entity.storedProperties[$0].name
         }
         history.updated.append((id, names + relationships))
+    }
+
+    // MARK: Derived attributes
+
+    /// Puts the values the store's triggers computed for the derived attributes of the rows
+    /// this save wrote into the outcome, so that the saved objects hold them.
+    mutating func readDerivedValues() throws {
+        guard !store.model.derivedAttributes.isEmpty else { return }
+        func read(_ row: inout RowSnapshot) throws {
+            let entity = row.id.entity
+            guard !entity.derivedSlots.isEmpty else { return }
+            let statement = try connection.statement(entity.selectDerivedSQL)
+            defer { statement.reset() }
+            try statement.bind(row.id.key, 1)
+            guard try statement.step() else { return }
+            var values = row.values
+            for (column, slot) in entity.derivedSlots.enumerated() {
+                values[slot] = statement.attributeValue(
+                    Int32(column), type: entity.attributes[slot].type, destination: nil,
+                    store: store.persistentStore)
+            }
+            row = RowSnapshot(id: row.id, version: row.version, values: values)
+        }
+        for index in outcome.insertedRows.indices { try read(&outcome.insertedRows[index]) }
+        for index in outcome.updatedRows.indices { try read(&outcome.updatedRows[index]) }
+        // The fates carry copies of the rows.
+        for (index, fate) in outcome.updateFates.enumerated() {
+            if case .row(var row) = fate {
+                try read(&row)
+                outcome.updateFates[index] = .row(row)
+            }
+        }
+        for (index, fate) in outcome.insertFates.enumerated() {
+            if case .row(var row) = fate {
+                try read(&row)
+                outcome.insertFates[index] = .row(row)
+            }
+        }
     }
 
     // MARK: Many-to-many links

@@ -110,6 +110,7 @@ enum StoreSchema {
             for join in model.joinTables {
                 for sql in join.createSQL { try connection.execute(sql) }
             }
+            try DerivedAttributeSQL.createTriggers(on: connection, model: model, recomputing: false)
             try createMissingIndexes(on: connection, model: model)
             try synchronizeViews(on: connection, model: model)
         }

@@ -1,0 +1,48 @@
+import CSQLite
+import Foundation
+
+extension SQLiteConnection {
+    /// Registers the SQL functions the triggers of derived attributes call
+    /// (``DerivedAttributeSQL``): Unicode case mappings and Core Data's canonical form, which
+    /// SQLite's own `lower()` and `upper()` (ASCII only) do not give.
+    static func registerFunctions(on handle: OpaquePointer) {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+        sqlite3_create_function_v2(handle, "managedstore_lowercase", 1, flags, nil, lowercaseFunction, nil, nil, nil)
+        sqlite3_create_function_v2(handle, "managedstore_uppercase", 1, flags, nil, uppercaseFunction, nil, nil, nil)
+        sqlite3_create_function_v2(handle, "managedstore_canonical", 1, flags, nil, canonicalFunction, nil, nil, nil)
+    }
+}
+
+/// A string function's result: NULL for NULL, else `transform` of the text.
+private func applyText(
+    _ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?, _ transform: (String) -> String
+) {
+    guard let argument = arguments?[0], sqlite3_value_type(argument) != SQLITE_NULL,
+        let text = sqlite3_value_text(argument)
+    else {
+        sqlite3_result_null(context)
+        return
+    }
+    let result = transform(String(cString: text))
+    // SQLITE_TRANSIENT: SQLite copies the text before this returns.
+    sqlite3_result_text(context, result, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+}
+
+private func lowercaseFunction(
+    _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+) {
+    applyText(context, arguments) { $0.lowercased() }
+}
+
+private func uppercaseFunction(
+    _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+) {
+    applyText(context, arguments) { $0.uppercased() }
+}
+
+/// Core Data's `canonical:`: case and diacritics folded away.
+private func canonicalFunction(
+    _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+) {
+    applyText(context, arguments) { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// The SQL that keeps one derived attribute (see ``Derivation``) in step: the expression of its
+/// value over its object's row, the triggers that recompute it when the row or what it derives
+/// from changes, and the statement that recomputes it for every row (a migration's).
+///
+/// Triggers, so that the value is computed in the transaction of whatever writes its sources:
+/// a save, a batch request, a migration. Each trigger's text carries ``marker``, so that the
+/// store's own are told from any other program's. The string functions are SQL functions
+/// ManagedStore registers on its connections (`SQLiteConnection`): a program that writes the
+/// source column through another SQLite connection gets SQLite's "no such function" error,
+/// never a wrong value.
+struct DerivedAttributeSQL: Sendable {
+    static let marker = "/* ManagedStore derived */"
+
+    /// The statements that make the triggers.
+    let triggers: [String]
+    /// The statement that computes the attribute for every row.
+    let recompute: String
+
+    /// The SQL of `attribute` (derived) of `entity`, whose relationships are resolved; traps on
+    /// a derivation the entity cannot have (an unknown name, a type that does not fit).
+    init(_ attribute: AttributeDescription, of entity: EntityDescription) {
+        guard let derivation = attribute.derivation else { preconditionFailure("not derived") }
+        let table = entity.quotedTable
+        let column = SQLiteConnection.quote(attribute.name)
+        let label = "\(entity.name).\(attribute.name) (\(derivation))"
+        func source(_ name: String, types: Set<AttributeType>? = nil) -> String {
+            ownSources.append(SQLiteConnection.quote(name))
+            guard let found = entity.attribute(named: name), found.derivation == nil else {
+                preconditionFailure(
+                    "ManagedStore: the derived attribute \(label) names '\(name)', which is not an attribute of \(entity.name) that is not derived"
+                )
+            }
+            precondition(
+                (types ?? [attribute.type]).contains(found.type),
+                "ManagedStore: the derived attribute \(label) is \(attribute.type), but '\(name)' is \(found.type)")
+            return "\(table).\(SQLiteConnection.quote(name))"
+        }
+        func relationship(_ name: String) -> ResolvedRelationship {
+            guard let found = entity.resolvedRelationship(named: name) else {
+                preconditionFailure(
+                    "ManagedStore: the derived attribute \(label) names '\(name)', which is not a relationship of \(entity.name)"
+                )
+            }
+            return found
+        }
+        let strings: Set<AttributeType> = [.string]
+        // The value over the row, and the triggers on other tables: (table, event, the rows of this entity to recompute).
+        var value: String
+        var dependencies: [(table: String, event: String, rows: String)] = []
+        // The columns of its own row it derives from (besides its own).
+        var ownSources: [String] = []
+        switch derivation {
+        case .attribute(let name):
+            value = source(name)
+        case .lowercase(let name):
+            precondition(attribute.type == .string, "ManagedStore: the derived attribute \(label) must be a string")
+            value = "managedstore_lowercase(\(source(name, types: strings)))"
+        case .uppercase(let name):
+            precondition(attribute.type == .string, "ManagedStore: the derived attribute \(label) must be a string")
+            value = "managedstore_uppercase(\(source(name, types: strings)))"
+        case .canonical(let name):
+            precondition(attribute.type == .string, "ManagedStore: the derived attribute \(label) must be a string")
+            value = "managedstore_canonical(\(source(name, types: strings)))"
+        case .now:
+            precondition(attribute.type == .date, "ManagedStore: the derived attribute \(label) must be a date")
+            value = "((julianday('now') - 2440587.5) * 86400.0)"
+            // Any write of the row's own values (not another derived attribute's).
+            ownSources = entity.storedProperties.indices.filter { !entity.derivedSlots.contains($0) }.map {
+                entity.quotedColumns[$0]
+            }
+        case .destinationAttribute(let name, let attributeName):
+            let link = relationship(name)
+            guard let slot = link.slot, let found = link.destination.attribute(named: attributeName) else {
+                preconditionFailure(
+                    "ManagedStore: the derived attribute \(label) needs a to-one relationship and an attribute of its destination"
+                )
+            }
+            precondition(
+                found.type == attribute.type,
+                "ManagedStore: the derived attribute \(label) is \(attribute.type), but \(link.destination.name).\(attributeName) is \(found.type)"
+            )
+            let destination = link.destination.quotedTable
+            let key = entity.quotedColumns[slot]
+            ownSources.append(key)
+            let other = SQLiteConnection.quote(attributeName)
+            value = "(SELECT z.\(other) FROM \(destination) AS z WHERE z.Z_PK = \(table).\(key))"
+            dependencies.append((destination, "AFTER UPDATE OF \(other)", "\(key) = NEW.Z_PK"))
+            dependencies.append((destination, "AFTER DELETE", "\(key) = OLD.Z_PK"))
+        case .count(let name):
+            let link = relationship(name)
+            precondition(
+                [.integer16, .integer32, .integer64].contains(attribute.type),
+                "ManagedStore: the derived attribute \(label) must be an integer")
+            if let join = link.join {
+                value = "(SELECT COUNT(*) FROM \(join.quotedName) AS j WHERE j.\(join.ownColumn) = \(table).Z_PK)"
+                dependencies.append((join.quotedName, "AFTER INSERT", "Z_PK = NEW.\(join.ownColumn)"))
+                dependencies.append((join.quotedName, "AFTER DELETE", "Z_PK = OLD.\(join.ownColumn)"))
+            } else if link.isToMany, let inverse = link.inverseSlot {
+                let destination = link.destination.quotedTable
+                let key = link.destination.quotedColumns[inverse]
+                value = "(SELECT COUNT(*) FROM \(destination) AS z WHERE z.\(key) = \(table).Z_PK)"
+                dependencies.append((destination, "AFTER INSERT", "Z_PK = NEW.\(key)"))
+                dependencies.append((destination, "AFTER DELETE", "Z_PK = OLD.\(key)"))
+                dependencies.append((destination, "AFTER UPDATE OF \(key)", "Z_PK IN (OLD.\(key), NEW.\(key))"))
+            } else {
+                preconditionFailure(
+                    "ManagedStore: the derived attribute \(label) counts '\(name)', which is not to-many")
+            }
+        }
+        let set = "UPDATE \(table) SET \(column) = \(value)"
+        recompute = set
+        var triggers: [String] = []
+        func trigger(_ suffix: String, _ event: String, on target: String, rows: String) {
+            let name = SQLiteConnection.quote("Z_DERIVED_\(entity.name)_\(attribute.name)_\(suffix)")
+            triggers.append(
+                "CREATE TRIGGER \(name) \(Self.marker) \(event) ON \(target) FOR EACH ROW BEGIN \(set) WHERE \(rows); END"
+            )
+        }
+        // Its own row: made, or a column it derives from written, or its own (a save writes
+        // every column, this one too, with the object's value). Only those: each trigger's
+        // update then fires no other attribute's (SQLite does not fire one from within itself).
+        trigger("insert", "AFTER INSERT", on: table, rows: "Z_PK = NEW.Z_PK")
+        trigger(
+            "update", "AFTER UPDATE OF \((ownSources + [column]).joined(separator: ", "))", on: table,
+            rows: "Z_PK = NEW.Z_PK")
+        for (index, dependency) in dependencies.enumerated() {
+            trigger("\(index)", dependency.event, on: dependency.table, rows: dependency.rows)
+        }
+        self.triggers = triggers
+    }
+
+    /// Drops every trigger ManagedStore made (a migration does, before it changes a table).
+    static func dropTriggers(on connection: SQLiteConnection) throws {
+        let statement = try connection.statement("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        var names: [String] = []
+        while try statement.step() {
+            if statement.text(1).contains(marker) { names.append(statement.text(0)) }
+        }
+        statement.reset()
+        for name in names { try connection.execute("DROP TRIGGER \(SQLiteConnection.quote(name))") }
+    }
+
+    /// Makes the triggers of `model`'s derived attributes; with `recomputing`, computes every
+    /// row's values first (a migration).
+    static func createTriggers(on connection: SQLiteConnection, model: ManagedObjectModel, recomputing: Bool) throws {
+        for derived in model.derivedAttributes {
+            if recomputing { try connection.execute(derived.recompute) }
+            for sql in derived.triggers { try connection.execute(sql) }
+        }
+    }
+}
