@@ -4,6 +4,9 @@
 //
 //   managedstore-migration-helper create STORE ROWS
 //   managedstore-migration-helper migrate STORE
+//   managedstore-migration-helper staged-migrate STORE   (the same, as a custom stage whose
+//                                     didMigrateHandler sets every row's note, 10,000 a save)
+//   managedstore-migration-helper notes STORE     → how many rows have a note
 //   managedstore-migration-helper check STORE     → "v1 ROWS CHECKSUM" or "v2 ROWS CHECKSUM"
 //
 // and, for the persistent history tests, writes a version-1 store with history tracking on, as
@@ -119,6 +122,37 @@ do {
     case ("migrate", 3):
         _ = try container(arguments[2], version2)
         print("migrated")
+    case ("staged-migrate", 3):
+        let stage = CustomMigrationStage(
+            migratingFrom: ManagedObjectModelReference(model: version1, versionChecksum: version1.versionChecksum),
+            to: ManagedObjectModelReference(model: version2, versionChecksum: version2.versionChecksum))
+        stage.didMigrateHandler = { manager, _ in
+            let context = manager.container!.newBackgroundContext()
+            try context.performAndWait {
+                var request = FetchRequest<RenamedEntry>(sortBy: [SortDescriptor(\.amount)])
+                request.fetchLimit = 10_000
+                while true {
+                    let batch = try context.fetch(request)
+                    if batch.isEmpty { break }
+                    for entry in batch { entry.note = "was \(entry.label)" }
+                    try context.save()
+                    context.reset()
+                    request.fetchOffset += 10_000
+                }
+            }
+        }
+        let stack = PersistentContainer(name: "Helper", managedObjectModel: version2)
+        var description = PersistentStoreDescription(url: URL(fileURLWithPath: arguments[2]))
+        description.stagedMigrationManager = StagedMigrationManager([stage])
+        stack.persistentStoreDescriptions = [description]
+        try stack.loadPersistentStores()
+        print("migrated")
+    case ("notes", 3):
+        let context = try container(arguments[2], version2).newBackgroundContext()
+        let count = try context.performAndWait {
+            try context.count(for: FetchRequest<RenamedEntry>(predicate: #Predicate { $0.note != nil }))
+        }
+        print(count)
     case ("check", 3):
         let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: URL(fileURLWithPath: arguments[2]))
         let model =

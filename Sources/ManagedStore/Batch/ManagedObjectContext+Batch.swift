@@ -126,7 +126,7 @@ extension ManagedObjectContext {
             guard let objectQuery = try objectIDQuery(objectIDs) else { return BatchResult([], as: request.resultType) }
             query = objectQuery
         } else {
-            query = try FetchPlan(request.fetchRequest, entity: try entity(for: T.self)).query
+            query = try FetchPlan(request.fetchRequest, entity: try entity(for: request.fetchRequest)).query
         }
         let (author, name) = settings.withLock { ($0.transactionAuthor, $0.name) }
         let ids = try store().batchDelete(query, author: author, contextName: name)

@@ -10,14 +10,14 @@ extension ManagedObjectContext {
     /// all; they take the store's newer values only by a merge or a refresh.
     public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
         checkQueue()
-        let entity = try entity(for: T.self)
+        let entity = try entity(for: request)
         return try fetchObjects(request, entity: entity).map { $0 as! T }
     }
 
     /// How many objects `request` would fetch (its limit and offset count).
     public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
         checkQueue()
-        let entity = try entity(for: T.self)
+        let entity = try entity(for: request)
         if request.includesPendingChanges && hasPendingChanges(for: entity) {
             return try fetchObjects(request, entity: entity).count
         }
@@ -45,7 +45,7 @@ extension ManagedObjectContext {
         _ request: FetchRequest<T>, properties: [String]
     ) throws -> [[AttributeValue]] {
         checkQueue()
-        let entity = try entity(for: T.self)
+        let entity = try entity(for: request)
         let slots = try properties.map { name in
             guard let slot = entity.slotByName[name] else {
                 throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "no attribute '\(name)' to fetch")
@@ -132,7 +132,7 @@ extension ManagedObjectContext {
         _ request: FetchRequest<T>, keyPaths: [AnyKeyPath]
     ) throws -> [[AttributeValue]] {
         checkQueue()
-        let entity = try entity(for: T.self)
+        let entity = try entity(for: request)
         let slots = try keyPaths.map { keyPath in
             guard let slot = entity.slot(forKeyPath: keyPath) else {
                 throw ManagedStoreError.unsupportedFetch(
@@ -142,6 +142,15 @@ extension ManagedObjectContext {
         }
         let plan = try FetchPlan(request, entity: entity)
         return try store().fetchValues(plan.query, slots: slots, in: queryGeneration)
+    }
+
+    /// The entity `request` fetches: the one it names, or its result type's.
+    func entity<T: ManagedObject>(for request: FetchRequest<T>) throws -> EntityDescription {
+        guard let name = request.entityName else { return try entity(for: T.self) }
+        guard let entity = model.entitiesByName[name], entity.managedObjectClass is T.Type else {
+            throw ManagedStoreError.unknownEntity(name)
+        }
+        return entity
     }
 
     func entity(for type: ManagedObject.Type) throws -> EntityDescription {

@@ -12,7 +12,7 @@ extension ManagedObjectContext {
     /// results come through its parent as objects, whose keys are taken.
     func fetchKeyedRows<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [SQLiteStore.KeyedRow] {
         checkQueue()
-        let entity = try entity(for: T.self)
+        let entity = try entity(for: request)
         let plan = try FetchPlan(request, entity: entity)
         let slots = plan.sortSlots.map(\.slot)
         func keyedRow(_ object: ManagedObject) -> SQLiteStore.KeyedRow {

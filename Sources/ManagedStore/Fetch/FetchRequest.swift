@@ -48,9 +48,27 @@ public struct FetchRequest<Result: ManagedObject>: Sendable {
     /// I/O (until the context merges, refreshes, resets or saves).
     public var relationshipKeyPathsForPrefetching: [String] = []
 
+    /// The entity to fetch, by name; nil (the default): `Result`'s entity.
+    public var entityName: String?
+
     /// A request for objects of `Result`'s entity.
     public init(predicate: Predicate<Result>? = nil, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
+    }
+
+    /// A request for the objects of the entity named `entityName`, as Core Data's
+    /// `NSFetchRequest(entityName:)`: for an entity whose class is `ManagedObject` itself (its
+    /// values read by key), or one whose class is `Result`.
+    ///
+    /// ```swift
+    /// for item in try context.fetch(FetchRequest<ManagedObject>(entityName: "Item")) {
+    ///     print(item.value(forKey: "name") ?? "")
+    /// }
+    /// ```
+    public init(entityName: String) {
+        self.entityName = entityName
+        self.predicate = nil
+        self.sortDescriptors = []
     }
 }

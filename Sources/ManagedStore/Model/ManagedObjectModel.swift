@@ -62,6 +62,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A checksum of everything a store records of the model (its entities' schema, as
+    /// ``EntityDescription/versionHash`` per entity), as Core Data's `versionChecksum`: what a
+    /// ``LightweightMigrationStage`` names a version by. Views and indexes do not count.
+    public var versionChecksum: String { EntityDescription.hash(schemaLines) }
+
     /// Each entity's ``EntityDescription/versionHash``, by entity name (Core Data's
     /// `entityVersionHashesByName`).
     public var entityVersionHashesByName: [String: String] {

@@ -88,10 +88,26 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// True while a transaction is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+    /// Whether ``transaction(immediate:_:)`` inside an open transaction makes a savepoint (a
+    /// staged migration's handlers save inside its transaction) rather than failing.
+    var nestsTransactions = false
 
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE` takes the write lock at once), committing
     /// when it returns and rolling back when it throws.
     func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        if nestsTransactions && isInTransaction {
+            // Inside a staged migration's transaction: a savepoint, undone alone if it throws.
+            try execute("SAVEPOINT managedstore_nested")
+            do {
+                let result = try body()
+                try execute("RELEASE managedstore_nested")
+                return result
+            } catch {
+                try? execute("ROLLBACK TO managedstore_nested")
+                try? execute("RELEASE managedstore_nested")
+                throw error
+            }
+        }
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let result = try body()

@@ -11,6 +11,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case storeNeedsMigration(url: URL, changes: [String])
     /// A migration from the store's model to this one cannot be inferred; nothing was written.
     case cannotInferMapping(url: URL, entity: String, property: String?, reason: String)
+    /// A staged migration could not run (see ``StagedMigrationManager``), or one of its
+    /// handlers threw; nothing was written.
+    case stagedMigrationFailed(url: URL, stage: String?, reason: String)
     /// The store was written by a newer version of ManagedStore.
     case unsupportedStoreFormat(url: URL, version: Int, supported: Int)
     /// No store is loaded on the coordinator (or the context has no coordinator).
@@ -70,6 +73,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
         case .cannotInferMapping(let url, let entity, let property, let reason):
             let what = property.map { "\(entity).\($0)" } ?? entity
             return "the store at \(url.path) cannot be migrated to this model: \(what): \(reason). Nothing was written"
+        case .stagedMigrationFailed(let url, let stage, let reason):
+            return
+                "the store at \(url.path) could not be migrated\(stage.map { " (stage \($0))" } ?? ""): \(reason). Nothing was written"
         case .unsupportedStoreFormat(let url, let version, let supported):
             return
                 "the store at \(url.path) has format \(version), newer than this version reads (\(supported)); it was left untouched"

@@ -173,6 +173,11 @@ public final class PersistentStoreCoordinator: Sendable {
         return result
     }
 
+    /// Gives the coordinator `store`, already open (a staged migration's handlers' store).
+    func attach(_ store: SQLiteStore) {
+        backend.withLock { $0 = store }
+    }
+
     /// The loaded store, or ``ManagedStoreError/noPersistentStore``.
     func store() throws -> SQLiteStore {
         guard let store = backend.withLock({ $0 }) else { throw ManagedStoreError.noPersistentStore }

@@ -49,6 +49,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
 
     /// True when `url` is `/dev/null`.
     public var isInMemory: Bool { url?.path == "/dev/null" }
+    /// The stages that migrate a store of an earlier model version (Core Data's
+    /// `NSPersistentStoreStagedMigrationManagerOptionKey`); nil: an inferred migration.
+    public var stagedMigrationManager: StagedMigrationManager?
 
     public var description: String { "store at \(url?.path ?? "(no URL)")\(isReadOnly ? " (read-only)" : "")" }
 }

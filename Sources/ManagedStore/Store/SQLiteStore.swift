@@ -52,6 +52,18 @@ final class SQLiteStore: Sendable {
         self.timeout = description.timeout
     }
 
+    /// A store on `connection`, which is inside a staged migration's transaction: reads and
+    /// writes go through it (writes as savepoints), so that a handler sees and makes the
+    /// migration's uncommitted changes. For the migration only.
+    static func bound(
+        to connection: SQLiteConnection, model: ManagedObjectModel, url: URL, identifier: String
+    ) -> SQLiteStore {
+        let store = PersistentStore(identifier: identifier, url: url, isReadOnly: false)
+        return SQLiteStore(
+            persistentStore: store, model: model, writer: connection, readers: [],
+            description: PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null")))
+    }
+
     /// Closes the readers before the writer: SQLite checkpoints the WAL into the store and
     /// removes it only when the last connection closes, and only a connection that can write.
     deinit {
@@ -89,6 +101,9 @@ final class SQLiteStore: Sendable {
             // A database without tables is a store another process is creating (its tables
             // come in one transaction): to a reader, there is no store yet.
             guard let metadata else { throw ManagedStoreError.storeNotFound(url: url) }
+            if description.stagedMigrationManager != nil && metadata.schemaLines != model.schemaLines {
+                throw ManagedStoreError.storeNeedsMigration(url: url, changes: ["its staged migration"])
+            }
             if let migration = try metadata.migration(to: model, url: url) {
                 guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically
                 else {
@@ -123,7 +138,18 @@ final class SQLiteStore: Sendable {
         connection.setBusyTimeout(description.timeout)
         let identifier: String
         if let metadata = try StoreSchema.inspect(connection, url: url) {
-            if try metadata.migration(to: model, url: url) != nil {
+            if let manager = description.stagedMigrationManager, metadata.schemaLines != model.schemaLines {
+                try StoreSchema.enableWAL(on: connection)
+                // Checked again inside the write transaction, as below.
+                try connection.transaction {
+                    guard let current = try StoreSchema.inspect(connection, url: url),
+                        current.schemaLines != model.schemaLines
+                    else { return }
+                    _ = try manager.migrate(
+                        on: connection, schemaLines: current.schemaLines, identifier: current.identifier, to: model,
+                        url: url)
+                }
+            } else if try metadata.migration(to: model, url: url) != nil {
                 guard description.shouldMigrateStoreAutomatically && description.shouldInferMappingModelAutomatically
                 else {
                     throw metadata.incompatibility(with: model, url: url)
