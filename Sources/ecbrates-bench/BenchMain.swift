@@ -11,7 +11,7 @@ struct BenchMain {
         guard !arguments.isEmpty else {
             FileHandle.standardError.write(
                 Data(
-                    "usage: ecbrates-bench insert [--count N] [--batch N] [--unique] [--history] --store PATH | import FILE --store PATH [--history on|off] [--method object|batch] | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | many-to-many --store PATH [--owners N] [--links N] [--sql-first] | defaults\n"
+                    "usage: ecbrates-bench insert [--count N] [--batch N] [--unique] [--history] [--undo] --store PATH | import FILE --store PATH [--history on|off] [--method object|batch] | parse FILE | query --store PATH [--lookups N] | stack FILE --store PATH --stack S [--workers N] [--chunk-days N] | convert --store PATH --input FILE | many-to-many --store PATH [--owners N] [--links N] [--sql-first] | defaults\n"
                         .utf8))
             exit(64)
         }
@@ -33,7 +33,8 @@ struct BenchMain {
                     fileURLWithPath: option("--store") ?? NSTemporaryDirectory() + "ecbrates-bench-insert.sqlite")
                 figures = try await InsertBenchmark.run(
                     count: Int(option("--count") ?? "") ?? 221_000, batch: Int(option("--batch") ?? "") ?? 1_000,
-                    unique: arguments.contains("--unique"), history: arguments.contains("--history"), storeURL: store)
+                    unique: arguments.contains("--unique"), history: arguments.contains("--history"),
+                    undo: arguments.contains("--undo"), storeURL: store)
             case "import":
                 guard let file = arguments.first, let store = option("--store") else {
                     throw BenchmarkError("import needs FILE --store PATH [--history on|off] [--method object|batch]")

@@ -26,7 +26,7 @@ enum InsertBenchmark {
     }
 
     static func run(
-        count: Int, batch: Int, unique: Bool, history: Bool = false, storeURL: URL
+        count: Int, batch: Int, unique: Bool, history: Bool = false, undo: Bool = false, storeURL: URL
     ) async throws -> [String: Double] {
         try? FileManager.default.removeItem(at: storeURL)
         let container = PersistentContainer(name: "bench", managedObjectModel: model(unique: unique))
@@ -49,6 +49,8 @@ enum InsertBenchmark {
 
         let start = ContinuousClock.now
         let phases = try await worker.perform { () throws -> (Double, Double) in
+            // With an undo manager, each save's event is recorded (and cleared by the save).
+            if undo { worker.undoManager = UndoManager() }
             var inserted = 0
             var creating = Duration.zero, saving = Duration.zero
             while inserted < count {

@@ -107,6 +107,8 @@ extension ManagedObjectContext {
     /// become updated (an inserted one stays inserted), as in Core Data.
     func setLink(_ linked: Bool, _ object: ManagedObject, _ relationship: ResolvedRelationship, _ other: ManagedObject)
     {
+        // Only a change is linked or unlinked here: the state before was the other.
+        if undoManagerStorage != nil { eventLinks.append((object, relationship, other, !linked)) }
         manyToMany.set(linked, object, relationship, other)
         noteLinkChange(object)
         noteLinkChange(other)

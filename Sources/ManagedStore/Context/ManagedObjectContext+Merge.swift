@@ -186,6 +186,10 @@ extension ManagedObjectContext {
         pendingUpdated.removeAll()
         pendingDeleted.removeAll()
         manyToMany.removeAll()
+        // Core Data's rollback "removes everything from the undo stack".
+        eventLinks.removeAll()
+        eventUndeleted.removeAll()
+        undoManagerStorage?.removeAllActions()
     }
 
     /// Forgets every object and change: the context is as new. Objects it held must not be
@@ -197,6 +201,9 @@ extension ManagedObjectContext {
         for object in inserted.objects { object.managedObjectContext = nil }
         registry.removeAll()
         manyToMany.removeAll()
+        eventLinks.removeAll()
+        eventUndeleted.removeAll()
+        undoManagerStorage?.removeAllActions()
         advanceQueryGeneration()
         inserted.removeAll()
         updated.removeAll()

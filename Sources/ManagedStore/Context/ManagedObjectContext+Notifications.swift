@@ -59,9 +59,16 @@ extension ManagedObjectContext {
     /// Called at the end of each outermost `perform`/`performAndWait` block and before a save.
     public func processPendingChanges() {
         checkQueue()
-        guard inserted.hasUnnotified || !pendingUpdated.isEmpty || !pendingDeleted.isEmpty else { return }
+        guard
+            inserted.hasUnnotified || !pendingUpdated.isEmpty || !pendingDeleted.isEmpty || !eventLinks.isEmpty
+                || !eventUndeleted.isEmpty
+        else {
+            undoManagerStorage?.endEvent()
+            return
+        }
         var info: [String: Any] = [:]
         let fresh = inserted.takeUnnotified()
+        if undoManagerStorage != nil { registerUndo(inserted: fresh) }
         if !fresh.isEmpty { info[NotificationKey.insertedObjects.rawValue] = Set(fresh) }
         if !pendingUpdated.isEmpty { info[NotificationKey.updatedObjects.rawValue] = Set(pendingUpdated.values) }
         if !pendingDeleted.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(pendingDeleted.values) }

@@ -16,6 +16,8 @@ extension ManagedObjectContext {
         isSaving = true
         defer { isSaving = false }
         try saveChanges()
+        // Saved changes are no longer undone (Core Data's undo reverses "uncommitted changes").
+        undoManagerStorage?.removeAllActions()
         registry.sweepIfGrown()
     }
 

@@ -72,6 +72,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var prefetchedMembers: [PrefetchKey: [ManagedObject]] = [:]
     /// Unsaved links and unlinks of many-to-many relationships.
     var manyToMany = ManyToManyChanges()
+    /// See ``undoManager``; and, while it is set, the links the current event changed, each
+    /// with its state before (for the event's undo).
+    var undoManagerStorage: UndoManager?
+    var eventLinks: [(object: ManagedObject, relationship: ResolvedRelationship, other: ManagedObject, linked: Bool)] =
+        []
+    /// While it is set, the objects the current event brought back from deletion.
+    var eventUndeleted: [ManagedObject] = []
     /// Whether a child context has read through this one or saved into it (see
     /// `ManagedObjectContext+ChildIDs.swift`): only then are retired temporary IDs kept.
     var hasChildren = false
@@ -311,6 +318,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
                 object.isDeletedState = false
                 deleted[ObjectIdentifier(object)] = nil
                 pendingDeleted[ObjectIdentifier(object)] = nil
+                if undoManagerStorage != nil { eventUndeleted.append(object) }
             }
             return
         }
