@@ -158,9 +158,13 @@ import Testing
             ["rate", String(key.suffix(3)), "--date", String(key.prefix(10)), "--as-of", Self.moment(between)],
             store: store,
             environment: ["ECBRATES_NOW": "2026-10-01T10:00:00Z"])
+        // The moment as asked, to the millisecond; a whole second is written without a fraction
+        // ("to the millisecond when it has one"): 23:33:03.000Z is shown as 23:33:03Z.
+        let asked = Self.moment(between)
+        let shown = asked.hasSuffix(".000Z") ? String(asked.dropLast(5)) + "Z" : asked
         #expect(
             rate.out
-                == "As of \(Self.moment(between)) (the store as it was then):\n\(key.suffix(3)) \(value(first[key]!)) on \(key.prefix(10))\n",
+                == "As of \(shown) (the store as it was then):\n\(key.suffix(3)) \(value(first[key]!)) on \(key.prefix(10))\n",
             "\(rate)")
     }
 

@@ -400,6 +400,32 @@ enum SchoolModel {
         #expect(try sqliteRows(url, "SELECT name FROM sqlite_master WHERE name = 'Z_Course_students'") == [])
     }
 
+    /// A link to an object another context deleted meanwhile is not stored when the merge
+    /// policy lets the deletion stand (the deletion took the object's links with it; a join
+    /// row to nothing would count in `@count`).
+    @Test func aLinkToAnObjectDeletedMeanwhileIsNotStored() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "School", model: SchoolModel.model)
+        let first = container.newBackgroundContext()
+        first.mergePolicy = .mergeByPropertyStoreTrump
+        let (ann, math) = try first.performAndWait { () throws -> (Student, Course) in
+            let ann = Student.named("Ann", in: first)
+            let math = Course.named("Math", in: first)
+            try first.save()
+            return (ann, math)
+        }
+        let second = container.newBackgroundContext()
+        try second.performAndWait {
+            second.delete(try second.existingObject(with: math.objectID))
+            try second.save()
+        }
+        try first.performAndWait {
+            ann.courses.insert(math)
+            try first.save()
+        }
+        #expect(try sqliteRows(dir.file("School.sqlite"), "SELECT COUNT(*) FROM Z_Course_students") == [["0"]])
+    }
+
     /// A relationship that is its own inverse is refused when the model is made (it would need
     /// symmetric links); two relationships, such as followers and following, work.
     @Test func aManyToManyThatIsItsOwnInverseIsRefusedAtModelCreation() async {

@@ -127,9 +127,13 @@ private struct SaveTransaction {
             guard let owner = link.owner.isTemporaryID ? saved[link.owner] : link.owner,
                 let member = link.member.isTemporaryID ? saved[link.member] : link.member
             else { continue }  // an insertion this save did not keep
+            // A link to a row another context deleted meanwhile is not made: the deletion took
+            // that row's links with it, and a join row to nothing would count (`@count`).
             let statement = try connection.statement(
                 link.linked
-                    ? "INSERT OR IGNORE INTO \(link.table.quotedName) (Z_OWNER, Z_MEMBER) VALUES (?, ?)"
+                    ? "INSERT OR IGNORE INTO \(link.table.quotedName) (Z_OWNER, Z_MEMBER) SELECT ?1, ?2 "
+                        + "WHERE EXISTS (SELECT 1 FROM \(owner.entity.quotedTable) WHERE Z_PK = ?1) "
+                        + "AND EXISTS (SELECT 1 FROM \(member.entity.quotedTable) WHERE Z_PK = ?2)"
                     : "DELETE FROM \(link.table.quotedName) WHERE Z_OWNER = ? AND Z_MEMBER = ?")
             defer { statement.reset() }
             try statement.bind(owner.key, 1)
