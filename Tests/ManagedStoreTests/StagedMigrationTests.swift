@@ -174,7 +174,7 @@ import Testing
         #expect {
             _ = try Self.open(url, v3, unrelated)
         } throws: { error in
-            "\(error)".contains("is in none of the 1 stages")
+            "\(error)".contains("is not one the stages migrate from")
         }
         let short = StagedMigrationManager([LightweightMigrationStage([Self.reference(v1), Self.reference(v2)])])
         #expect {

@@ -57,7 +57,8 @@ import Testing
         }
     }
 
-    /// With `groupsByEvent`, one event is one group; a group the program opens spans events.
+    /// With `groupsByEvent`, one event is one group; a group the program opens spans events,
+    /// and holds what was changed before it closes, even in the event that closes it.
     @Test func aGroupIsAnEventOrWhatTheProgramGroups() throws {
         let container = try makeContainer(in: nil, name: "School", model: SchoolModel.model)
         let context = container.newBackgroundContext()
@@ -70,11 +71,15 @@ import Testing
         context.performAndWait { ann.name = "B" }
         context.performAndWait { ann.name = "C" }
         context.performAndWait {
+            // Within the group: a change made in this event, before the group closes, is in it
+            // (closing records the pending changes first, as Foundation's checkpoint has Core
+            // Data's context do).
+            ann.name = "D"
             undo.endUndoGrouping()
             undo.setActionName("Rename twice")
             #expect(undo.undoActionName == "Rename twice")
             context.undo()
-            #expect(ann.name == "Ann", "both renames were one group")
+            #expect(ann.name == "Ann", "the three renames were one group")
             #expect(undo.redoActionName == "Rename twice")
             context.undo()
             #expect(ann.managedObjectContext == nil)

@@ -31,6 +31,7 @@ public final class UndoManager {
     private var disabled = 0
     /// The contexts that record their changes here (each told to, before an undo or a redo).
     private var contexts: [WeakUndoContext] = []
+    private var checkpointing = false
 
     /// Whether a registration outside any group opens one that lasts until the event ends
     /// (default true, as in Foundation).
@@ -59,14 +60,29 @@ public final class UndoManager {
     public var undoActionName: String { undoStack.last?.name ?? "" }
     public var redoActionName: String { redoStack.last?.name ?? "" }
 
-    /// Opens a group inside the open one (if any): its actions are undone together.
+    /// Opens a group inside the open one (if any): its actions are undone together. The
+    /// contexts that record here record their pending changes first (Foundation's checkpoint),
+    /// so that changes made before the group are not in it.
     public func beginUndoGrouping() {
+        checkpoint()
+        open.append(Group())
+    }
+
+    /// Opens a group, without a checkpoint (a registration's, from within one).
+    private func openGroup() {
         open.append(Group())
     }
 
     /// Closes the innermost open group; closing the outermost one puts it on the undo stack
-    /// (when it has actions). Closing with none open is a programmer error.
+    /// (when it has actions). The contexts record their pending changes first, into the group.
+    /// Closing with none open is a programmer error.
     public func endUndoGrouping() {
+        checkpoint()
+        closeGroup()
+    }
+
+    /// Closes the innermost open group, without a checkpoint.
+    private func closeGroup() {
         precondition(!open.isEmpty, "ManagedStore: endUndoGrouping() with no group open")
         let group = open.removeLast()
         if open.isEmpty { openedByEvent = false }
@@ -90,7 +106,7 @@ public final class UndoManager {
             return
         }
         if open.isEmpty {
-            beginUndoGrouping()
+            openGroup()
             openedByEvent = groupsByEvent
         }
         open[open.count - 1].actions.append(action)
@@ -165,7 +181,7 @@ public final class UndoManager {
     }
 
     private func closeAll() {
-        while !open.isEmpty { endUndoGrouping() }
+        while !open.isEmpty { closeGroup() }
     }
 
     private func trim(_ stack: inout [Group]) {
@@ -186,12 +202,16 @@ public final class UndoManager {
 
     /// Closes the group the last event opened (called by a context at the end of its event).
     func endEvent() {
-        if openedByEvent && open.count == 1 { endUndoGrouping() }
+        if openedByEvent && open.count == 1 { closeGroup() }
     }
 
     /// The contexts record their pending changes (Foundation posts a checkpoint notification,
     /// to which Core Data's contexts answer so).
     private func checkpoint() {
+        // A context records its changes from within processPendingChanges: no second pass then.
+        guard !checkpointing else { return }
+        checkpointing = true
+        defer { checkpointing = false }
         for entry in contexts { entry.context?.processPendingChanges() }
     }
 }

@@ -71,8 +71,11 @@ public final class StagedMigrationManager: Sendable {
             .stagedMigrationFailed(url: url, stage: stage.map(Self.name), reason: reason)
         }
         guard let start = steps.firstIndex(where: { $0.from == checksum }) else {
+            let known = Set(steps.map(\.from)).sorted().joined(separator: ", ")
             throw failure(
-                nil, "its model version (checksum \(checksum)) is in none of the \(stages.count) stages")
+                nil,
+                "its model version (checksum \(checksum)) is not one the stages migrate from (\(known.isEmpty ? "there are no stages" : known))"
+            )
         }
         var summary: [String] = []
         var lines = schemaLines
@@ -95,8 +98,8 @@ public final class StagedMigrationManager: Sendable {
                 let migration = try InferredMigration(from: stored, to: next, url: url)
                 try migration.apply(on: connection, model: next, url: url)
                 summary += migration.summary
-            } catch let error as ManagedStoreError {
-                throw failure(step.stage, "\(error)")
+            } catch ManagedStoreError.cannotInferMapping(_, let entity, let property, let reason) {
+                throw failure(step.stage, "\(property.map { "\(entity).\($0)" } ?? entity): \(reason)")
             }
             if let custom, let handler = custom.didMigrateHandler {
                 try run(handler, of: custom, model: next, on: connection, url: url, identifier: identifier)

@@ -113,6 +113,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     precondition(
                         valueType.isOptionalAttribute == attribute.isOptional,
                         "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), but attribute '\(name)' of \(entity.name) is \(attribute.isOptional ? "optional" : "not optional")"
+                            + (attribute.derivation != nil
+                                ? " (a derived attribute is always optional: nil until its object is first saved)" : "")
                     )
                 }
                 mirror = current.superclassMirror

@@ -92,8 +92,8 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
             isOptional: isOptional, deleteRule: deleteRule, renamingIdentifier: renamingIdentifier)
     }
 
-    /// A to-many relationship named `name` to objects of `destination`, whose to-one
-    /// `inverse` points back.
+    /// A to-many relationship named `name` to objects of `destination`, whose `inverse` points
+    /// back: a to-one (one-to-many), or a to-many (many-to-many, kept in a join table).
     public static func toMany(
         _ name: String, destination: String, inverse: String, isOptional: Bool = true,
         minCount: Int = 0, maxCount: Int = 0, deleteRule: DeleteRule = .nullify,
