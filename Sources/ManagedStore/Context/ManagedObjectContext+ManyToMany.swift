@@ -24,19 +24,9 @@ extension ManagedObjectContext {
         }
         if let prefetched {
             prefetched.forEach(add)
-        } else if let parent {
-            let rows = fromParent(
-                try parent.performAndWait { () throws -> RowsForChild in
-                    let id = parent.resolvedFromChild(owner.objectID)
-                    guard let held = parent.lookUp(id) ?? (id.isTemporaryID ? nil : parent.object(with: id)) else {
-                        return parent.forChild([])
-                    }
-                    return parent.forChild(
-                        try parent.manyToManyMembers(of: held, relationship).map {
-                            RowSnapshot(id: $0.objectID, version: $0.version, values: $0.values)
-                        })
-                })
-            for row in rows { add(materialize(row)) }
+        } else if parent != nil {
+            // The parent's members, its unsaved changes applied (as for any to-many).
+            for row in try memberRows(ownerID: owner.objectID, relationship) { add(materialize(row)) }
         } else if !owner.objectID.isTemporaryID, let join = relationship.join {
             let destination = relationship.destination
             var query = StoreQuery(entity: destination)

@@ -87,8 +87,7 @@ extension ManagedObjectContext {
 
     /// The rows of the members of `ownerID`'s to-many `relationship`, as this context's source
     /// has them (the store, or the parent's current objects).
-    private func memberRows(ownerID: ManagedObjectID, _ relationship: ResolvedRelationship) throws -> [RowSnapshot] {
-        guard let slot = relationship.inverseSlot else { return [] }
+    func memberRows(ownerID: ManagedObjectID, _ relationship: ResolvedRelationship) throws -> [RowSnapshot] {
         if let parent {
             return fromParent(
                 try parent.performAndWait { () throws -> RowsForChild in
@@ -102,6 +101,7 @@ extension ManagedObjectContext {
                         })
                 })
         }
+        guard let slot = relationship.inverseSlot else { return [] }
         var query = StoreQuery(entity: relationship.destination)
         query.whereClause = "\(relationship.destination.quotedColumns[slot]) = ?"
         query.arguments = [.integer(ownerID.key)]

@@ -2,7 +2,7 @@ import Synchronization
 
 /// One stage of a staged migration (Core Data's `NSMigrationStage`): use
 /// ``LightweightMigrationStage`` or ``CustomMigrationStage``.
-public class MigrationStage: @unchecked Sendable {  // `label` is guarded by `state`'s lock
+public class MigrationStage: @unchecked Sendable {  // `label` is guarded by `labelState`'s lock
     private let labelState = Mutex<String?>(nil)
 
     /// What the stage is for, in words (Core Data's `label`), for logs and errors.
@@ -19,7 +19,7 @@ public class MigrationStage: @unchecked Sendable {  // `label` is guarded by `st
 
 /// A stage of model versions each lightweight-migratable to the next (Core Data's
 /// `NSLightweightMigrationStage`: "a series of models suitable for lightweight migration").
-public final class LightweightMigrationStage: MigrationStage, @unchecked Sendable {
+public final class LightweightMigrationStage: MigrationStage, @unchecked Sendable {  // immutable; `label` as above
     /// The versions' checksums (``ManagedObjectModel/versionChecksum``), in order.
     public let versionChecksums: [String]
     /// Models the stage names that no custom stage names (Core Data finds them in the app's
