@@ -20,13 +20,23 @@ extension ManagedObjectContext {
     }
 
     /// The most time that may have passed since the store's values of an object were read
-    /// before fulfilling its fault reads them again (Core Data's `stalenessInterval`; negative,
-    /// the default: no limit). ManagedStore keeps no cache of rows between contexts: every fault
-    /// a context fulfils reads the store (or its parent) then, so its values are never older
-    /// than the fault, whatever this says, within any bound it sets.
+    /// before fulfilling its fault reads them again (Core Data's `stalenessInterval`: "the
+    /// maximum length of time that may have elapsed since the store previously fetched data
+    /// before fulfilling a fault issues a new fetch rather than using the previously-fetched
+    /// data"; negative, the default: no limit). The previously fetched data is what a fetch
+    /// left in the faults it returned (``FetchRequest/returnsObjectsAsFaults``); ManagedStore
+    /// keeps no cache of rows between contexts, so any other fault reads the store (or its
+    /// parent) when it is fulfilled.
     public var stalenessInterval: TimeInterval {
         get { settings.withLock { $0.stalenessInterval } }
         set { settings.withLock { $0.stalenessInterval = newValue } }
+    }
+
+    /// Lets go of the values a fetch left in the fault `object`: firing it will read the store.
+    func forgetCachedRow(of object: ManagedObject) {
+        object.values = []
+        object.committedValues = []
+        object.hasCachedRow = false
     }
 
     /// Makes `object`, whose row is gone, a deleted object with nil or zero values.

@@ -1,23 +1,55 @@
 import Foundation
 
 extension ManagedObjectContext {
-    /// The objects `request` describes. Runs as one SQL query on a read connection (it never
-    /// waits for a write), or through the parent for a child context. With
-    /// ``FetchRequest/includesPendingChanges`` (the default), the context's own unsaved
-    /// insertions, updates and deletions (and a parent's, for a child) count too.
+    /// What `request` describes, as its ``FetchRequest/resultType`` says (Core Data's
+    /// `fetch(_:)`): the objects, their IDs, a dictionary of each one's values, or their count.
+    /// Runs as one SQL query on a read connection (it never waits for a write), or through the
+    /// parent for a child context. With ``FetchRequest/includesPendingChanges`` (the default),
+    /// the context's own unsaved insertions, updates and deletions (and a parent's, for a child)
+    /// count too, except for dictionaries, which are read from the store, as Core Data's are.
     ///
     /// Objects the context already holds are returned as they are here, unsaved changes and
-    /// all; they take the store's newer values only by a merge or a refresh.
-    public func fetch<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [T] {
+    /// all; they take the store's newer values only by a merge or a refresh. Others come as
+    /// faults whose values the fetch read (see ``FetchRequest/returnsObjectsAsFaults``).
+    ///
+    /// ```swift
+    /// let ids = try context.fetch(FetchRequest<ManagedObjectID>(entity: Note.self, predicate: #Predicate { $0.stars > 3 }))
+    /// let count = try context.fetch(FetchRequest<NSNumber>(entityName: "Note"))[0].intValue
+    /// ```
+    ///
+    /// Throws ``ManagedStoreError/unsupportedFetch(entity:reason:)`` when ``FetchRequest/resultType``
+    /// is not what `T` holds (a `FetchRequest<Note>` whose result type is the dictionary type).
+    public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
         checkQueue()
         let entity = try entity(for: request)
-        return try fetchObjects(request, entity: entity).map { $0 as! T }
+        guard request.resultType == FetchRequest<T>.impliedResultType else {
+            throw ManagedStoreError.unsupportedFetch(
+                entity: entity.name,
+                reason:
+                    "the request's resultType is .\(request.resultType), but it is a FetchRequest<\(T.self)>, whose results are \(FetchRequest<T>.impliedResultType.resultDescription): make it a FetchRequest<\(request.resultType.resultTypeName)>"
+            )
+        }
+        switch request.resultType {
+        case .managedObjectResultType:
+            _ = try fetchedSlots(request, entity: entity)
+            return try fetchObjects(request, entity: entity).map { $0 as! T }
+        case .managedObjectIDResultType:
+            return try fetchKeyedRows(request, entity: entity).map { $0.id as! T }
+        case .dictionaryResultType:
+            return try fetchDictionaries(request, entity: entity).map { $0 as! T }
+        case .countResultType:
+            return [NSNumber(value: try count(for: request, entity: entity)) as! T]
+        }
     }
 
-    /// How many objects `request` would fetch (its limit and offset count).
-    public func count<T: ManagedObject>(for request: FetchRequest<T>) throws -> Int {
+    /// How many objects `request` would fetch (its limit and offset count), whatever its result
+    /// type, as Core Data's `count(for:)`.
+    public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
         checkQueue()
-        let entity = try entity(for: request)
+        return try count(for: request, entity: try entity(for: request))
+    }
+
+    func count<T: FetchRequestResult>(for request: FetchRequest<T>, entity: EntityDescription) throws -> Int {
         if request.includesPendingChanges && hasPendingChanges(for: entity) {
             return try fetchObjects(request, entity: entity).count
         }
@@ -144,11 +176,38 @@ extension ManagedObjectContext {
         return try store().fetchValues(plan.query, slots: slots, in: queryGeneration)
     }
 
-    /// The entity `request` fetches: the one it names, or its result type's.
-    func entity<T: ManagedObject>(for request: FetchRequest<T>) throws -> EntityDescription {
-        guard let name = request.entityName else { return try entity(for: T.self) }
-        guard let entity = model.entitiesByName[name], entity.managedObjectClass is T.Type else {
-            throw ManagedStoreError.unknownEntity(name)
+    /// The entity `request` fetches: the one it names, or its result type's, or the one its
+    /// predicate is typed by; checked against the classes its result type and predicate name.
+    func entity<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> EntityDescription {
+        let entity: EntityDescription
+        if let name = request.entityName {
+            guard let named = model.entitiesByName[name] else { throw ManagedStoreError.unknownEntity(name) }
+            entity = named
+        } else if let type = request.entityClass ?? (T.self as? ManagedObject.Type) {
+            entity = try self.entity(for: type)
+        } else {
+            throw ManagedStoreError.unsupportedFetch(
+                entity: "\(T.self)",
+                reason:
+                    "a FetchRequest<\(T.self)> names no entity: make it with FetchRequest(entityName:) or FetchRequest(entity:predicate:sortBy:)"
+            )
+        }
+        if T.self is ManagedObject.Type, !(entity.managedObjectClass is T.Type) {
+            throw ManagedStoreError.unknownEntity(request.entityName ?? "\(T.self)")
+        }
+        if let filter = request.filter, !filter.accepts(entity.managedObjectClass) {
+            throw ManagedStoreError.unsupportedFetch(
+                entity: entity.name,
+                reason:
+                    "the predicate is typed by \(filter.subject), but the entity's objects are \(entity.managedObjectClass)"
+            )
+        }
+        if let ordering = request.ordering, !ordering.accepts(entity.managedObjectClass) {
+            throw ManagedStoreError.unsupportedFetch(
+                entity: entity.name,
+                reason:
+                    "the sort descriptors are typed by \(ordering.subject), but the entity's objects are \(entity.managedObjectClass)"
+            )
         }
         return entity
     }
@@ -173,12 +232,13 @@ extension ManagedObjectContext {
         init<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws {
             let compiler = PredicateSQLCompiler(entity: entity)
             query = StoreQuery(entity: entity)
-            if let predicate = request.predicate {
-                let (clause, arguments) = try compiler.whereClause(for: predicate)
+            if let filter = request.filter {
+                let (clause, arguments) = try filter.compile(compiler)
                 query.whereClause = clause
                 query.arguments = arguments
             }
-            let (orderBy, slots) = try compiler.orderBy(request.sortDescriptors)
+            let (orderBy, slots) =
+                try request.ordering?.compile(compiler) ?? compiler.orderBy([SortDescriptor<ManagedObject>]())
             query.orderBy = orderBy
             query.limit = request.fetchLimit
             query.offset = request.fetchOffset
@@ -186,7 +246,10 @@ extension ManagedObjectContext {
         }
     }
 
-    func fetchObjects<T: ManagedObject>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [ManagedObject]
+    func fetchObjects<T: FetchRequestResult>(
+        _ request: FetchRequest<T>, entity: EntityDescription
+    ) throws
+        -> [ManagedObject]
     {
         let plan = try FetchPlan(request, entity: entity)
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
@@ -213,7 +276,12 @@ extension ManagedObjectContext {
             rows = try store().fetch(query, in: queryGeneration)
         }
         let refresh = request.shouldRefreshRefetchedObjects
-        let fetched = rows.map { materialize($0, refreshing: refresh) }
+        // Prefetching fills the objects' relationships, so the objects come loaded.
+        let asFaults =
+            request.returnsObjectsAsFaults && request.resultType == .managedObjectResultType
+            && request.relationshipKeyPathsForPrefetching.isEmpty
+        let now = asFaults ? DispatchTime.now().uptimeNanoseconds : 0
+        let fetched = rows.map { materialize($0, refreshing: refresh, asFault: asFaults, at: now) }
         if !request.relationshipKeyPathsForPrefetching.isEmpty && parent == nil {
             try prefetch(request.relationshipKeyPathsForPrefetching, for: fetched, entity: entity)
         }
@@ -222,13 +290,12 @@ extension ManagedObjectContext {
     }
 
     /// Folds the context's unsaved changes into objects fetched by their stored values.
-    private func applyPendingChanges<T: ManagedObject>(
+    private func applyPendingChanges<T: FetchRequestResult>(
         to fetched: [ManagedObject], request: FetchRequest<T>,
         entity: EntityDescription, plan: FetchPlan
     ) throws -> [ManagedObject] {
         func matches(_ object: ManagedObject) throws -> Bool {
-            guard let predicate = request.predicate else { return true }
-            return try predicate.evaluate(object as! T)
+            try request.filter?.evaluate(object) ?? true
         }
         var seen = Set<ObjectIdentifier>()
         var result: [ManagedObject] = []
@@ -254,11 +321,18 @@ extension ManagedObjectContext {
     }
 
     /// The registered object for a fetched row (its state here kept, unless `refreshing`), or a
-    /// new one.
-    func materialize(_ row: RowSnapshot, refreshing: Bool = false) -> ManagedObject {
+    /// new one; with `asFault`, a fault is left one (or made), its values those of `row` (the
+    /// row cache of Core Data's `returnsObjectsAsFaults`).
+    func materialize(
+        _ row: RowSnapshot, refreshing: Bool = false, asFault: Bool = false, at time: UInt64 = 0
+    ) -> ManagedObject {
         if let object = lookUp(row.id) {
             if object.isFaultState {
-                fill(object, with: row)
+                if asFault {
+                    cacheRow(row, in: object, at: time)
+                } else {
+                    fill(object, with: row)
+                }
             } else if refreshing && !object.isInsertedState && !object.isDeletedState {
                 refresh(object, to: row)
             }
@@ -266,8 +340,23 @@ extension ManagedObjectContext {
         }
         let object = makeObject(for: row)
         register(object)
-        object.awakeFromFetch()
+        if asFault {
+            object.isFaultState = true
+            object.hasCachedRow = true
+            object.cachedRowTime = time
+        } else {
+            object.awakeFromFetch()
+        }
         return object
+    }
+
+    /// Keeps `row` in the fault `object`, which firing will then take without I/O.
+    func cacheRow(_ row: RowSnapshot, in object: ManagedObject, at time: UInt64) {
+        object.values = row.values
+        object.committedValues = row.values
+        object.version = row.version
+        object.hasCachedRow = true
+        object.cachedRowTime = time
     }
 
     /// A new object of this context for a row it does not hold yet (not registered).

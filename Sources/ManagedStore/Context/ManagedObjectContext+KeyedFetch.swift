@@ -10,9 +10,14 @@ extension ManagedObjectContext {
     /// `applyPendingChanges`): a held object's current values stand for its row's; the store is
     /// read in the context's query generation, if it is pinned to one. A child context's
     /// results come through its parent as objects, whose keys are taken.
-    func fetchKeyedRows<T: ManagedObject>(_ request: FetchRequest<T>) throws -> [SQLiteStore.KeyedRow] {
+    func fetchKeyedRows<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [SQLiteStore.KeyedRow] {
         checkQueue()
-        let entity = try entity(for: request)
+        return try fetchKeyedRows(request, entity: try entity(for: request))
+    }
+
+    func fetchKeyedRows<T: FetchRequestResult>(
+        _ request: FetchRequest<T>, entity: EntityDescription
+    ) throws -> [SQLiteStore.KeyedRow] {
         let plan = try FetchPlan(request, entity: entity)
         let slots = plan.sortSlots.map(\.slot)
         func keyedRow(_ object: ManagedObject) -> SQLiteStore.KeyedRow {
@@ -31,8 +36,7 @@ extension ManagedObjectContext {
         guard pending else { return rows }
 
         func matches(_ object: ManagedObject) throws -> Bool {
-            guard let predicate = request.predicate else { return true }
-            return try predicate.evaluate(object as! T)
+            try request.filter?.evaluate(object) ?? true
         }
         var included = Set<ManagedObjectID>(minimumCapacity: rows.count)
         var result: [SQLiteStore.KeyedRow] = []

@@ -49,6 +49,7 @@ extension ManagedObjectContext {
             } else {
                 for row in changes.insertedRows {
                     if let object = registry[row.id] {
+                        if object.hasCachedRow { forgetCachedRow(of: object) }
                         guard !object.isFaultState, !object.isInsertedState else { continue }
                         refresh(object, to: row)
                         refreshed.append(object)
@@ -81,7 +82,9 @@ extension ManagedObjectContext {
         if !registry.isEmpty {
             if changes.carriesValues {
                 for row in changes.updatedRows {
-                    guard let object = registry[row.id], !object.isFaultState, !object.isInsertedState else { continue }
+                    guard let object = registry[row.id] else { continue }
+                    if object.hasCachedRow { forgetCachedRow(of: object) }
+                    guard !object.isFaultState, !object.isInsertedState else { continue }
                     refresh(object, to: row)
                     refreshed.append(object)
                 }
@@ -118,6 +121,7 @@ extension ManagedObjectContext {
     /// Reads a held object's row again (keeping its unsaved changes on top), for a merge of
     /// changes known by ID only; true when the object took new values. A fault stays a fault.
     private func rereadFromStore(_ object: ManagedObject) -> Bool {
+        if object.hasCachedRow { forgetCachedRow(of: object) }
         guard !object.isFaultState, !object.isInsertedState, !object.isDeletedState else { return false }
         guard let row = try? snapshot(for: object.objectID) else { return false }
         guard row.version != object.version || row.values != object.committedValues else { return false }
@@ -156,6 +160,7 @@ extension ManagedObjectContext {
             object.isFaultState = true
             return
         }
+        if object.hasCachedRow { forgetCachedRow(of: object) }
         if object.isFaultState { return }
         guard let row = try? snapshot(for: object.objectID) else { return }
         refresh(object, to: row)

@@ -467,6 +467,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Loads a fault's values from the store or the parent context; traps if its row is gone
     /// (as Core Data raises), since a property getter cannot throw.
     func fulfillFault(_ object: ManagedObject) {
+        if object.hasCachedRow {
+            let staleness = stalenessInterval
+            if staleness < 0 || Double(DispatchTime.now().uptimeNanoseconds - object.cachedRowTime) <= staleness * 1e9 {
+                object.isFaultState = false
+                object.awakeFromFetch()
+                return
+            }
+            forgetCachedRow(of: object)
+        }
         let snapshot: RowSnapshot?
         do {
             snapshot = try self.snapshot(for: object.objectID)

@@ -33,6 +33,10 @@ extension FetchedResultsController {
     ) throws -> (rows: [SQLiteStore.KeyedRow], objects: [Result]) {
         let context = managedObjectContext
         guard batchSize == 0 else { return (try context.fetchKeyedRows(request), []) }
+        // The controller reads every result's sort keys and section name, which fires a fault
+        // (as Core Data's does): the objects come loaded.
+        var request = request
+        request.returnsObjectsAsFaults = false
         let objects = try context.fetch(request)
         let plan = try ManagedObjectContext.FetchPlan(request, entity: context.entity(for: Result.self))
         let slots = plan.sortSlots.map(\.slot)

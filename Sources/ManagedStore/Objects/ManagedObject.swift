@@ -35,7 +35,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var committedValues: [AttributeValue] = []
     /// The row version (`Z_OPT`) these values were read at, for optimistic locking.
     var version: Int64 = 0
-    var isFaultState = false
+    var isFaultState = false {
+        didSet { hasCachedRow = false }
+    }
+    /// Set for a fault whose values (`values`, `committedValues`, `version`) a fetch read
+    /// (Core Data's row cache, with `returnsObjectsAsFaults`): firing it reads no store. Cleared
+    /// whenever the object becomes, or stops being, a fault.
+    var hasCachedRow = false
+    /// When the cached row was read (`DispatchTime` nanoseconds), for the context's
+    /// `stalenessInterval`.
+    var cachedRowTime: UInt64 = 0
     /// The values before the first change of the current event (since the context last posted
     /// objectsDidChange), for ``changedValuesForCurrentEvent()``; nil when unchanged since.
     var eventValues: [AttributeValue]?

@@ -12,6 +12,7 @@ extension SQLiteStore {
     /// The ID and the values of the attributes in `slots` of each row `query` selects, in the
     /// query's order, without reading the other columns (in `generation`, when given).
     func fetchKeyedRows(_ query: StoreQuery, slots: [Int], in generation: QueryGeneration? = nil) throws -> [KeyedRow] {
+        // Z_PK, then the slots' columns (or the constant 1 when there are none).
         let valuesSQL = query.selectSQL(slots: slots)
         precondition(valuesSQL.hasPrefix("SELECT "), "ManagedStore: unexpected SELECT form \(valuesSQL)")
         let sql = "SELECT Z_PK, " + valuesSQL.dropFirst("SELECT ".count)

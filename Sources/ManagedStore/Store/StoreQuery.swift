@@ -13,10 +13,11 @@ struct StoreQuery: Sendable {
         "SELECT \(entity.selectColumns) FROM \(entity.quotedTable)" + clauses(ordered: true)
     }
 
-    /// Selects only the attributes in `slots`, in that order.
+    /// Selects only the attributes in `slots`, in that order (with no slots, the constant 1,
+    /// so that the rows can still be counted).
     func selectSQL(slots: [Int]) -> String {
-        "SELECT \(slots.map { entity.quotedColumns[$0] }.joined(separator: ", ")) FROM \(entity.quotedTable)"
-            + clauses(ordered: true)
+        let columns = slots.isEmpty ? "1" : slots.map { entity.quotedColumns[$0] }.joined(separator: ", ")
+        return "SELECT \(columns) FROM \(entity.quotedTable)" + clauses(ordered: true)
     }
 
     /// Counts the rows; with a limit or an offset, only as many as they allow (so that a count

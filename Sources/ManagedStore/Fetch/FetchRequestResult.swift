@@ -1,7 +1,14 @@
-/// What a fetch can return, as Core Data's `NSFetchRequestResult`; managed objects are.
+import Foundation
+
+/// What a fetch can return, as Core Data's `NSFetchRequestResult`: managed objects, their IDs,
+/// dictionaries of their values (`NSDictionary`), and their count (`NSNumber`). See
+/// ``FetchRequestResultType``.
 public protocol FetchRequestResult {}
 
 extension ManagedObject: FetchRequestResult {}
+extension ManagedObjectID: FetchRequestResult {}
+extension NSDictionary: FetchRequestResult {}
+extension NSNumber: FetchRequestResult {}
 
 extension FetchRequestResult where Self: ManagedObject {
     /// A fetch request for objects of this class's entity: `Note.fetchRequest()`, as the
