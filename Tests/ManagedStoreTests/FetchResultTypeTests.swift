@@ -8,6 +8,13 @@ final class Memo: ManagedObject {
     @Attribute var text: String
     /// How many times `awakeFromFetch()` ran.
     var awakenings = 0
+    /// How many times `awakeFromInsert()` ran.
+    var insertions = 0
+
+    override func awakeFromInsert() {
+        super.awakeFromInsert()
+        insertions += 1
+    }
 
     override func awakeFromFetch() {
         super.awakeFromFetch()
@@ -340,6 +347,35 @@ enum MemoModel {
         let again = try view.fetch(request)
         #expect(again.map(\.text) == ["changed", "two"])
         #expect(again.allSatisfy { !$0.isFault && $0.awakenings == 1 }, "realized objects stay realized")
+    }
+
+    /// `includesPropertyValues` false: "Core Data fetches only the object ID information for the
+    /// matching records—it does not populate the row cache. The returned objects are still
+    /// managed objects; however, they are faults, and when a fault is fired, Core Data fetches
+    /// the row's data." (developer.apple.com/documentation/coredata/nsfetchrequest/includespropertyvalues)
+    @Test func withoutPropertyValuesObjectsAreFaultsThatReadTheStore() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "Memos", model: MemoModel.model)
+        let view = container.viewContext
+        for text in ["one", "two", "three"] { Memo(context: view).text = text }
+        try view.save()
+        view.reset()
+        var request = FetchRequest<Memo>(sortBy: [SortDescriptor(\.text)])
+        request.includesPropertyValues = false
+        let memos = try view.fetch(request)
+        #expect(memos.count == 3 && memos.allSatisfy { $0.isFault && $0.awakenings == 0 })
+        // A change saved elsewhere since: firing reads the store, so it shows.
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            for memo in try other.fetch(FetchRequest<Memo>()) { memo.text += "!" }
+            try other.save()
+        }
+        #expect(memos.map(\.text) == ["one!", "three!", "two!"])
+        // The deletion idiom: objects to delete need no values. Unsaved changes count.
+        Memo(context: view).text = "four"
+        for memo in try view.fetch(request) { view.delete(memo) }
+        try view.save()
+        #expect(try view.count(for: FetchRequest<Memo>()) == 0)
     }
 
     /// A fault whose row another context changed takes the change when a merge tells of it:

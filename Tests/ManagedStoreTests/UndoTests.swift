@@ -57,6 +57,29 @@ import Testing
         }
     }
 
+    /// `awakeFromInsert()`: "Invoked automatically by the Core Data framework when the receiver
+    /// is first inserted into a managed object context" (developer.apple.com/documentation/
+    /// coredata/nsmanagedobject/awakefrominsert()): first, so not again when a redo brings the
+    /// insertion back.
+    @Test func aRedoneInsertionDoesNotAwakeTheObjectAgain() throws {
+        let container = try makeContainer(in: nil, name: "Memos", model: MemoModel.model)
+        let context = container.newBackgroundContext()
+        context.undoManager = UndoManager()
+        let memo = context.performAndWait {
+            let memo = Memo(context: context)
+            memo.text = "one"
+            return memo
+        }
+        context.performAndWait {
+            #expect(memo.insertions == 1)
+            context.undo()
+            #expect(memo.managedObjectContext == nil)
+            context.redo()
+            #expect(memo.isInserted && memo.text == "one")
+            #expect(memo.insertions == 1)
+        }
+    }
+
     /// With `groupsByEvent`, one event is one group; a group the program opens spans events,
     /// and holds what was changed before it closes, even in the event that closes it.
     @Test func aGroupIsAnEventOrWhatTheProgramGroups() throws {

@@ -32,6 +32,9 @@ extension ManagedObjectContext {
         switch request.resultType {
         case .managedObjectResultType:
             _ = try fetchedSlots(request, entity: entity)
+            guard request.includesPropertyValues else {
+                return try fetchKeyedRows(request, entity: entity).map { object(with: $0.id) as! T }
+            }
             return try fetchObjects(request, entity: entity).map { $0 as! T }
         case .managedObjectIDResultType:
             return try fetchKeyedRows(request, entity: entity).map { $0.id as! T }

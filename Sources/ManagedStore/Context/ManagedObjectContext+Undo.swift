@@ -72,7 +72,7 @@ extension ManagedObjectContext {
     private func revert(_ event: UndoEvent) {
         for object in event.deleted {
             // Deleted then: brought back (an inserted one inserted again), before its links.
-            if object.managedObjectContext == nil || object.isDeletedState { insert(object) }
+            if object.managedObjectContext == nil || object.isDeletedState { insert(object, awakening: false) }
         }
         for link in event.links.reversed()
         where link.object.managedObjectContext === self && link.other.managedObjectContext === self {

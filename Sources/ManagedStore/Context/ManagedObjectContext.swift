@@ -312,6 +312,13 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
 
     /// Inserts an object made without a context (or deleted in this one and not yet saved).
     public func insert(_ object: ManagedObject) {
+        insert(object, awakening: true)
+    }
+
+    /// Inserts `object`; `awakening`: runs its `awakeFromInsert()`, which Core Data runs "when
+    /// the receiver is first inserted into a managed object context" (not when an undo or redo
+    /// brings an insertion back).
+    func insert(_ object: ManagedObject, awakening: Bool) {
         checkQueue()
         if object.managedObjectContext === self {
             if object.isDeletedState {
@@ -328,7 +335,7 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
             "ManagedStore: \(object.objectID) is already saved; use object(with:) to bring it into a context")
         object.managedObjectContext = self
         inserted.add(object)
-        object.awakeFromInsert()
+        if awakening { object.awakeFromInsert() }
     }
 
     /// Marks an object for deletion at the next save (an inserted one is simply dropped).

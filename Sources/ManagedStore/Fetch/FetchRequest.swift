@@ -105,6 +105,15 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// It has no effect on other result types.
     public var returnsObjectsAsFaults = true
 
+    /// Whether a fetch of objects reads their values (default true), as Core Data's
+    /// `includesPropertyValues`: when false, "Core Data fetches only the object ID information
+    /// for the matching records—it does not populate the row cache. The returned objects are
+    /// still managed objects; however, they are faults, and when a fault is fired, Core Data
+    /// fetches the row's data." For objects that will not be read: to delete them, or to pass
+    /// them along. The context's unsaved changes count as they do for a fetch of IDs. A fetch of
+    /// IDs never reads the values, whatever this says.
+    public var includesPropertyValues = true
+
     /// The entity to fetch, by name; nil (the default): `Result`'s entity, or the entity of
     /// the class the request's predicate is typed by.
     public var entityName: String?
@@ -159,6 +168,7 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
         propertiesToFetch = request.propertiesToFetch
         returnsDistinctResults = request.returnsDistinctResults
         returnsObjectsAsFaults = request.returnsObjectsAsFaults
+        includesPropertyValues = request.includesPropertyValues
         entityName = request.entityName
         resultType = Self.impliedResultType
     }
