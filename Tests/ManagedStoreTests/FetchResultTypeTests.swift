@@ -51,6 +51,16 @@ enum MemoModel {
         return container
     }
 
+    /// A store of memos with `texts`, saved; the view context holds none of them.
+    private func memos(_ texts: [String], in dir: TemporaryDirectory?) throws -> PersistentContainer {
+        let container = try makeContainer(in: dir, name: "Memos", model: MemoModel.model)
+        let view = container.viewContext
+        for text in texts { Memo(context: view).text = text }
+        try view.save()
+        view.reset()
+        return container
+    }
+
     /// Apple, `NSFetchRequest.resultType`: "The default value is `managedObjectResultType`."
     /// `returnsObjectsAsFaults`: "The default value is true." `includesPendingChanges`: "The
     /// default value is true." `returnsDistinctResults`: "The default value is false."
@@ -305,11 +315,8 @@ enum MemoModel {
     /// managed object when fulfilling it from a fault".
     @Test func fetchedObjectsAreFaultsFiredFromTheRowCache() throws {
         let dir = TemporaryDirectory()
-        let container = try makeContainer(in: dir, name: "Memos", model: MemoModel.model)
+        let container = try memos(["one", "two", "three"], in: dir)
         let view = container.viewContext
-        for text in ["one", "two", "three"] { Memo(context: view).text = text }
-        try view.save()
-        view.reset()
 
         let memos = try view.fetch(FetchRequest<Memo>(sortBy: [SortDescriptor(\.text)]))
         #expect(memos.allSatisfy { $0.isFault && $0.awakenings == 0 })
@@ -333,11 +340,8 @@ enum MemoModel {
     /// as they are: `fetch(_:)`: "Objects that have been realized … as well as pending updated,
     /// inserted, or deleted, are never changed by a fetch operation".
     @Test func objectsComeLoadedWhenAskedAndHeldOnesComeAsTheyAre() throws {
-        let container = try makeContainer(in: nil, name: "Memos", model: MemoModel.model)
+        let container = try memos(["one", "two"], in: nil)
         let view = container.viewContext
-        for text in ["one", "two"] { Memo(context: view).text = text }
-        try view.save()
-        view.reset()
         var request = FetchRequest<Memo>(sortBy: [SortDescriptor(\.text)])
         request.returnsObjectsAsFaults = false
         let memos = try view.fetch(request)
@@ -355,11 +359,8 @@ enum MemoModel {
     /// the row's data." (developer.apple.com/documentation/coredata/nsfetchrequest/includespropertyvalues)
     @Test func withoutPropertyValuesObjectsAreFaultsThatReadTheStore() throws {
         let dir = TemporaryDirectory()
-        let container = try makeContainer(in: dir, name: "Memos", model: MemoModel.model)
+        let container = try memos(["one", "two", "three"], in: dir)
         let view = container.viewContext
-        for text in ["one", "two", "three"] { Memo(context: view).text = text }
-        try view.save()
-        view.reset()
         var request = FetchRequest<Memo>(sortBy: [SortDescriptor(\.text)])
         request.includesPropertyValues = false
         let memos = try view.fetch(request)
