@@ -31,7 +31,7 @@ extension ManagedObjectContext {
         }
         switch request.resultType {
         case .managedObjectResultType:
-            _ = try fetchedSlots(request, entity: entity)
+            if request.propertiesToFetch != nil { _ = try fetchedSlots(request, entity: entity) }
             guard request.includesPropertyValues else {
                 return try fetchKeyedRows(request, entity: entity).map { object(with: $0.id) as! T }
             }
@@ -195,7 +195,9 @@ extension ManagedObjectContext {
                     "a FetchRequest<\(T.self)> names no entity: make it with FetchRequest(entityName:) or FetchRequest(entity:predicate:sortBy:)"
             )
         }
-        if T.self is ManagedObject.Type, !(entity.managedObjectClass is T.Type) {
+        if request.resultType == .managedObjectResultType, request.entityName != nil || request.entityClass != T.self,
+            !(entity.managedObjectClass is T.Type)
+        {
             throw ManagedStoreError.unknownEntity(request.entityName ?? "\(T.self)")
         }
         if let filter = request.filter, !filter.accepts(entity.managedObjectClass) {
@@ -235,13 +237,11 @@ extension ManagedObjectContext {
         init<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws {
             let compiler = PredicateSQLCompiler(entity: entity)
             query = StoreQuery(entity: entity)
-            if let filter = request.filter {
-                let (clause, arguments) = try filter.compile(compiler)
+            if let (clause, arguments) = try request.whereClause(compiler) {
                 query.whereClause = clause
                 query.arguments = arguments
             }
-            let (orderBy, slots) =
-                try request.ordering?.compile(compiler) ?? compiler.orderBy([SortDescriptor<ManagedObject>]())
+            let (orderBy, slots) = try request.orderBy(compiler)
             query.orderBy = orderBy
             query.limit = request.fetchLimit
             query.offset = request.fetchOffset
@@ -298,7 +298,7 @@ extension ManagedObjectContext {
         entity: EntityDescription, plan: FetchPlan
     ) throws -> [ManagedObject] {
         func matches(_ object: ManagedObject) throws -> Bool {
-            try request.filter?.evaluate(object) ?? true
+            try request.matches(object)
         }
         var seen = Set<ObjectIdentifier>()
         var result: [ManagedObject] = []

@@ -36,7 +36,7 @@ extension ManagedObjectContext {
         guard pending else { return rows }
 
         func matches(_ object: ManagedObject) throws -> Bool {
-            try request.filter?.evaluate(object) ?? true
+            try request.matches(object)
         }
         var included = Set<ManagedObjectID>(minimumCapacity: rows.count)
         var result: [SQLiteStore.KeyedRow] = []

@@ -1,9 +1,10 @@
 import Foundation
 
 /// A fetch request's predicate with the class it is typed by erased, so that a request of IDs,
-/// dictionaries or a count can hold one typed by its entity's class: it compiles to SQL for an
+/// dictionaries or a count can hold one typed by its entity's class (a class, so that a request
+/// holding one stays small to copy): it compiles to SQL for an
 /// entity and evaluates on an object (for the context's unsaved changes).
-struct FetchFilter: Sendable {
+final class FetchFilter: Sendable {
     /// The `Predicate<Entity>`.
     let predicate: any Sendable
     /// The class the predicate is typed by.
@@ -24,7 +25,7 @@ struct FetchFilter: Sendable {
 
 /// A fetch request's sort descriptors with the class they are typed by erased (see
 /// ``FetchFilter``).
-struct FetchOrdering: Sendable {
+final class FetchOrdering: Sendable {
     /// The `[SortDescriptor<Entity>]`.
     let descriptors: any Sendable
     let subject: ManagedObject.Type

@@ -31,9 +31,15 @@ import Foundation
 /// is refused with ``ManagedStoreError/unsupportedFetch(entity:reason:)`` naming the expression,
 /// never run as a scan in memory. Strings compare and sort by code point.
 public struct FetchRequest<Result: FetchRequestResult>: Sendable {
-    /// The predicate, whatever class it is typed by (see ``FetchFilter``).
+    /// The predicate of a request of objects, typed by their class: kept as it is, so that
+    /// making and running the common request costs no erasure.
+    var resultPredicate: Predicate<Result>?
+    /// The sort descriptors of a request of objects, typed by their class.
+    var resultSortDescriptors: [SortDescriptor<Result>] = []
+    /// The predicate when it is typed by another class than `Result` (a request of IDs,
+    /// dictionaries or a count), erased (see ``FetchFilter``).
     var filter: FetchFilter?
-    /// The sort descriptors, whatever class they are typed by.
+    /// The sort descriptors when they are typed by another class than `Result`, erased.
     var ordering: FetchOrdering?
     /// The class of the entity to fetch when no ``entityName`` is given: `Result` for a request
     /// of objects, the predicate's class for a request made with one.
@@ -156,8 +162,17 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// `FetchRequest<ManagedObjectID>(Note.fetchRequest())`. Its ``resultType`` becomes the
     /// one `Result` stands for.
     public init<Other: FetchRequestResult>(_ request: FetchRequest<Other>) {
-        filter = request.filter
-        ordering = request.ordering
+        if let same = request as? FetchRequest<Result> {
+            resultPredicate = same.resultPredicate
+            resultSortDescriptors = same.resultSortDescriptors
+        }
+        if let objects = request as? any ErasableFetchRequest, !(request is FetchRequest<Result>) {
+            filter = objects.erasedFilter
+            ordering = objects.erasedOrdering
+        } else {
+            filter = request.filter
+            ordering = request.ordering
+        }
         entityClass = request.entityClass
         fetchLimit = request.fetchLimit
         fetchOffset = request.fetchOffset
@@ -181,8 +196,28 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
         _ predicate: Predicate<Entity>?, sortBy sortDescriptors: [SortDescriptor<Entity>] = []
     ) {
         entityClass = Entity.self
+        resultPredicate = nil
+        resultSortDescriptors = []
         filter = predicate.map(FetchFilter.init)
         ordering = FetchOrdering(sortDescriptors)
+    }
+
+    /// The WHERE clause of the request's predicate (nil: none), for `entity`.
+    func whereClause(_ compiler: PredicateSQLCompiler) throws -> (String, [SQLiteValue])? {
+        if let resultPredicate { return try compiler.whereClause(for: resultPredicate) }
+        return try filter?.compile(compiler)
+    }
+
+    /// The ORDER BY clause of the request's sort descriptors, and their slots.
+    func orderBy(_ compiler: PredicateSQLCompiler) throws -> (String, [(slot: Int, ascending: Bool)]) {
+        if let ordering { return try ordering.compile(compiler) }
+        return try compiler.orderBy(resultSortDescriptors)
+    }
+
+    /// Whether `object` (of the request's entity) satisfies the request's predicate.
+    func matches(_ object: ManagedObject) throws -> Bool {
+        if let resultPredicate { return try resultPredicate.evaluate(object as! Result) }
+        return try filter?.evaluate(object) ?? true
     }
 
     /// The result type `Result` stands for.
@@ -197,24 +232,41 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
 extension FetchRequest where Result: ManagedObject {
     /// Which objects to fetch (nil: all of the entity's).
     public var predicate: Predicate<Result>? {
-        get { filter?.predicate as? Predicate<Result> }
+        get { resultPredicate ?? filter?.predicate as? Predicate<Result> }
         set {
             entityClass = Result.self
-            filter = newValue.map(FetchFilter.init)
+            resultPredicate = newValue
+            filter = nil
         }
     }
 
     /// The order of the results; ties are broken by the order the rows were inserted.
     public var sortDescriptors: [SortDescriptor<Result>] {
-        get { ordering?.descriptors as? [SortDescriptor<Result>] ?? [] }
+        get { ordering?.descriptors as? [SortDescriptor<Result>] ?? resultSortDescriptors }
         set {
             entityClass = Result.self
-            ordering = FetchOrdering(newValue)
+            resultSortDescriptors = newValue
+            ordering = nil
         }
     }
 
     /// A request for objects of `Result`'s entity.
     public init(predicate: Predicate<Result>? = nil, sortBy sortDescriptors: [SortDescriptor<Result>] = []) {
-        self.init(entity: Result.self, predicate: predicate, sortBy: sortDescriptors)
+        self.entityClass = Result.self
+        self.resultPredicate = predicate
+        self.resultSortDescriptors = sortDescriptors
+        self.resultType = .managedObjectResultType
     }
+}
+
+/// A request of objects, whose typed predicate and sort descriptors can be erased: how
+/// `FetchRequest<ManagedObjectID>(objectRequest)` takes them over.
+protocol ErasableFetchRequest {
+    var erasedFilter: FetchFilter? { get }
+    var erasedOrdering: FetchOrdering? { get }
+}
+
+extension FetchRequest: ErasableFetchRequest where Result: ManagedObject {
+    var erasedFilter: FetchFilter? { filter ?? resultPredicate.map(FetchFilter.init) }
+    var erasedOrdering: FetchOrdering? { ordering ?? FetchOrdering(resultSortDescriptors) }
 }
