@@ -425,19 +425,6 @@ enum SchoolModel {
         }
         #expect(try sqliteRows(dir.file("School.sqlite"), "SELECT COUNT(*) FROM Z_Course_students") == [["0"]])
     }
-
-    /// A relationship that is its own inverse is refused when the model is made (it would need
-    /// symmetric links); two relationships, such as followers and following, work.
-    @Test func aManyToManyThatIsItsOwnInverseIsRefusedAtModelCreation() async {
-        await #expect(processExitsWith: .failure) {
-            final class Person: ManagedObject {}
-            _ = ManagedObjectModel(entities: [
-                EntityDescription(
-                    name: "Person", managedObjectClass: Person.self, attributes: [],
-                    relationships: [.toMany("friends", destination: "Person", inverse: "friends")])
-            ])
-        }
-    }
 }
 
 /// The rows a query gives, each as text, read with SQLite directly.

@@ -147,6 +147,8 @@ extension SQLiteStore {
             while try statement.step() { linked.insert(statement.int64(0)) }
             statement.reset()
         }
+        // A symmetric relationship's objects may be linked to each other: those go too.
+        if join.isSymmetric { linked.subtract(keys) }
         var updated: [(ManagedObjectID, [String])] = []
         if !linked.isEmpty {
             switch relationship.description.deleteRule {

@@ -41,7 +41,12 @@ struct ManyToManyChanges {
     ) {
         guard let join = relationship.join, let inverse = relationship.resolvedInverse else { return }
         let (primary, secondary) = join.isPrimary ? (relationship, inverse) : (inverse, relationship)
-        let (owner, member) = join.isPrimary ? (object, other) : (other, object)
+        // A relationship that is its own inverse keeps one entry per pair, whichever object
+        // the change came from.
+        let (owner, member) =
+            join.isSymmetric
+            ? (ObjectIdentifier(object) < ObjectIdentifier(other) ? (object, other) : (other, object))
+            : join.isPrimary ? (object, other) : (other, object)
         let key = Key(table: join.name, owner: ObjectIdentifier(owner), member: ObjectIdentifier(member))
         if entries[key] == nil {
             order.append(key)

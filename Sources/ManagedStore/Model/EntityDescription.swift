@@ -242,11 +242,6 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
                     inverse.destinationEntityName == name && inverse.inverseName == relationship.name,
                     "ManagedStore: \(name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse"
                 )
-                precondition(
-                    !(relationship.isToMany && inverse.isToMany && relationship.name == inverseName
-                        && destination === self),
-                    "ManagedStore: \(name).\(relationship.name) is a many-to-many relationship that is its own inverse, which ManagedStore does not support: declare two relationships (such as followers and following)"
-                )
             }
             if !relationship.isToMany, let slot = slotByName[relationship.name] {
                 precondition(

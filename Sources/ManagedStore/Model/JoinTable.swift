@@ -6,11 +6,17 @@
 /// the primary side's object) and `Z_MEMBER` (the key of the other side's), with a primary
 /// key on (`Z_OWNER`, `Z_MEMBER`) and an index on (`Z_MEMBER`, `Z_OWNER`), so that either
 /// side's members are one index range. Both relationships of the pair read the same rows.
+///
+/// A relationship that is its own inverse (a reflexive `friends`, as Core Data allows) is
+/// *symmetric*: it is the primary side, and each link is kept as two rows, one each way, so
+/// that either object's members are its `Z_OWNER` range, as for any primary side.
 struct JoinTable: Sendable, Hashable {
     /// The table's name, unquoted.
     let name: String
     /// Whether this side is the primary one: its objects' keys are in `Z_OWNER`.
     let isPrimary: Bool
+    /// Whether the relationship is its own inverse: each link is two rows, one each way.
+    let isSymmetric: Bool
 
     /// The table's name, quoted for SQL.
     var quotedName: String { SQLiteConnection.quote(name) }
@@ -22,7 +28,8 @@ struct JoinTable: Sendable, Hashable {
     /// The table of `entity.relationship`, whose inverse is `inverseEntity.inverse`.
     init(entity: String, relationship: String, inverseEntity: String, inverse: String) {
         let own = "\(entity).\(relationship)", other = "\(inverseEntity).\(inverse)"
-        isPrimary = own < other
+        isSymmetric = own == other
+        isPrimary = own <= other
         name = isPrimary ? "Z_\(entity)_\(relationship)" : "Z_\(inverseEntity)_\(inverse)"
     }
 

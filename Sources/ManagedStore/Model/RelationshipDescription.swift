@@ -22,8 +22,10 @@
 ///     relationships: [.toMany("students", destination: "Student", inverse: "courses")])
 /// ```
 ///
-/// Every to-many relationship needs an inverse. A many-to-many relationship may not be its own
-/// inverse (declare two, such as `followers` and `following`).
+/// Every to-many relationship needs an inverse. A many-to-many relationship may be its own
+/// inverse (`.toMany("friends", destination: "Person", inverse: "friends")`): it is symmetric,
+/// each link seen from both objects; for a relation with a direction, declare two, such as
+/// `followers` and `following`.
 public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertible {
     /// What deleting an object does to the objects this relationship relates it to.
     public enum DeleteRule: String, Sendable, Hashable {

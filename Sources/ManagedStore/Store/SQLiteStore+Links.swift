@@ -10,13 +10,15 @@ extension SQLiteStore {
         }
     }
 
-    /// Removes the links of the objects with `keys` (on `join`'s own side) from `join`.
+    /// Removes the links of the objects with `keys` (on `join`'s own side, or either side of a
+    /// symmetric table, whose links are a row each way) from `join`.
     static func deleteLinks(in join: JoinTable, keys: [Int64], on connection: SQLiteConnection) throws {
         for start in stride(from: 0, to: keys.count, by: 500) {
             let batch = keys[start..<min(keys.count, start + 500)]
+            let parameters = (1...batch.count).map { "?\($0)" }.joined(separator: ", ")
             let statement = try connection.statement(
-                "DELETE FROM \(join.quotedName) WHERE \(join.ownColumn) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
-            )
+                "DELETE FROM \(join.quotedName) WHERE \(join.ownColumn) IN (\(parameters))"
+                    + (join.isSymmetric ? " OR \(join.otherColumn) IN (\(parameters))" : ""))
             defer { statement.reset() }
             for (index, key) in batch.enumerated() { try statement.bind(key, Int32(index + 1)) }
             try statement.run()

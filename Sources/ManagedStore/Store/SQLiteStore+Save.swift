@@ -134,11 +134,16 @@ private struct SaveTransaction {
                     ? "INSERT OR IGNORE INTO \(link.table.quotedName) (Z_OWNER, Z_MEMBER) SELECT ?1, ?2 "
                         + "WHERE EXISTS (SELECT 1 FROM \(owner.entity.quotedTable) WHERE Z_PK = ?1) "
                         + "AND EXISTS (SELECT 1 FROM \(member.entity.quotedTable) WHERE Z_PK = ?2)"
-                    : "DELETE FROM \(link.table.quotedName) WHERE Z_OWNER = ? AND Z_MEMBER = ?")
-            defer { statement.reset() }
-            try statement.bind(owner.key, 1)
-            try statement.bind(member.key, 2)
-            try statement.run()
+                    : "DELETE FROM \(link.table.quotedName) WHERE Z_OWNER = ?1 AND Z_MEMBER = ?2")
+            // A symmetric relationship's link is a row each way.
+            let ways =
+                link.table.isSymmetric && owner != member ? [(owner, member), (member, owner)] : [(owner, member)]
+            for (from, to) in ways {
+                defer { statement.reset() }
+                try statement.bind(from.key, 1)
+                try statement.bind(to.key, 2)
+                try statement.run()
+            }
         }
     }
 
