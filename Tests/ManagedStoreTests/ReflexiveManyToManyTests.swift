@@ -120,6 +120,41 @@ enum PeopleModel {
         }
     }
 
+    /// A child context's links reach its parent as links both ways, and undo takes one back.
+    @Test func aChildsLinksAndAnUndoKeepBothSidesInStep() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "People", model: PeopleModel.model)
+        let parent = container.newBackgroundContext()
+        let (annID, bobID) = try parent.performAndWait { () throws -> (ManagedObjectID, ManagedObjectID) in
+            let (ann, bob) = (Self.person("ann", in: parent), Self.person("bob", in: parent))
+            try parent.save()
+            return (ann.objectID, bob.objectID)
+        }
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = parent
+        try child.performAndWait {
+            let bob = child.object(with: bobID) as! Person
+            bob.friends.insert(child.object(with: annID) as! Person)
+            try child.save()
+        }
+        try parent.performAndWait {
+            let (ann, bob) = (parent.object(with: annID) as! Person, parent.object(with: bobID) as! Person)
+            #expect(ann.friends == [bob] && bob.friends == [ann])
+            try parent.save()
+            parent.undoManager = UndoManager()
+        }
+        #expect(try Self.storedRows(container) == [["ann", "bob"], ["bob", "ann"]])
+        parent.performAndWait {
+            (parent.object(with: annID) as! Person).friends.removeAll()
+        }
+        parent.performAndWait {
+            let (ann, bob) = (parent.object(with: annID) as! Person, parent.object(with: bobID) as! Person)
+            #expect(bob.friends.isEmpty)
+            parent.undo()
+            #expect(ann.friends == [bob] && bob.friends == [ann])
+        }
+    }
+
     /// A lightweight migration adds the relationship (its join table) to a store without it.
     @Test func aMigrationAddsTheRelationship() throws {
         let dir = TemporaryDirectory()
