@@ -235,35 +235,43 @@ enum MemoModel {
     @Test func aMismatchedRequestIsRefused() throws {
         let container = try fixture()
         let view = container.viewContext
+        func refused<T: FetchRequestResult>(_ request: FetchRequest<T>, _ message: String) {
+            #expect(throws: (any Error).self) { try view.fetch(request) }
+            do {
+                _ = try view.fetch(request)
+            } catch {
+                #expect("\(error)" == message)
+            }
+        }
         var request = Note.fetchRequest()
         request.resultType = .dictionaryResultType
-        #expect {
-            try view.fetch(request)
-        } throws: {
-            "\($0)"
-                == "cannot fetch Note: the request's resultType is .dictionaryResultType, but it is a FetchRequest<Note>, whose results are objects: make it a FetchRequest<NSDictionary>"
-        }
+        refused(
+            request,
+            "cannot fetch Note: the request's resultType is .dictionaryResultType, but it is a FetchRequest<Note>, whose results are objects: make it a FetchRequest<NSDictionary>"
+        )
         var ids = FetchRequest<ManagedObjectID>(entityName: "Note")
         ids.resultType = .countResultType
-        #expect {
-            try view.fetch(ids)
-        } throws: {
-            "\($0)"
-                == "cannot fetch Note: the request's resultType is .countResultType, but it is a FetchRequest<ManagedObjectID>, whose results are object IDs: make it a FetchRequest<NSNumber>"
-        }
+        refused(
+            ids,
+            "cannot fetch Note: the request's resultType is .countResultType, but it is a FetchRequest<ManagedObjectID>, whose results are object IDs: make it a FetchRequest<NSNumber>"
+        )
+        ids.resultType = .managedObjectResultType
+        refused(
+            ids,
+            "cannot fetch Note: the request's resultType is .managedObjectResultType, but it is a FetchRequest<ManagedObjectID>, whose results are object IDs: make it a FetchRequest<Note>"
+        )
         var counters = FetchRequest<NSDictionary>(entityName: "Note")
         counters.setPredicate(#Predicate<Counter> { $0.value > 1 })
         counters.entityName = "Note"
-        #expect {
-            try view.fetch(counters)
-        } throws: {
-            "\($0)" == "cannot fetch Note: the predicate is typed by Counter, but the entity's objects are Note"
-        }
-        #expect {
-            try view.fetch(FetchRequest<NSNumber>(entityName: "Nope"))
-        } throws: {
-            "\($0)" == "the model has no entity Nope"
-        }
+        refused(
+            counters,
+            "cannot fetch Note: the predicate is typed by Counter, but the entity's objects are Note: type it by Note (#Predicate<Note>)"
+        )
+        refused(
+            FetchRequest<Note>(entityName: "Counter"),
+            "cannot fetch Counter: its objects are Counter, which a FetchRequest<Note> cannot return: make it a FetchRequest<Counter>"
+        )
+        refused(FetchRequest<NSNumber>(entityName: "Nope"), "the model has no entity Nope")
     }
 
     /// The example in docs/library.md, as written there.
@@ -320,8 +328,10 @@ enum MemoModel {
 
         let memos = try view.fetch(FetchRequest<Memo>(sortBy: [SortDescriptor(\.text)]))
         #expect(memos.allSatisfy { $0.isFault && $0.awakenings == 0 })
-        // The rows go behind the context's back: a fault fired from the row cache reads no store.
-        let other = container.newBackgroundContext()
+        // The rows go behind the coordinator's back (another coordinator deletes them, whose
+        // saves do not reach this one's row cache): a fault fired from the cache reads no store.
+        let elsewhere = try makeContainer(in: dir, name: "Memos", model: MemoModel.model)
+        let other = elsewhere.newBackgroundContext()
         try other.performAndWait { _ = try other.execute(BatchDeleteRequest(FetchRequest<Memo>())) }
         #expect(memos[0].text == "one")
         #expect(!memos[0].isFault && memos[0].awakenings == 1)
@@ -377,6 +387,29 @@ enum MemoModel {
         for memo in try view.fetch(request) { view.delete(memo) }
         try view.save()
         #expect(try view.count(for: FetchRequest<Memo>()) == 0)
+    }
+
+    /// A save through the same coordinator reaches the faults a fetch made, merged or not: Core
+    /// Data's row cache belongs to the coordinator, and a save through it updates the cache. A
+    /// fault whose row such a save changed reads the store when fired; one whose row it deleted
+    /// becomes an inaccessible fault (deleted, as `shouldDeleteInaccessibleFaults` documents).
+    @Test func aSaveThroughTheCoordinatorReachesTheFetchedFaults() throws {
+        let dir = TemporaryDirectory()
+        let container = try memos(["one", "three", "two"], in: dir)
+        let view = container.viewContext
+        let fetched = try view.fetch(FetchRequest<Memo>(sortBy: [SortDescriptor(\.text)]))
+        #expect(fetched.allSatisfy { $0.isFault })
+        let (first, second) = (fetched[0].objectID, fetched[1].objectID)
+        let sibling = container.newBackgroundContext()
+        try sibling.performAndWait {
+            (try sibling.existingObject(with: first) as! Memo).text = "uno"
+            sibling.delete(try sibling.existingObject(with: second))
+            try sibling.save()
+        }
+        #expect(fetched[0].text == "uno")
+        _ = fetched[1].text
+        #expect(fetched[1].isDeleted)
+        #expect(fetched[2].text == "two" && fetched[2].awakenings == 1)
     }
 
     /// A fault whose row another context changed takes the change when a merge tells of it:

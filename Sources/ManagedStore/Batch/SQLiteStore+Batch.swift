@@ -9,7 +9,7 @@ extension SQLiteStore {
     ) throws -> [ManagedObjectID] {
         try checkWritableHistory()
         let entity = query.entity
-        return try write { connection in
+        return try write(isBatch: true) { connection in
             let sets = assignments.map { "\(entity.quotedColumns[$0.slot]) = ?" } + ["Z_OPT = Z_OPT + 1"]
             var sql = "UPDATE \(entity.quotedTable) SET \(sets.joined(separator: ", "))"
             if let whereClause = query.whereClause { sql += " WHERE \(whereClause)" }
@@ -68,7 +68,7 @@ extension SQLiteStore {
     func batchDelete(_ query: StoreQuery, author: String?, contextName: String?) throws -> [ManagedObjectID] {
         try checkWritableHistory()
         let entity = query.entity
-        return try write { connection in
+        return try write(isBatch: true) { connection in
             var rows: [RowSnapshot] = []
             let select = try connection.statement(query.selectSQL())
             for (index, argument) in query.arguments.enumerated() { try select.bind(argument, Int32(index + 1)) }

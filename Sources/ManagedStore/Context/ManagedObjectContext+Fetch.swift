@@ -26,7 +26,7 @@ extension ManagedObjectContext {
             throw ManagedStoreError.unsupportedFetch(
                 entity: entity.name,
                 reason:
-                    "the request's resultType is .\(request.resultType), but it is a FetchRequest<\(T.self)>, whose results are \(FetchRequest<T>.impliedResultType.resultDescription): make it a FetchRequest<\(request.resultType.resultTypeName)>"
+                    "the request's resultType is .\(request.resultType), but it is a FetchRequest<\(T.self)>, whose results are \(FetchRequest<T>.impliedResultType.resultDescription): make it a FetchRequest<\(request.resultType == .managedObjectResultType ? "\(entity.managedObjectClass)" : request.resultType.resultTypeName)>"
             )
         }
         switch request.resultType {
@@ -195,23 +195,27 @@ extension ManagedObjectContext {
                     "a FetchRequest<\(T.self)> names no entity: make it with FetchRequest(entityName:) or FetchRequest(entity:predicate:sortBy:)"
             )
         }
-        if request.resultType == .managedObjectResultType, request.entityName != nil || request.entityClass != T.self,
+        if request.entityName != nil || request.entityClass != T.self, T.self is ManagedObject.Type,
             !(entity.managedObjectClass is T.Type)
         {
-            throw ManagedStoreError.unknownEntity(request.entityName ?? "\(T.self)")
+            throw ManagedStoreError.unsupportedFetch(
+                entity: entity.name,
+                reason:
+                    "its objects are \(entity.managedObjectClass), which a FetchRequest<\(T.self)> cannot return: make it a FetchRequest<\(entity.managedObjectClass)>"
+            )
         }
         if let filter = request.filter, !filter.accepts(entity.managedObjectClass) {
             throw ManagedStoreError.unsupportedFetch(
                 entity: entity.name,
                 reason:
-                    "the predicate is typed by \(filter.subject), but the entity's objects are \(entity.managedObjectClass)"
+                    "the predicate is typed by \(filter.subject), but the entity's objects are \(entity.managedObjectClass): type it by \(entity.managedObjectClass) (#Predicate<\(entity.managedObjectClass)>)"
             )
         }
         if let ordering = request.ordering, !ordering.accepts(entity.managedObjectClass) {
             throw ManagedStoreError.unsupportedFetch(
                 entity: entity.name,
                 reason:
-                    "the sort descriptors are typed by \(ordering.subject), but the entity's objects are \(entity.managedObjectClass)"
+                    "the sort descriptors are typed by \(ordering.subject), but the entity's objects are \(entity.managedObjectClass): type them by \(entity.managedObjectClass)"
             )
         }
         return entity
@@ -257,6 +261,8 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request, entity: entity)
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
         let rows: [RowSnapshot]
+        // Noted before the rows are read (see `SQLiteStore.writeCount`).
+        let stamp = parent == nil ? try store().writeCount.load(ordering: .sequentiallyConsistent) : UInt64.max
         if let parent {
             var parentRequest = request
             if pending {
@@ -284,7 +290,7 @@ extension ManagedObjectContext {
             request.returnsObjectsAsFaults && request.resultType == .managedObjectResultType
             && request.relationshipKeyPathsForPrefetching.isEmpty
         let now = asFaults ? DispatchTime.now().uptimeNanoseconds : 0
-        let fetched = rows.map { materialize($0, refreshing: refresh, asFault: asFaults, at: now) }
+        let fetched = rows.map { materialize($0, refreshing: refresh, asFault: asFaults, at: now, stamp: stamp) }
         if !request.relationshipKeyPathsForPrefetching.isEmpty && parent == nil {
             try prefetch(request.relationshipKeyPathsForPrefetching, for: fetched, entity: entity)
         }
@@ -327,12 +333,12 @@ extension ManagedObjectContext {
     /// new one; with `asFault`, a fault is left one (or made), its values those of `row` (the
     /// row cache of Core Data's `returnsObjectsAsFaults`).
     func materialize(
-        _ row: RowSnapshot, refreshing: Bool = false, asFault: Bool = false, at time: UInt64 = 0
+        _ row: RowSnapshot, refreshing: Bool = false, asFault: Bool = false, at time: UInt64 = 0, stamp: UInt64 = 0
     ) -> ManagedObject {
         if let object = lookUp(row.id) {
             if object.isFaultState {
                 if asFault {
-                    cacheRow(row, in: object, at: time)
+                    cacheRow(row, in: object, at: time, stamp: stamp)
                 } else {
                     fill(object, with: row)
                 }
@@ -347,6 +353,7 @@ extension ManagedObjectContext {
             object.isFaultState = true
             object.hasCachedRow = true
             object.cachedRowTime = time
+            object.cachedRowStamp = stamp
         } else {
             object.awakeFromFetch()
         }
@@ -354,12 +361,13 @@ extension ManagedObjectContext {
     }
 
     /// Keeps `row` in the fault `object`, which firing will then take without I/O.
-    func cacheRow(_ row: RowSnapshot, in object: ManagedObject, at time: UInt64) {
+    func cacheRow(_ row: RowSnapshot, in object: ManagedObject, at time: UInt64, stamp: UInt64) {
         object.values = row.values
         object.committedValues = row.values
         object.version = row.version
         object.hasCachedRow = true
         object.cachedRowTime = time
+        object.cachedRowStamp = stamp
     }
 
     /// A new object of this context for a row it does not hold yet (not registered).

@@ -474,15 +474,19 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Loads a fault's values from the store or the parent context; traps if its row is gone
     /// (as Core Data raises), since a property getter cannot throw.
     func fulfillFault(_ object: ManagedObject) {
-        if object.hasCachedRow {
+        if object.hasCachedRow, object.cachedRowStamp != .max,
+            object.cachedRowStamp == (try? store().writeCount.load(ordering: .sequentiallyConsistent))
+        {
+            // No save through this coordinator since the fetch: the row is as it was read
+            // (another process's writes reach the context by merging, as in Core Data).
             let staleness = stalenessInterval
             if staleness < 0 || Double(DispatchTime.now().uptimeNanoseconds - object.cachedRowTime) <= staleness * 1e9 {
                 object.isFaultState = false
                 object.awakeFromFetch()
                 return
             }
-            forgetCachedRow(of: object)
         }
+        if object.hasCachedRow { forgetCachedRow(of: object) }
         let snapshot: RowSnapshot?
         do {
             snapshot = try self.snapshot(for: object.objectID)

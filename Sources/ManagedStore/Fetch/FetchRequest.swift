@@ -85,10 +85,11 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     public var resultType: FetchRequestResultType
 
     /// The attributes and to-one relationships, by name, each dictionary result holds (Core
-    /// Data's `propertiesToFetch`); nil (the default): every attribute. Used only with
-    /// ``FetchRequestResultType/dictionaryResultType``, as Apple documents; a name that is not
-    /// an attribute or to-one relationship of the entity makes the fetch throw
-    /// ``ManagedStoreError/unsupportedFetch(entity:reason:)``.
+    /// Data's `propertiesToFetch`); nil (the default): every attribute, and no relationship.
+    /// With ``FetchRequestResultType/managedObjectResultType``, Core Data makes partial faults
+    /// of the named properties; ManagedStore checks the names and loads whole rows (the values
+    /// read are the same). A name that is not an attribute or to-one relationship of the entity
+    /// makes the fetch throw ``ManagedStoreError/unsupportedFetch(entity:reason:)``.
     public var propertiesToFetch: [String]?
 
     /// Whether dictionary results that are equal are returned once (Core Data's
@@ -101,8 +102,13 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// fills the row cache with the information, and returns managed object as faults. These
     /// faults are managed objects, but all of their property data resides in the row cache
     /// until the fault is fired." Firing such a fault reads no store: the object takes the
-    /// values the fetch read, and ``ManagedObject/awakeFromFetch()`` runs then. Set it to
-    /// false when every result's values will be read: the objects then come with them.
+    /// values the fetch read, and ``ManagedObject/awakeFromFetch()`` runs then. As Core Data's
+    /// row cache belongs to the coordinator and a save updates it, a save through the same
+    /// coordinator since the fetch makes firing read the store (the row as saved, or an
+    /// inaccessible fault if it was deleted); a batch request does not, until merged, as in Core
+    /// Data; nor does another coordinator's or process's save, until merged. The context's
+    /// `stalenessInterval` bounds the cached values' age. Set it to false when every result's
+    /// values will be read: the objects then come with them.
     ///
     /// Objects the context already holds come as they are, and so do objects with unsaved
     /// changes, which are never faults. The objects of a request with

@@ -22,7 +22,8 @@ public enum FetchRequestResultType: Sendable, Hashable {
 }
 
 extension FetchRequestResultType {
-    /// The `FetchRequest` type argument whose results these are, for messages.
+    /// The `FetchRequest` type argument whose results these are, for messages (for objects,
+    /// the entity's class, which the message names itself).
     var resultTypeName: String {
         switch self {
         case .managedObjectResultType: return "the entity's class"

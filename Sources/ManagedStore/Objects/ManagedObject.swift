@@ -45,6 +45,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// When the cached row was read (`DispatchTime` nanoseconds), for the context's
     /// `stalenessInterval`.
     var cachedRowTime: UInt64 = 0
+    /// The store's `writeCount` before the cached row was read (`UInt64.max` in a child
+    /// context, whose faults always ask the parent): a save since means the row is read again.
+    var cachedRowStamp: UInt64 = 0
     /// The values before the first change of the current event (since the context last posted
     /// objectsDidChange), for ``changedValuesForCurrentEvent()``; nil when unchanged since.
     var eventValues: [AttributeValue]?

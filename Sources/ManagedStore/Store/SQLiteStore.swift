@@ -19,6 +19,11 @@ final class SQLiteStore: Sendable {
     /// Set once the history tables are seen: they are never dropped, so the check (a query of
     /// sqlite_master, a read transaction of its own) is not made again for every token asked.
     private let historySeen = Atomic<Bool>(false)
+    /// How many write transactions other than batch requests this store has run, counted after
+    /// each ends: a fetch notes it before reading, so that a fault whose row it cached can tell
+    /// whether a save through this coordinator may have changed the row since. (Core Data's row
+    /// cache belongs to the coordinator and a save updates it; a batch request bypasses it.)
+    let writeCount = Atomic<UInt64>(0)
     /// Bounds the read connections in use at once.
     private let readerSlots: DispatchSemaphore
     /// Whether the store lives in memory (one connection: no query generations).
@@ -434,9 +439,13 @@ final class SQLiteStore: Sendable {
     }
 
     /// Runs `body` in a write transaction on the writer (`BEGIN IMMEDIATE`), committing when it
-    /// returns and rolling back when it throws. Writers take turns.
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.withLock { connection in
+    /// returns and rolling back when it throws. Writers take turns. `isBatch`: a batch request,
+    /// which fetched faults do not learn of (see `writeCount`).
+    func write<T: Sendable>(isBatch: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        // Counted once the transaction has ended (committed or not), so that a fetch that
+        // reads the count before its rows never pairs a count with rows older than it.
+        defer { if !isBatch { writeCount.add(1, ordering: .sequentiallyConsistent) } }
+        return try writer.withLock { connection in
             guard let connection else { throw ManagedStoreError.readOnlyStore(url: url) }
             return try connection.transaction { try body(connection) }
         }
