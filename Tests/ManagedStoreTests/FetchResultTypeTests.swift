@@ -412,6 +412,117 @@ enum MemoModel {
         #expect(fetched[2].text == "two" && fetched[2].awakenings == 1)
     }
 
+    /// Property: faults a fetch made fire to the values the test's own model predicts, through
+    /// seeded random sibling saves (updates, deletions, insertions), batch updates and deletes,
+    /// fetches again and firings: a fault with no save through the coordinator since the fetch
+    /// that last filled it fires to that fetch's values (batch requests bypass the row cache,
+    /// as in Core Data); after a save, to the store's values at firing, or deleted if the row
+    /// is gone. A fired object keeps its values.
+    @Test func faultsFireToTheRowCacheOrTheStoreAsTheModelPredicts() throws {
+        let seed =
+            UInt64(ProcessInfo.processInfo.environment["ROW_CACHE_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+        var random = SeededGenerator(seed: seed)
+        for round in 0..<8 {
+            let dir = TemporaryDirectory()
+            let initial = (0..<6).map { "m\($0)" }
+            let container = try memos(initial, in: dir)
+            let view = container.viewContext
+            let sibling = container.newBackgroundContext()
+            // The model: the store's rows (by text key → current text), saves so far, and per
+            // object in the view: fired (its values) or a fault (its cached text and stamp).
+            var stored: [String: String] = Dictionary(uniqueKeysWithValues: initial.map { ($0, $0) })
+            var saves = 0
+            var faults: [String: (text: String, stamp: Int)] = [:]
+            var fired: [String: String?] = [:]
+            var objects: [String: Memo] = [:]
+            var serial = 0
+            var log: [String] = []
+            // Each object's key: its first text, read once through the sibling.
+            var keyOf: [ManagedObjectID: String] = [:]
+            try sibling.performAndWait {
+                for memo in try sibling.fetch(FetchRequest<Memo>()) { keyOf[memo.objectID] = memo.text }
+            }
+            func fetch() throws {
+                let request = FetchRequest<Memo>()
+                let memos = try view.fetch(request)
+                let byID = Dictionary(uniqueKeysWithValues: memos.map { ($0.objectID, $0) })
+                for (key, memo) in objects where byID[memo.objectID] != nil && fired[key] == nil {
+                    faults[key] = (stored[key]!, saves)
+                }
+                for memo in memos where !objects.values.contains(where: { $0 === memo }) {
+                    let key = try #require(keyOf[memo.objectID])
+                    objects[key] = memo
+                    faults[key] = (stored[key]!, saves)
+                }
+            }
+            /// Changes the memo of `key` in the sibling, and saves.
+            func saveInSibling(_ key: String, _ change: (Memo) -> Void) throws {
+                try sibling.performAndWait {
+                    change(try sibling.fetch(FetchRequest<Memo>()).first { keyOf[$0.objectID] == key }!)
+                    try sibling.save()
+                }
+            }
+            try fetch()
+            for _ in 0..<40 {
+                let op = Int.random(in: 0..<7, using: &random)
+                let pick = Int.random(in: 0..<1000, using: &random)
+                let keys = stored.keys.sorted()
+                switch op {
+                case 0, 1:
+                    guard !keys.isEmpty else { continue }
+                    let key = keys[pick % keys.count]
+                    serial += 1
+                    let text = "\(key)-v\(serial)"
+                    try saveInSibling(key) { $0.text = text }
+                    stored[key] = text
+                    saves += 1
+                    log.append("save \(key)=\(text)")
+                case 2:
+                    guard !keys.isEmpty else { continue }
+                    let key = keys[pick % keys.count]
+                    try saveInSibling(key) { sibling.delete($0) }
+                    stored[key] = nil
+                    saves += 1
+                    log.append("delete \(key)")
+                case 3:
+                    guard !keys.isEmpty else { continue }
+                    let key = keys[pick % keys.count]
+                    serial += 1
+                    let text = "\(key)-b\(serial)"
+                    let current = stored[key]!  // texts are unique
+                    try sibling.performAndWait {
+                        var request = BatchUpdateRequest<Memo>(
+                            predicate: #Predicate { $0.text == current }, propertiesToUpdate: ["text": .string(text)])
+                        request.resultType = .objectIDs
+                        _ = try sibling.execute(request)
+                        sibling.reset()
+                    }
+                    stored[key] = text
+                    log.append("batch \(key)=\(text)")
+                case 4:
+                    try fetch()
+                    log.append("fetch")
+                default:
+                    let candidates = objects.keys.filter { fired[$0] == nil }.sorted()
+                    guard !candidates.isEmpty else { continue }
+                    let key = candidates[pick % candidates.count]
+                    let memo = objects[key]!
+                    let cached = faults[key]!
+                    let expected: String? = cached.stamp == saves ? cached.text : stored[key]
+                    let text = memo.text
+                    fired[key] = expected
+                    log.append("fire \(key)")
+                    let label = "seed \(seed), round \(round), steps \(log)"
+                    if let expected {
+                        #expect(text == expected && !memo.isDeleted, "\(label): \(key) fired to \(text)")
+                    } else {
+                        #expect(memo.isDeleted, "\(label): \(key)'s row is gone, so it is deleted")
+                    }
+                }
+            }
+        }
+    }
+
     /// A fault whose row another context changed takes the change when a merge tells of it:
     /// the cached values are let go, and firing reads the store.
     @Test func aMergedChangeReachesAFaultFromTheRowCache() async throws {
