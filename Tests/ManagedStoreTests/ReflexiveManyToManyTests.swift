@@ -49,14 +49,17 @@ enum PeopleModel {
         return person
     }
 
+    /// Three new people, not linked.
+    static func annBobAndCat(in context: ManagedObjectContext) -> (Person, Person, Person) {
+        (person("ann", in: context), person("bob", in: context), person("cat", in: context))
+    }
+
     @Test func aLinkMadeFromEitherSideIsSeenFromBoth() throws {
         let dir = TemporaryDirectory()
         let container = try makeContainer(in: dir, name: "People", model: PeopleModel.model)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let (ann, bob, cat) = (
-                Self.person("ann", in: context), Self.person("bob", in: context), Self.person("cat", in: context)
-            )
+            let (ann, bob, cat) = Self.annBobAndCat(in: context)
             ann.friends.insert(bob)
             #expect(bob.friends == [ann])
             cat.friends = [ann, bob]
@@ -104,9 +107,7 @@ enum PeopleModel {
         let container = try makeContainer(in: dir, name: "People", model: PeopleModel.model)
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            let (ann, bob, cat) = (
-                Self.person("ann", in: context), Self.person("bob", in: context), Self.person("cat", in: context)
-            )
+            let (ann, bob, cat) = Self.annBobAndCat(in: context)
             ann.friends = [bob, cat]
             bob.friends.insert(cat)
             try context.save()
