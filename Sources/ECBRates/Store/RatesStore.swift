@@ -96,6 +96,9 @@ public final class RatesStore: Sendable {
         var description = PersistentStoreDescription(url: url)
         description.persistentHistoryTracking = true
         description.persistentHistoryRetentionDays = historyRetentionDays
+        // Any user who may read the store reads it with any SQLite client, also one who may
+        // not write its directory: docs/store.md.
+        description.keepsWriteAheadLogFiles = true
         return description
     }
 

@@ -16,6 +16,9 @@ final class SQLiteConnection: @unchecked Sendable {
         var create = false
         /// A URI filename (`file:…?mode=memory`).
         var uri = false
+        /// Keep the `-wal` and `-shm` files when this connection closes last
+        /// (`SQLITE_FCNTL_PERSIST_WAL`; see ``PersistentStoreDescription/keepsWriteAheadLogFiles``).
+        var keepsWALFiles = false
     }
 
     init(path: String, mode: OpenMode) throws {
@@ -35,6 +38,14 @@ final class SQLiteConnection: @unchecked Sendable {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        if mode.keepsWALFiles && !mode.readOnly {
+            // SQLite reads this flag when the connection closes: the last read-write one to
+            // close checkpoints the log and, with it set, keeps both files instead of deleting
+            // them. A journal size limit makes that close truncate the log to zero bytes.
+            var persist: Int32 = 1
+            sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+            sqlite3_exec(db, "PRAGMA journal_size_limit = 67108864", nil, nil, nil)
+        }
         Self.registerFunctions(on: db)
     }
 

@@ -41,6 +41,13 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// store's change counter (SQLite's `data_version`, which costs a few microseconds): the
     /// most a notification lags a commit. Default 0.05.
     public var remoteChangePollInterval: TimeInterval = 0.05
+    /// Whether the store's write-ahead log files (`-wal` and `-shm`) stay beside it when its
+    /// last read-write connection closes (SQLite's `SQLITE_FCNTL_PERSIST_WAL`); the log is
+    /// checkpointed into the store and truncated to zero bytes either way. Default false: the
+    /// files are removed, and a closed store is one file. Turn it on for a store that users who
+    /// may not write its directory read: a read-only SQLite connection needs both files and
+    /// cannot create them. SQLite gives them the store file's permissions.
+    public var keepsWriteAheadLogFiles = false
 
     /// A description of the store at `url`.
     public init(url: URL) {

@@ -139,7 +139,8 @@ final class SQLiteStore: Sendable {
         if fileManager.fileExists(atPath: path) && (access(path, W_OK) != 0 || access(directory.path, W_OK) != 0) {
             throw ManagedStoreError.readOnlyStore(url: url)
         }
-        let connection = try SQLiteConnection(path: path, mode: .init(create: true))
+        let connection = try SQLiteConnection(
+            path: path, mode: .init(create: true, keepsWALFiles: description.keepsWriteAheadLogFiles))
         connection.setBusyTimeout(description.timeout)
         let identifier: String
         if let metadata = try StoreSchema.inspect(connection, url: url) {
