@@ -18,15 +18,30 @@ import Testing
         var description: String { name }
     }
 
-    static let cases: [Case] = {
-        let text = (try? String(contentsOf: folder.appendingPathComponent("cases.txt"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
+    /// `Fixtures/golden/cases.txt`: a case a line, its name and its arguments (a tab between);
+    /// `#` starts a comment.
+    static let casesFile = folder.appendingPathComponent("cases.txt")
+
+    /// The cases `cases.txt` lists, or why it could not be read: then there are none, and
+    /// ``casesAreListed()`` fails naming the file (`outputIsUnchanged` alone, with no arguments,
+    /// would pass without a word).
+    static let listing: (cases: [Case], error: String?) = {
+        let text: String
+        do {
+            text = try String(contentsOf: casesFile, encoding: .utf8)
+        } catch {
+            return ([], "cannot read \(casesFile.path): \(error)")
+        }
+        let cases = text.split(separator: "\n").compactMap { line -> Case? in
             guard !line.hasPrefix("#") else { return nil }
             let parts = line.split(separator: "\t", maxSplits: 1)
             guard parts.count == 2 else { return nil }
             return Case(name: String(parts[0]), arguments: String(parts[1]))
         }
+        return (cases, nil)
     }()
+
+    static var cases: [Case] { listing.cases }
 
     /// What varies from run to run, replaced by a placeholder: the store's path, import times
     /// and durations.
@@ -47,7 +62,8 @@ import Testing
     }
 
     @Test func casesAreListed() {
-        #expect(Self.cases.count >= 140)
+        #expect(Self.listing.error == nil, "\(Self.listing.error ?? "")")
+        #expect(Self.cases.count >= 140, "\(Self.casesFile.path) lists \(Self.cases.count) cases")
         #expect(Set(Self.cases.map(\.name)).count == Self.cases.count, "a name is listed twice")
     }
 
