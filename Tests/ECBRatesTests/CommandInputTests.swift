@@ -114,12 +114,12 @@ import Testing
         let spec = CLI.commands.first { $0.name == "rate" }!.makeSpec()
         #expect(
             spec.declarations.map(\.name) == [
-                "currencies", "--date", "--base", "--fallback", "--format", "--as-of", "--store",
+                "currencies", "--date", "--base", "--fallback", "--as-of", "--format", "--store",
             ])
         #expect(
             spec.usage
-                == "ecbrates rate [<currencies>] [--date <day>] [--base <currency>] [--fallback <rule>] [--format <format>] "
-                + "[--as-of <time>] [--store <path>]")
+                == "ecbrates rate [<currencies>] [--date <day>] [--base <currency>] [--fallback <rule>] [--as-of <time>] "
+                + "[--format <format>] [--store <path>]")
     }
 
     @Test func aBadValueIsReportedWithTheCommandsFormat() async {
@@ -129,7 +129,7 @@ import Testing
         #expect(status == 64)
         #expect(
             console.capturedOutput.err
-                == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD","code":"usage","exitStatus":64}"#
+                == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD","code":"bad-parameter","exitStatus":64}"#
                 + "\n")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An amount converted at a rate.
-public struct ConversionAnswer: Sendable, Equatable, Codable {
+public struct ConversionAnswer: Sendable, Equatable {
     /// The most decimal places a conversion is asked for (`--precision`, `precision=`).
     public static let maximumPrecision = 20
 

@@ -1,7 +1,7 @@
 import EurofxrefFeed
 
 /// The corrections imports made to published rates, newest first, and the filter asked for.
-public struct CorrectionList: Sendable, Equatable, Codable {
+public struct CorrectionList: Sendable, Equatable {
     /// The corrections.
     public let corrections: [CorrectionRecord]
     /// Only this currency's, when asked.

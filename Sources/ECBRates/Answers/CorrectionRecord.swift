@@ -2,7 +2,7 @@ import EurofxrefFeed
 import Foundation
 
 /// A correction of a published rate, as `ecbrates corrections` lists it.
-public struct CorrectionRecord: Sendable, Equatable, Codable {
+public struct CorrectionRecord: Sendable, Equatable {
     /// The rate's day.
     public let day: CalendarDay
     /// The rate's currency.

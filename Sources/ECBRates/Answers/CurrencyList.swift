@@ -1,5 +1,5 @@
 /// The currencies a store holds, by code.
-public struct CurrencyList: Sendable, Equatable, Codable {
+public struct CurrencyList: Sendable, Equatable {
     /// One summary per currency.
     public let currencies: [CurrencySummary]
 

@@ -2,7 +2,7 @@ import EurofxrefFeed
 import Foundation
 
 /// A currency the store holds, and when.
-public struct CurrencySummary: Sendable, Equatable, Codable {
+public struct CurrencySummary: Sendable, Equatable {
     /// The ISO 4217 code.
     public let code: String
     /// The first day the store has a rate for it.

@@ -1,6 +1,6 @@
 /// A failure as an answer: its message and the status it ends with (an exit code on the
 /// command line), for programs that asked for JSON.
-public struct ErrorAnswer: Sendable, Equatable, Codable {
+public struct ErrorAnswer: Sendable, Equatable {
     /// The message, as people read it.
     public let message: String
     /// The exit status (or HTTP status) it ends with.

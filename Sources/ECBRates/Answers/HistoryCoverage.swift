@@ -4,7 +4,7 @@ import EurofxrefFeed
 /// history should (the ECB's first day, 1999-01-04, or the first day an import was asked for
 /// with `--from`), or later, with business days missing before its first day (an interrupted
 /// history import keeps its newest days; a store fed only the 90-day file never had the rest).
-public struct HistoryCoverage: Sendable, Equatable, Codable {
+public struct HistoryCoverage: Sendable, Equatable {
     /// Where the store's history should begin.
     public let shouldBegin: CalendarDay
     /// True when ``shouldBegin`` is a day an import was asked to start from (`--from`), not the

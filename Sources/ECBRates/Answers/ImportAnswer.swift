@@ -1,6 +1,6 @@
 /// What an import run did: a report per source read whole, and, when a source stopped it (a
 /// bad file, a signal), what that source stored before it stopped and why.
-public struct ImportAnswer: Sendable, Codable {
+public struct ImportAnswer: Sendable {
     /// The sources imported whole, in order.
     public let reports: [ImportReport]
     /// What the source that failed (or was interrupted) stored before it stopped.

@@ -2,7 +2,7 @@ import EurofxrefFeed
 import Foundation
 
 /// What one source's import did.
-public struct ImportReport: Sendable, Codable {
+public struct ImportReport: Sendable {
     /// The source, as given.
     public var source: String
     /// Days read (after the filters).
@@ -48,7 +48,7 @@ public struct ImportReport: Sendable, Codable {
 }
 
 /// A stored rate the import replaced with the published one.
-public struct Correction: Sendable, Hashable, CustomStringConvertible, Codable {
+public struct Correction: Sendable, Hashable, CustomStringConvertible {
     /// The day of the rate.
     public let day: CalendarDay
     /// The currency code.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The last import run, as `status` shows it.
-public struct ImportRunSummary: Sendable, Codable {
+public struct ImportRunSummary: Sendable {
     /// What it imported (files or URLs, as given).
     public let source: String
     /// When it started.

@@ -5,7 +5,7 @@ import ManagedStore
 /// A rate as a query found it: the value, the day it is from, and why that day when it is not
 /// the day asked for. A cross rate is made of two legs (each currency per euro), each found on
 /// its own; ``rate`` is their quotient, unrounded (38 significant digits).
-public struct RateAnswer: Sendable, Equatable, Codable {
+public struct RateAnswer: Sendable, Equatable {
     /// The currency quoted.
     public let currency: String
     /// What it is quoted against (`EUR`, or another currency for a cross rate).

@@ -4,9 +4,9 @@ import Foundation
 /// One currency's side of an answer: its rate per euro on a day, as published, or interpolated
 /// between two published days. A cross rate has two legs (the currency's and the base's), each
 /// found by the fallback on its own.
-public struct RateLeg: Sendable, Equatable, Codable {
+public struct RateLeg: Sendable, Equatable {
     /// A rate as the ECB published it.
-    public struct Published: Sendable, Equatable, Codable {
+    public struct Published: Sendable, Equatable {
         /// The day of publication.
         public let day: CalendarDay
         /// Units of the currency per euro, exactly as published.

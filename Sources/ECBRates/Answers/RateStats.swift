@@ -2,7 +2,7 @@ import EurofxrefFeed
 import Foundation
 
 /// The figures of one currency over a range of days.
-public struct RateStats: Sendable, Equatable, Codable {
+public struct RateStats: Sendable, Equatable {
     /// The currency code.
     public let currency: String
     /// The first day of the range asked for.
@@ -30,7 +30,7 @@ public struct RateStats: Sendable, Equatable, Codable {
 }
 
 /// A rate and its day.
-public struct DatedRate: Sendable, Equatable, Codable {
+public struct DatedRate: Sendable, Equatable {
     /// The day.
     public let day: CalendarDay
     /// The rate that day.

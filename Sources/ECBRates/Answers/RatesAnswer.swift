@@ -1,5 +1,5 @@
 /// Several rates against one base: a day's rates, or the currencies asked for.
-public struct RatesAnswer: Sendable, Equatable, Codable {
+public struct RatesAnswer: Sendable, Equatable {
     /// What they are quoted against (`EUR`, or another currency).
     public let base: String
     /// The rates, in the order asked for (or by code).

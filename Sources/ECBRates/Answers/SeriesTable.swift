@@ -2,7 +2,7 @@ import EurofxrefFeed
 import Foundation
 
 /// Rates of one or more currencies, day by day.
-public struct SeriesTable: Sendable, Equatable, Codable {
+public struct SeriesTable: Sendable, Equatable {
     /// The currency codes, in the order asked for: the columns.
     public let currencies: [String]
     /// One row per day that has a rate for any of the currencies, oldest first.
@@ -18,7 +18,7 @@ public struct SeriesTable: Sendable, Equatable, Codable {
     public var grouping: Grouping?
 
     /// How a grouped series' rows were made.
-    public struct Grouping: Sendable, Equatable, Codable {
+    public struct Grouping: Sendable, Equatable {
         /// One row per week or month.
         public let period: SeriesGrouper.Period
         /// The figure of each row.
@@ -40,7 +40,7 @@ public struct SeriesTable: Sendable, Equatable, Codable {
     }
 
     /// One day of a series.
-    public struct Row: Sendable, Equatable, Codable {
+    public struct Row: Sendable, Equatable {
         /// The day.
         public let day: CalendarDay
         /// The rates, in the order of `currencies`; nil where a currency has none that day.

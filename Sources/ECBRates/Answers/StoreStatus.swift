@@ -2,7 +2,7 @@ import EurofxrefFeed
 import Foundation
 
 /// What the store holds, how fresh it is, and how the last import ended.
-public struct StoreStatus: Sendable, Codable {
+public struct StoreStatus: Sendable {
     /// The first stored day (nil for an empty store).
     public let firstDay: CalendarDay?
     /// The newest stored day (nil for an empty store).

@@ -26,6 +26,7 @@ public enum FailureKind: Sendable, Equatable {
     /// `try-again-later`, `interrupted`, `internal`).
     public static func code(of error: any Error) -> String {
         if let error = error as? QueryError { return error.code }
+        if let error = error as? QuestionRefusal { return error.code }
         if let error = error as? ImportJobError { return code(of: error.underlying) }
         switch FailureKind(error) {
         case .usage: return "usage"
@@ -83,6 +84,7 @@ public enum FailureKind: Sendable, Equatable {
             self = .dataError
         case is ManagedStoreError: self = .ioError
         case let error as QueryError: self = error.isUsageError ? .usage : .dataError
+        case is QuestionRefusal: self = .usage
         case is NoStoreError: self = .noInput
         case is StoreAccessError, is SystemStoreError: self = .ioError
         case is CocoaError: self = .ioError

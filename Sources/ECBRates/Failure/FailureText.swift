@@ -11,9 +11,18 @@ import ManagedStore
 public enum FailureText {
     /// The message for `error`, in ecbrates's terms.
     public static func describe(_ error: any Error) -> String {
+        describe(error, door: .commandLine)
+    }
+
+    /// The message for `error`, naming fields and advice as `door` spells them.
+    public static func describe(_ error: any Error, door: Door) -> String {
         switch error {
+        case let error as QueryError:
+            return error.message(for: door)
+        case let error as QuestionRefusal:
+            return error.message(for: door)
         case let error as ImportJobError:
-            return describe(error.underlying)
+            return describe(error.underlying, door: door)
         case let error as SQLiteError:
             return describe(error)
         case let error as ManagedStoreError:

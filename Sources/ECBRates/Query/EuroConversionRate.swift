@@ -11,7 +11,7 @@ import Foundation
 /// another through the euro (triangulation), the euro amount rounded to no fewer than three
 /// decimals (ecbrates uses three); the final amount is rounded to the nearest sub-unit, a half
 /// rounded up.
-public struct EuroConversionRate: Sendable, Equatable, Codable {
+public struct EuroConversionRate: Sendable, Equatable {
     /// The currency.
     public let currency: String
     /// Its name.

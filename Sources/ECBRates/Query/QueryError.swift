@@ -45,7 +45,11 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// `--as-of` a moment before the store's first import ended: it held nothing then.
     case asOfBeforeFirstImport(moment: Date, source: String, ended: Date)
 
-    public var description: String {
+    public var description: String { message(for: .commandLine) }
+
+    /// The words for people, with any advice spelled as `door` spells it (`--partial`,
+    /// `partial=true`, `"partial": true`).
+    public func message(for door: Door) -> String {
         switch self {
         case .emptyStore:
             return "the store has no rates yet; run 'ecbrates import' first"
@@ -92,7 +96,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         case .notYetPublished(let currency, let day, let newest):
             return
                 "no \(currency) rate after \(day) is out yet (the newest is of \(newest)), so there is nothing to take the next rate "
-                + "from or interpolate towards; --fallback previous takes the newest"
+                + "from or interpolate towards; \(door.spell(.fallback, "previous")) takes the newest"
         case .inexact(let operation):
             return
                 "cannot compute \(operation) exactly: an amount may have at most \(DecimalMath.amountDigits) significant digits"
@@ -105,10 +109,10 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
                 missing.count == 1
                 ? "\(missing[0])" : "\(missing.count) business days (\(missing[0])..\(missing[missing.count - 1]))"
             return "the store lacks the rates of \(days) between \(from) and \(to), which the ECB has published; "
-                + "run 'ecbrates import' (or 'ecbrates import hist' for days inside the store), or pass --partial to accept what is stored"
+                + "run 'ecbrates import' (or 'ecbrates import hist' for days inside the store), or pass \(door.spell(.partial)) to accept what is stored"
         case .noRateOnDay(let currency, let day, let reason):
             return
-                "no \(currency) rate on \(day) (\(reason)); --fallback previous, next, nearest or interpolate gives one from a day near it"
+                "no \(currency) rate on \(day) (\(reason)); \(door.spell(.fallback, "previous")), next, nearest or interpolate gives one from a day near it"
         case .noRatesInRange(let currencies, let from, let to):
             if currencies.isEmpty {
                 return from == to ? "no rates on or near \(from)" : "no rates from \(from) to \(to)"

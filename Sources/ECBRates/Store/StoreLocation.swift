@@ -9,9 +9,9 @@ import Foundation
 /// let location = StoreLocation.resolve(option: nil, environment: ProcessInfo.processInfo.environment)
 /// print(location.url.path, location.origin)
 /// ```
-public struct StoreLocation: Sendable, Equatable, Codable {
+public struct StoreLocation: Sendable, Equatable {
     /// Where a store's path came from.
-    public enum Origin: String, Sendable, Codable {
+    public enum Origin: String, Sendable {
         /// `--store`.
         case option
         /// `$ECBRATES_STORE`.

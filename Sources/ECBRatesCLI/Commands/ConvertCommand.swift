@@ -17,16 +17,7 @@ struct ConvertCommand: ParsableCommand {
             --skip-bad-rows. --output writes the result whole or not at all.
             """)
 
-    @OptionalArgument(.amount("amount", help: "The amount, like 100, 12.50 or -3.10.")) var amount: Amount?
-    @OptionalArgument(.currency("from", help: "The currency of the amount.")) var from: String?
-    @OptionalArgument(.currency("to", help: "The currency to convert into.")) var to: String?
-    @Option(.day("--date", help: "The day of the rate (YYYY-MM-DD; default: the newest stored day).")) var date:
-        CalendarDay?
-    @Option(
-        .integer(
-            "--precision", minimum: 0, maximum: ConversionAnswer.maximumPrecision,
-            help: "Decimal places of the result, up to 20 (default: the currency's minor units).")) var precision: Int?
-    @Option(CommonOptions.fallback, default: .previous) var fallback: RateFallback
+    @Asked(ConvertQuestion.self, argumentsOptional: true) var asked: QuestionInput
     @Option(
         .text(
             "--input", value: "file",
@@ -41,7 +32,6 @@ struct ConvertCommand: ParsableCommand {
     var skipBadRows: Bool
     @Option(CommonOptions.output) var output: String?
     @Option(CommonOptions.format([.text, .json, .csv])) var format: OutputFormat?
-    @Option(CommonOptions.asOf) var asOf: Date?
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
@@ -51,32 +41,28 @@ struct ConvertCommand: ParsableCommand {
     var runsOnMainThread: Bool { input == nil }
 
     func run(_ context: CommandContext) async throws -> Int32 {
-        if let input { return try await batch(input, context: context) }
+        let asked = asked
+        if let input { return try await batch(input, asked: asked, context: context) }
         let name = Self.configuration.name
-        guard let amount else { throw UsageError("Missing expected argument '<amount>'", command: name) }
-        guard let from else { throw UsageError("Missing expected argument '<from>'", command: name) }
-        guard let to else { throw UsageError("Missing expected argument '<to>'", command: name) }
+        let question = try QuerySupport.question(ConvertQuestion.self, asked)
         if skipBadRows { throw UsageError("'--skip-bad-rows' needs '--input <file>'", command: name) }
         if output != nil { throw UsageError("'--output <file>' needs '--input <file>'", command: name) }
         let format = format ?? .text
-        let (day, fallback, precision) = (date, fallback, precision)
-        let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: format)
-        var answer = try await QuerySupport.ask(store, context: context) {
-            try $0.convert(amount.value, from: from, to: to, on: day, fallback: fallback, precision: precision)
-        }
-        answer.amountText = amount.text
-        if day == nil { await QuerySupport.warnIfStale(store, context: context) }
+        let answer = try await QuerySupport.answer(question, store: store, context: context, answering: format)
         context.console.out(answer.rendered(as: format, warnings: context.warnings.all))
         return ExitCode.success
     }
 
     /// `convert --input FILE`: every row of a CSV, converted on the main context.
-    func batch(_ input: String, context: CommandContext) async throws -> Int32 {
+    func batch(_ input: String, asked: QuestionInput, context: CommandContext) async throws -> Int32 {
         let name = Self.configuration.name
-        if let extra = amount?.text ?? from ?? to {
+        if let extra = asked.amount("amount")?.text ?? asked.currency("from") ?? asked.currency("to") {
             throw UsageError("Unexpected argument '\(extra)' with '--input <file>'", command: name)
         }
-        if date != nil {
+        let fallback = asked.choice("fallback", RateFallback.self) ?? .previous
+        let precision = asked.count("precision")
+        let asOf = asked.moment("as_of")
+        if asked.has("date") {
             throw UsageError(
                 "'--date <day>' cannot be used with '--input <file>': each row has its date", command: name)
         }

@@ -14,20 +14,16 @@ struct CorrectionsCommand: ParsableCommand {
             written by a release before corrections were recorded lists those made since it was upgraded.
             """)
 
-    @Option(.currency("--currency", help: "Only corrections of this currency.")) var currency: String?
-    @Option(.day("--since", help: "Only corrections of rates of this day or later.")) var since: CalendarDay?
+    @Asked(CorrectionsQuestion.self) var asked: QuestionInput
     @Option(CommonOptions.format([.text, .json, .csv]), default: .text) var format: OutputFormat
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
 
     func run(_ context: CommandContext) async throws -> Int32 {
-        let (currency, since) = (currency, since)
-        let store = try QuerySupport.openStore(self.store, context: context)
-        let list = try await QuerySupport.ask(store, context: context) {
-            try $0.corrections(currency: currency, since: since)
-        }
-        context.console.out(CorrectionList(list, currency: currency, since: since).rendered(as: format))
+        let question = try QuerySupport.question(CorrectionsQuestion.self, asked)
+        let list = try await QuerySupport.answer(question, store: store, context: context, answering: format)
+        context.console.out(list.rendered(as: format, warnings: context.warnings.all))
         return ExitCode.success
     }
 }

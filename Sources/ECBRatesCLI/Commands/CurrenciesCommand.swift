@@ -7,15 +7,16 @@ struct CurrenciesCommand: ParsableCommand {
         name: "currencies",
         abstract: "List the currencies in the store, with their first and last day and count of rates.")
 
+    @Asked(CurrenciesQuestion.self) var asked: QuestionInput
     @Option(CommonOptions.format([.text, .json, .csv]), default: .text) var format: OutputFormat
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
 
     func run(_ context: CommandContext) async throws -> Int32 {
-        let store = try QuerySupport.openStore(self.store, context: context)
-        let list = try await QuerySupport.ask(store, context: context) { try $0.currencies() }
-        context.console.out(CurrencyList(list).rendered(as: format))
+        let question = try QuerySupport.question(CurrenciesQuestion.self, asked)
+        let list = try await QuerySupport.answer(question, store: store, context: context, answering: format)
+        context.console.out(list.rendered(as: format, warnings: context.warnings.all))
         return ExitCode.success
     }
 }

@@ -32,6 +32,30 @@ enum QuerySupport {
         return snapshot
     }
 
+    /// The question of `input`: a refusal is a usage error of the command that asked it, in the
+    /// command line's words.
+    static func question<Q: Question>(_: Q.Type, _ input: QuestionInput) throws -> Q {
+        do {
+            return try Q.asking(input)
+        } catch {
+            throw UsageError(error.message(for: .commandLine), command: Q.name, code: error.code)
+        }
+    }
+
+    /// Asks `question` of the store (as of its `as_of`, stamped for `format`) on its main
+    /// context; its warnings are printed, and kept for the JSON answer.
+    static func answer<Q: Question>(
+        _ question: Q, store path: String?, context: CommandContext, answering format: OutputFormat,
+        oneGeneration: Bool = false
+    ) async throws -> Q.Answer {
+        let store = try openStore(
+            path, asOf: question.asOf, context: context, answering: format, oneGeneration: oneGeneration)
+        let asked = QuestionContext(store: store.url, storeLocation: context.storeLocation(path))
+        let answered = try await ask(store, context: context) { try question.answered($0, context: asked) }
+        for warning in answered.warnings { context.warn(warning) }
+        return answered.answer
+    }
+
     /// Runs `body` with queries on the store's main context, on the main queue.
     static func ask<T: Sendable>(
         _ store: RatesStore, context: CommandContext,

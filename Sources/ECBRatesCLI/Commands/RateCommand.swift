@@ -15,31 +15,16 @@ struct RateCommand: ParsableCommand {
             the ECB wrote them; cross and interpolated rates to 6 significant digits (20 in JSON and CSV).
             """)
 
-    @OptionalArgument(
-        .currencies("currencies", help: "Currency codes, comma-separated (USD or USD,GBP); all when left out."))
-    var currencies: [String]?
-    @Option(CommonOptions.date) var date: CalendarDay?
-    @Option(CommonOptions.base, default: "EUR") var base: String
-    @Option(CommonOptions.fallback, default: .previous) var fallback: RateFallback
+    @Asked(RateQuestion.self) var asked: QuestionInput
     @Option(CommonOptions.format([.text, .json, .csv]), default: .text) var format: OutputFormat
-    @Option(CommonOptions.asOf) var asOf: Date?
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
 
     func run(_ context: CommandContext) async throws -> Int32 {
-        let (codes, day, base, fallback) = (currencies, date, base, fallback)
-        let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: format)
-        let answers = try await QuerySupport.ask(store, context: context) {
-            try $0.rates(codes, on: day, base: base, fallback: fallback)
-        }
-        if day == nil { await QuerySupport.warnIfStale(store, context: context) }
-        if codes?.count == 1, let answer = answers.first {
-            context.console.out(answer.rendered(as: format, warnings: context.warnings.all))
-        } else {
-            context.console.out(
-                RatesAnswer(base: base, rates: answers).rendered(as: format, warnings: context.warnings.all))
-        }
+        let question = try QuerySupport.question(RateQuestion.self, asked)
+        let answer = try await QuerySupport.answer(question, store: store, context: context, answering: format)
+        context.console.out(answer.rendered(as: format, warnings: context.warnings.all))
         return ExitCode.success
     }
 }

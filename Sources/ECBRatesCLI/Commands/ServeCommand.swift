@@ -32,6 +32,11 @@ struct ServeCommand: ParsableCommand {
             help: "auto: import the ECB's rates in this process when they are due, retrying until in; off (default)."
         ))
     var refresh: Refresh?
+    @Flag(
+        FlagSpec(
+            "--print-openapi",
+            help: "Print the OpenAPI 3.1 document of /api/ (also served at /api/openapi.json) and exit."))
+    var printOpenAPI: Bool
     @Option(CommonOptions.store) var store: String?
 
     /// `--refresh`'s values.
@@ -48,6 +53,10 @@ struct ServeCommand: ParsableCommand {
 
     func run(_ context: CommandContext) async throws -> Int32 {
         let name = Self.configuration.name
+        if printOpenAPI {
+            context.console.out(OpenAPIDocument.document(version: CLI.version).text + "\n")
+            return ExitCode.success
+        }
         var settings = HTTPDaemonSettings()
         if let listen {
             guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
@@ -61,8 +70,9 @@ struct ServeCommand: ParsableCommand {
         if let threads { settings.threads = threads }
         settings.listeningSocket = Self.systemdSocket(context.environment)
         let storeLocation = context.storeLocation(self.store)
-        let serviceSettings = RateService.Settings(
+        var serviceSettings = RateService.Settings(
             corsOrigin: cors, maxAgeDays: maxAgeDays, storeLocation: storeLocation)
+        serviceSettings.version = CLI.version
         // Refreshing, the server imports into its store (creating it if need be); else it only reads.
         let refreshing = refresh == .auto
         let ecbBaseURL = try ImportCommand.ecbBaseURL(context.environment, command: name)

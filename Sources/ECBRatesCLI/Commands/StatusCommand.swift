@@ -23,17 +23,16 @@ struct StatusCommand: ParsableCommand {
         ))
     var maxAge: Int?
     @Flag(CommonOptions.quiet) var quiet: Bool
+    @Asked(StatusQuestion.self) var asked: QuestionInput
     @Option(CommonOptions.format([.text, .json, .csv]), default: .text) var format: OutputFormat
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
 
     func run(_ context: CommandContext) async throws -> Int32 {
-        let store = try QuerySupport.openStore(self.store, context: context)
-        var status = try await QuerySupport.ask(store, context: context) { try $0.status() }
-        status.store = store.url.path
-        status.storeLocation = context.storeLocation(self.store)
-        context.console.out(status.rendered(as: format))
+        let question = try QuerySupport.question(StatusQuestion.self, asked)
+        let status = try await QuerySupport.answer(question, store: store, context: context, answering: format)
+        context.console.out(status.rendered(as: format, warnings: context.warnings.all))
         guard let maxAge else { return ExitCode.success }
         // Every reason the check fails, each with a stable code (one JSON object a line under
         // --format json).

@@ -61,14 +61,18 @@ struct ArgumentParser {
         let arguments = spec.arguments
         let required = arguments.filter { if case .argument(false, false) = $0.kind { true } else { false } }
         let repeating = arguments.contains { if case .argument(_, true) = $0.kind { true } else { false } }
-        if positional.count < required.count {
-            throw usage("Missing expected argument '<\(required[positional.count].name)>'")
-        }
         if !repeating && positional.count > arguments.count {
             throw usage("Unexpected argument '\(positional[arguments.count])'")
         }
 
         var outcome = Outcome()
+        // Kept, not thrown, so that the options are read first: under --format json it is JSON,
+        // with the code a question's missing field has through every door.
+        if positional.count < required.count {
+            outcome.failure = UsageError(
+                "Missing expected argument '<\(required[positional.count].name)>'", command: spec.name,
+                code: "bad-parameter")
+        }
         var next = 0
         for declaration in spec.declarations {
             let words: [String]
@@ -85,7 +89,9 @@ struct ArgumentParser {
             do {
                 try declaration.assign(words)
             } catch let error as UsageError {
-                if outcome.failure == nil { outcome.failure = UsageError(error.message, command: spec.name) }
+                if outcome.failure == nil {
+                    outcome.failure = UsageError(error.message, command: spec.name, code: error.code)
+                }
             }
         }
         return outcome

@@ -14,7 +14,7 @@ enum CurrencyCodes {
             while code.last?.isWhitespace == true { code.removeLast() }
             return code.uppercased()
         }
-        guard !codes.isEmpty, codes.allSatisfy({ $0.count == 3 && $0.allSatisfy { $0 >= "A" && $0 <= "Z" } }) else {
+        guard !codes.isEmpty, codes.allSatisfy(QuestionField.isCurrencyCode) else {
             return nil
         }
         return codes

@@ -22,6 +22,9 @@ final class InputBox<Value: Sendable>: @unchecked Sendable {
     /// Sets the value (the parser).
     func set(_ value: Value) { state.withLock { $0.value = value } }
 
+    /// Changes the value in place (the parser), without recording a read.
+    func update(_ body: (inout Value) -> Void) { state.withLock { body(&$0.value) } }
+
     /// Whether the command read the value.
     var wasRead: Bool { state.withLock { $0.read } }
 }

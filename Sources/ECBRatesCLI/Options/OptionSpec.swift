@@ -87,7 +87,7 @@ extension OptionSpec where Value == String {
         Self(name, value: "currency", help: help, expected: "a currency code like USD", completion: .currencies) {
             text in
             let code = text.uppercased()
-            return code.count == 3 && code.allSatisfy { $0 >= "A" && $0 <= "Z" } ? code : nil
+            return QuestionField.isCurrencyCode(code) ? code : nil
         }
     }
 }

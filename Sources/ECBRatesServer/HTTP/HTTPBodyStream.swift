@@ -5,7 +5,7 @@ import Synchronization
 /// libmicrohttpd reads the other end as the client takes the bytes, so that memory stays flat
 /// however long the answer. A producer that fails ends the stream with an error: the connection
 /// closes without the last chunk, and the client sees the answer cut short, never complete.
-public final class HTTPBodyStream: @unchecked Sendable {
+package final class HTTPBodyStream: @unchecked Sendable {
     // `@unchecked Sendable`: `prefix` and `sent` are touched by ``prefetch(atLeast:)`` before the
     // stream is handed to libmicrohttpd, then only by ``read(into:count:)``, which it calls on
     // the one thread serving the connection, one call at a time; the producer's outcome is
@@ -14,7 +14,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
     private var prefix: [UInt8] = []
     private let outcome: Writer.Outcome
     /// Bytes handed to libmicrohttpd so far (for the access log).
-    public private(set) var sent = 0
+    package private(set) var sent = 0
 
     private init(readEnd: Int32, outcome: Writer.Outcome) {
         self.readEnd = readEnd
@@ -22,7 +22,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
     }
 
     /// A stream and the writer that feeds it.
-    public static func make() throws -> (HTTPBodyStream, Writer) {
+    package static func make() throws -> (HTTPBodyStream, Writer) {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw ServiceError(status: 500, "cannot make a pipe: errno \(errno)") }
         let outcome = Writer.Outcome()
@@ -30,12 +30,12 @@ public final class HTTPBodyStream: @unchecked Sendable {
     }
 
     /// Whether the producer finished normally (nil while it runs).
-    public var succeeded: Bool? { outcome.succeeded }
+    package var succeeded: Bool? { outcome.succeeded }
 
     /// Reads until `atLeast` bytes are in hand or the producer has finished: the bytes, and
     /// whether the producer is done (then its outcome is known). The server decides the status
     /// from this: a failure within the first bytes is still an error status, not a cut stream.
-    public func prefetch(atLeast: Int) -> (bytes: Int, finished: Bool) {
+    package func prefetch(atLeast: Int) -> (bytes: Int, finished: Bool) {
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while prefix.count < atLeast {
             let count = Glibc.read(readEnd, &buffer, buffer.count)
@@ -51,7 +51,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
     }
 
     /// The prefetched bytes as text (for an answer decided before streaming).
-    public var prefetchedText: String { String(decoding: prefix, as: UTF8.self) }
+    package var prefetchedText: String { String(decoding: prefix, as: UTF8.self) }
 
     /// libmicrohttpd's content reader: up to `count` bytes into `buffer`; -1 at the end, -2 when
     /// the producer failed.
@@ -79,7 +79,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
     deinit { close(readEnd) }
 
     /// The producer's end: writes the body's bytes, then says how it ended.
-    public final class Writer: Sendable {
+    package final class Writer: Sendable {
         /// How the producer ended, set before its end of the pipe closes.
         final class Outcome: Sendable {
             private let value = Mutex<Bool?>(nil)
@@ -97,7 +97,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
         }
 
         /// Writes `text` whole; throws when the reader has gone (the client hung up).
-        public func write(_ text: String) throws {
+        package func write(_ text: String) throws {
             var bytes = Array(text.utf8)
             var offset = 0
             while offset < bytes.count {
@@ -110,7 +110,7 @@ public final class HTTPBodyStream: @unchecked Sendable {
         }
 
         /// Ends the body: normally, or cut short when `succeeded` is false (the first call counts).
-        public func finish(succeeded: Bool) {
+        package func finish(succeeded: Bool) {
             closed.withLock { isClosed in
                 guard !isClosed else { return }
                 outcome.set(succeeded)

@@ -9,30 +9,30 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: `daemon` is written in `init` and by `stop()` under `stateLock`; the
 /// rest is immutable or a `Mutex`/`Atomic`.
-public final class HTTPDaemon: @unchecked Sendable {
+package final class HTTPDaemon: @unchecked Sendable {
     /// One finished exchange, as the access log and the metrics see it.
-    public struct Exchange: Sendable {
+    package struct Exchange: Sendable {
         /// The method, and the target as sent.
-        public let method: String
+        package let method: String
         /// The request target (path and query), as sent.
-        public let target: String
+        package let target: String
         /// The status sent (0 when the connection ended before an answer).
-        public let status: Int
+        package let status: Int
         /// The body bytes sent.
-        public let bytes: Int
+        package let bytes: Int
         /// From the request line's arrival to the answer's handover.
-        public let duration: Duration
+        package let duration: Duration
         /// The route that answered (for metrics), as the handler named it.
-        public let route: String
+        package let route: String
         /// How the exchange ended when not with its answer sent ("closed: idle past the timeout").
-        public var ending: String? = nil
+        package var ending: String? = nil
     }
 
     /// What the handler returns: the response, and the route's name for the metrics.
-    public typealias Handler = @Sendable (HTTPRequest) -> (response: HTTPResponse, route: String)
+    package typealias Handler = @Sendable (HTTPRequest) -> (response: HTTPResponse, route: String)
 
     /// The port the daemon listens on (written once, in `init`).
-    public private(set) var port: UInt16 = 0
+    package private(set) var port: UInt16 = 0
     private let settings: HTTPDaemonSettings
     private let handler: Handler
     private let completed: @Sendable (Exchange) -> Void
@@ -44,12 +44,12 @@ public final class HTTPDaemon: @unchecked Sendable {
     private let openConnections = Atomic<Int>(0)
     private let atLimit = Atomic<Bool>(false)
     /// The connection limit in force (the settings', bounded by the file descriptors).
-    public let connectionLimit: Int
+    package let connectionLimit: Int
     private let api: UnsafePointer<cmhd_api>
 
     /// Starts listening as `settings` say; `handler` answers each request (on the daemon's
     /// threads), `completed` hears of each exchange once it is over.
-    public init(
+    package init(
         settings: HTTPDaemonSettings, handler: @escaping Handler, completed: @escaping @Sendable (Exchange) -> Void,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
@@ -98,7 +98,7 @@ public final class HTTPDaemon: @unchecked Sendable {
 
     /// Stops accepting connections, lets the requests in flight finish (for up to `grace`), and
     /// stops the daemon. Idempotent.
-    public func stop(grace: Duration = .seconds(10)) {
+    package func stop(grace: Duration = .seconds(10)) {
         let current: OpaquePointer? = stateLock.withLock { _ in
             defer { daemon = nil }
             return daemon

@@ -1,22 +1,22 @@
 /// One HTTP request as the service sees it: the method, the path and query as sent (decoded
 /// once, here), the headers, and the body (for `POST /api/convert`).
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     /// `GET`, `HEAD`, `POST`, …
-    public let method: String
+    package let method: String
     /// The request target as sent: path and query, still percent-encoded.
-    public let target: String
+    package let target: String
     /// The path, percent-decoded (`/2024-03-28`).
-    public let path: String
+    package let path: String
     /// The query's parameters, in order, percent-decoded (`+` is a space).
-    public let query: [(name: String, value: String)]
+    package let query: [(name: String, value: String)]
     /// The headers, by lower-cased name (repeated headers joined with ", ").
-    public let headers: [String: String]
+    package let headers: [String: String]
     /// The request body (empty for most requests).
-    public let body: [UInt8]
+    package let body: [UInt8]
 
     /// A request; `target` is split into its path and query and decoded. Throws
     /// ``HTTPRequestError`` for a target that cannot be decoded (a bad escape, a NUL, `..`).
-    public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) throws {
+    package init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) throws {
         self.method = method
         self.target = target
         self.headers = headers
@@ -49,10 +49,10 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The value of header `name` (any case).
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// The last value given for query parameter `name`, if any.
-    public func parameter(_ name: String) -> String? { query.last { $0.name == name }?.value }
+    package func parameter(_ name: String) -> String? { query.last { $0.name == name }?.value }
 
     /// `text` with its %XX escapes decoded (and `+` as a space when `plusIsSpace`); nil for a
     /// broken escape or bytes that are not UTF-8.
@@ -85,7 +85,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// A request target that cannot be decoded: answered 400 with `message`.
-public struct HTTPRequestError: Error, Sendable, Equatable {
+package struct HTTPRequestError: Error, Sendable, Equatable {
     /// What is wrong with the target.
-    public let message: String
+    package let message: String
 }

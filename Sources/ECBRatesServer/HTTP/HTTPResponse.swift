@@ -2,35 +2,35 @@ import Foundation
 
 /// One HTTP response: status, headers (in order) and body. Built by the service, sent by
 /// ``HTTPDaemon``; `HEAD` requests get the headers alone (libmicrohttpd leaves the body out).
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// The status code (200, 304, 404, …).
-    public var status: Int
+    package var status: Int
     /// Header fields, in the order they are sent.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body's bytes.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// A body written while it is sent (chunked), instead of `body`.
-    public var stream: HTTPBodyStream?
+    package var stream: HTTPBodyStream?
 
     /// A response with `status`, `headers` and `body`.
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A response whose body is `text` (UTF-8) of media type `contentType`.
-    public init(status: Int, contentType: String, text: String) {
+    package init(status: Int, contentType: String, text: String) {
         self.init(status: status, headers: [("Content-Type", contentType)], body: Array(text.utf8))
     }
 
     /// The value of header `name` (any case), if set.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
     /// Sets header `name` to `value`, replacing any value it had.
-    public mutating func setHeader(_ name: String, _ value: String) {
+    package mutating func setHeader(_ name: String, _ value: String) {
         headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
         headers.append((name, value))
     }

@@ -1,5 +1,5 @@
 /// Why the server could not start.
-public enum ServeError: Error, Sendable, CustomStringConvertible {
+package enum ServeError: Error, Sendable, CustomStringConvertible {
     /// libmicrohttpd is not installed (Debian: libmicrohttpd12).
     case libraryMissing(String)
     /// The listening address cannot be parsed.
@@ -7,7 +7,7 @@ public enum ServeError: Error, Sendable, CustomStringConvertible {
     /// The address cannot be bound (in use, not allowed).
     case cannotListen(address: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .libraryMissing(let reason):
             "serving HTTP needs libmicrohttpd (Debian: apt install libmicrohttpd12): \(reason)"

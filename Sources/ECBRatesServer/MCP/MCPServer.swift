@@ -2,16 +2,16 @@ import ECBRates
 import Foundation
 
 /// The Model Context Protocol over stdio (JSON-RPC 2.0, one message per line): `initialize`,
-/// `ping`, `tools/list` and `tools/call` of the ``MCPTool`` tools. A tool's answer is exactly the
-/// JSON `/api/` answers (one model, one renderer), as text and as `structuredContent`; a query
-/// that fails is a tool result with `isError` and the command line's words.
-public final class MCPServer: Sendable {
+/// `ping`, `tools/list` and `tools/call` of the ``MCPTool`` tools, one per ``Question``. A tool's
+/// answer is exactly the JSON `/api/` answers (one question value, one renderer), as text and as
+/// `structuredContent`; a question that fails is a tool result with `isError`, in MCP's words.
+package final class MCPServer: Sendable {
     /// The revisions reached through `initialize` (the handshake era), newest first; a client
     /// asking for another is answered with the newest, and decides (as the protocol says).
-    public static let handshakeVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    package static let handshakeVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
     /// The revisions without a handshake, where every request carries its envelope in `_meta`
     /// and `server/discover` says what the server speaks: 2026-07-28, the current one.
-    public static let modernVersions = ["2026-07-28"]
+    package static let modernVersions = ["2026-07-28"]
 
     private static let versionKey = "io.modelcontextprotocol/protocolVersion"
 
@@ -22,7 +22,7 @@ public final class MCPServer: Sendable {
 
     /// A server answering from `store` (found at `storeLocation`, which the status tool names);
     /// `version` is what `serverInfo` says, `clock` is "now".
-    public init(
+    package init(
         store: RatesStore, storeLocation: StoreLocation? = nil, version: String,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -34,14 +34,14 @@ public final class MCPServer: Sendable {
 
     /// Reads messages with `readLine` until it returns nil (the client closed stdin), writing
     /// each response (one line) with `write`.
-    public func serve(readLine: () -> String?, write: (String) -> Void) {
+    package func serve(readLine: () -> String?, write: (String) -> Void) {
         while let line = readLine() {
             if let response = handle(line) { write(response + "\n") }
         }
     }
 
     /// The response to one message (nil for a notification or a response).
-    public func handle(_ line: String) -> String? {
+    package func handle(_ line: String) -> String? {
         guard !line.allSatisfy(\.isWhitespace) else { return nil }
         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]) else {
             return Self.error(id: .null, code: -32700, "parse error: the line is not JSON")
@@ -119,7 +119,7 @@ public final class MCPServer: Sendable {
         case "ping":
             return Self.result(id: id, .object([]))
         case "tools/list":
-            var fields: [(String, JSONText)] = [("tools", .array(MCPTool.all.map(\.listing)))]
+            var fields: [(String, JSONText)] = [("tools", .array(MCPTool.all.map { $0.listing(modern: modern) }))]
             // The tools never change while the server runs: a client may keep the list a day.
             if modern {
                 fields += [
@@ -142,69 +142,42 @@ public final class MCPServer: Sendable {
         }
     }
 
-    /// A tool's result: the `/api/` answer, or the failure's words with `isError`.
+    /// A tool's result: the question's answer, the JSON `/api/` and `--format json` give (warnings
+    /// included), as text and as `structuredContent`; or the failure, in MCP's words, with
+    /// `isError` and the error's JSON (`{"message","status","code"}`, as `/api/` answers it).
     func call(_ tool: MCPTool, arguments: [String: Any], modern: Bool) -> JSONText {
+        var fields: [(String, JSONText)]
         do {
-            let request = try HTTPRequest(method: "GET", target: try Self.target(tool.endpoint, arguments))
-            let (answer, _) = try NativeAPI(store: store, storeLocation: storeLocation).answer(tool.endpoint, request, now: clock())
-            let text = answer.body.hasSuffix("\n") ? String(answer.body.dropLast()) : answer.body
+            let text = try answer(tool.question, arguments)
             // Before 2026-07-28 structuredContent is an object: a list goes in under the tool's name.
-            let structured: JSONText =
-                modern || text.hasPrefix("{") ? .raw(text) : .object([(tool.name, .raw(text))])
-            var fields: [(String, JSONText)] = [
+            let structured: JSONText = modern || !tool.isList ? .raw(text) : .object([(tool.name, .raw(text))])
+            fields = [
                 ("content", .array([.object([("type", .string("text")), ("text", .string(text))])])),
                 ("structuredContent", structured), ("isError", .bool(false)),
             ]
-            if modern { fields.append(("resultType", .string("complete"))) }
-            return .object(fields)
         } catch {
-            let text = ServiceError.message(of: error)
-            var fields: [(String, JSONText)] = [
+            let text = ServiceError.message(of: error, door: .mcp)
+            let status = ServiceError.status(of: error)
+            let json = JSONText.object([
+                ("message", .string(text)), ("status", .number(Double(status))),
+                ("code", .string(ServiceError.code(of: error, status: status))),
+            ])
+            fields = [
                 ("content", .array([.object([("type", .string("text")), ("text", .string(text))])])),
-                ("isError", .bool(true)),
+                ("structuredContent", json), ("isError", .bool(true)),
             ]
-            if modern { fields.append(("resultType", .string("complete"))) }
-            return .object(fields)
         }
+        if modern { fields.append(("resultType", .string("complete"))) }
+        return .object(fields)
     }
 
-    /// The `/api/` request a tool call stands for: each argument a query parameter (a list
-    /// joined with commas), each refused if it is not a string, a number or a list of strings.
-    static func target(_ endpoint: String, _ arguments: [String: Any]) throws -> String {
-        var query: [String] = []
-        for (name, value) in arguments.sorted(by: { $0.key < $1.key }) {
-            let text: String
-            // A JSON true or false reaches us as an NSNumber too (of type "c"): only a flag takes it.
-            let isBoolean = (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
-            switch value {
-            case let string as String: text = string
-            case let list as [String]: text = list.joined(separator: ",")
-            case let number as NSNumber where isBoolean:
-                guard name == "partial" else {
-                    throw ServiceError(
-                        status: 400,
-                        "argument \(name) is true or false; expected \(name == "amount" ? "an amount" : "a value")",
-                        code: "bad-parameter")
-                }
-                text = number.boolValue ? "true" : "false"
-            case let number as NSNumber:
-                text = "\(number)"
-                // A JSON number reaches us as a double: beyond 15 digits it may not be what was sent.
-                if text.filter(\.isNumber).count > 15 || text.contains("e") {
-                    throw ServiceError(
-                        status: 400,
-                        "argument \(name)=\(text) has more digits than a JSON number keeps; send it as a string",
-                        code: "bad-parameter")
-                }
-            default:
-                throw ServiceError(
-                    status: 400, "argument \(name) is not a string, a number or a list of strings",
-                    code: "bad-parameter")
-            }
-            let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~:,"))
-            query.append("\(name)=\(text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text)")
-        }
-        return "/api/\(endpoint)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    /// The JSON answer (without its line break) of `Q` asked with `arguments`, straight from
+    /// the question's value: no URL is made.
+    private func answer<Q: Question>(_: Q.Type, _ arguments: [String: Any]) throws -> String {
+        let question = try Q.asking(try QuestionInput.reading(Q.fields, json: arguments))
+        let (answered, _) = try NativeAPI(store: store, storeLocation: storeLocation).ask(question, now: clock())
+        let text = answered.rendered(as: .json)
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }
 
     private static let instructions =

@@ -8,9 +8,9 @@ import Foundation
 /// store lacks a day that is due (the ECB late, the network down, another import holding the
 /// lock) it tries again after 1, 2, 4, … minutes, at most every 30 minutes, until the day is in.
 /// Requests are never held up: they read beside the import, and see each chunk as it commits.
-public final class ScheduledRefresh: Sendable {
+package final class ScheduledRefresh: Sendable {
     /// How it reports: one line per attempt.
-    public typealias Log = @Sendable (String) -> Void
+    package typealias Log = @Sendable (String) -> Void
 
     private let store: RatesStore
     private let clock: @Sendable () -> Date
@@ -23,7 +23,7 @@ public final class ScheduledRefresh: Sendable {
     /// A refresh of `store` from `ecbBaseURL` (the ECB's folder, or a mirror), stopped by
     /// `interruption` (mid-import too: the chunks in flight commit whole); `clock` is "now".
     /// `firstRetry` and `longestRetry` bound the back-off, in seconds.
-    public init(
+    package init(
         store: RatesStore, clock: @escaping @Sendable () -> Date, ecbBaseURL: URL = FeedSource.ECBFile.ecbBaseURL,
         interruption: ImportInterruption, firstRetry: Double = 60, longestRetry: Double = 1_800, log: @escaping Log
     ) {
@@ -37,7 +37,7 @@ public final class ScheduledRefresh: Sendable {
     }
 
     /// Runs until the interruption is requested or the task is cancelled.
-    public func run() async {
+    package func run() async {
         var retry = firstRetry
         while !Task.isCancelled && !interruption.isRequested {
             let due = TargetCalendar.latestDueDay(at: clock())

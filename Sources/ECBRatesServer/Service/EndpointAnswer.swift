@@ -36,6 +36,16 @@ struct EndpointAnswer: Sendable {
     }
 }
 
+extension EndpointAnswer {
+    /// A question's answer rendered as `format`, its warnings in its JSON.
+    static func rendered<Answer>(
+        _ answered: Answered<Answer>, as format: OutputFormat, token: HistoryToken?, freshness: Freshness
+    ) -> EndpointAnswer {
+        EndpointAnswer(
+            body: answered.rendered(as: format), contentType: MediaType.of(format), token: token, freshness: freshness)
+    }
+}
+
 /// The media types of the formats the server writes.
 enum MediaType {
     static func of(_ format: OutputFormat) -> String {

@@ -34,7 +34,8 @@ struct FrankfurterV2 {
             let day = try parameters.day("date")
             try Self.checkProviders(&parameters)
             try parameters.checkAllRead()
-            let (answer, token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries -> (RateRecord?, CalendarDay) in
+            let (answer, token) = try store.readSnapshot(now: now, fixedConversionRates: false) {
+                queries -> (RateRecord?, CalendarDay) in
                 let found = try self.records(queries, [quote], base: base, day: day).first
                 return (found, try queries.bounds().last)
             }
@@ -122,6 +123,9 @@ struct FrankfurterV2 {
         let base = try parameters.currency("base") ?? "EUR"
         let quotes = try parameters.currencies("quotes")
         let group = try parameters.choice("group", SeriesGrouper.Period.self)
+        // Ours, beside Frankfurter's: a range the store lacks published days of is answered from
+        // what it holds (the advice of `incomplete-range` names it).
+        let partial = try parameters.flag("partial")
         try Self.checkProviders(&parameters)
         if let expand = parameters.text("expand") {
             throw ServiceError(status: 422, "invalid expand: \(expand) (one provider, the ECB: nothing to expand)")
@@ -145,7 +149,7 @@ struct FrankfurterV2 {
                 // today), so that days the store lacks are refused by name, not cut off.
                 let end = to.map { min($0, TargetCalendar.today(at: now)) } ?? newest
                 return (
-                    try rangeRecords(queries, quotes, base: base, from: from, to: end, group: group),
+                    try rangeRecords(queries, quotes, base: base, from: from, to: end, group: group, partial: partial),
                     to.map { $0 >= newest } ?? true ? .current : .past
                 )
             }
@@ -197,7 +201,7 @@ struct FrankfurterV2 {
     /// Every publication from `from` through `to`, or one record per week or month (the mean).
     private func rangeRecords(
         _ queries: RateQueries, _ quotes: [String]?, base: String, from: CalendarDay, to: CalendarDay,
-        group: SeriesGrouper.Period?
+        group: SeriesGrouper.Period?, partial: Bool
     ) throws -> [RateRecord] {
         let first = try queries.bounds().first
         let start = max(from, first)
@@ -217,7 +221,7 @@ struct FrankfurterV2 {
             }
             columns = [column]
         }
-        var table = try queries.series(columns, from: start, to: to, base: base)
+        var table = try queries.series(columns, from: start, to: to, base: base, partial: partial)
         if let group {
             var rows: [SeriesTable.Row] = []
             var grouper = SeriesGrouper(period: group, statistic: .mean, columns: table.currencies.count) {
@@ -250,7 +254,7 @@ struct FrankfurterV2 {
     /// A currency code in a path, upper-cased.
     private static func code(_ text: String) throws -> String {
         let code = text.uppercased()
-        guard code.count == 3, code.allSatisfy({ $0 >= "A" && $0 <= "Z" }) else {
+        guard QuestionField.isCurrencyCode(code) else {
             throw ServiceError(status: 422, "invalid currency: \(text)", code: "bad-parameter")
         }
         return code

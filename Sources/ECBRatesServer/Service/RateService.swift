@@ -7,18 +7,20 @@ import Synchronization
 /// `/healthz` or `/metrics`, and dresses the answer for HTTP (status, `ETag`, `Last-Modified`,
 /// `Cache-Control`, CORS, conditional requests, methods). Every answer is read from one state
 /// of the store, on the calling thread (see ``RatesStore/readSnapshot(now:_:)``).
-public final class RateService: Sendable {
+package final class RateService: Sendable {
     /// What the operator chose.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// The origin allowed to read answers from a browser (`*` for any), or none.
-        public var corsOrigin: String?
+        package var corsOrigin: String?
         /// `/healthz` answers 503 when the newest stored day is more business days old than this.
-        public var maxAgeDays: Int?
+        package var maxAgeDays: Int?
         /// Which store is served, and why (`/api/status` says), when known.
-        public var storeLocation: StoreLocation?
+        package var storeLocation: StoreLocation?
+        /// The version the OpenAPI document names.
+        package var version = "1.0.0"
 
         /// No CORS, no freshness limit.
-        public init(corsOrigin: String? = nil, maxAgeDays: Int? = nil, storeLocation: StoreLocation? = nil) {
+        package init(corsOrigin: String? = nil, maxAgeDays: Int? = nil, storeLocation: StoreLocation? = nil) {
             self.corsOrigin = corsOrigin
             self.maxAgeDays = maxAgeDays
             self.storeLocation = storeLocation
@@ -26,9 +28,9 @@ public final class RateService: Sendable {
     }
 
     /// The store answered from.
-    public let store: RatesStore
+    package let store: RatesStore
     /// The request figures `/metrics` reports.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     private let settings: Settings
     private let clock: @Sendable () -> Date
     /// The commit time of each history transaction asked about (few: one per import).
@@ -63,7 +65,7 @@ public final class RateService: Sendable {
     }
 
     /// A service answering from `store`; `clock` is "now" (tests set it).
-    public init(
+    package init(
         store: RatesStore, settings: Settings = Settings(), metrics: ServerMetrics = ServerMetrics(),
         clock: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -74,7 +76,7 @@ public final class RateService: Sendable {
     }
 
     /// The response to `request`, and the name of the route that answered (for the metrics).
-    public func respond(to request: HTTPRequest) -> (response: HTTPResponse, route: String) {
+    package func respond(to request: HTTPRequest) -> (response: HTTPResponse, route: String) {
         var (response, route) = route(request)
         if let origin = settings.corsOrigin {
             let asked = request.header("origin")
@@ -127,11 +129,18 @@ public final class RateService: Sendable {
         let answered: Result<(EndpointAnswer, String), any Error> = Result {
             if path == "/healthz" { return (try health(now: now), "healthz") }
             if path == "/metrics" { return (try metricsAnswer(now: now), "metrics") }
+            if path == "/api/openapi.json" {
+                return (
+                    .json(OpenAPIDocument.document(version: settings.version), token: nil, freshness: .current),
+                    "api/openapi"
+                )
+            }
             if path.hasPrefix("/api/") {
                 if isConvertPost {
                     return (try BatchEndpoint(store: store).answer(request, now: now), "api/convert-batch")
                 }
-                return try NativeAPI(store: store, storeLocation: settings.storeLocation).answer(String(path.dropFirst(5)), request, now: now)
+                return try NativeAPI(store: store, storeLocation: settings.storeLocation).answer(
+                    String(path.dropFirst(5)), request, now: now)
             }
             if path.hasPrefix("/v2/") {
                 return try FrankfurterV2(store: store).answer(String(path.dropFirst(3)), request, now: now)

@@ -42,7 +42,7 @@ struct RequestParameters {
         }
         guard let value else { return nil }
         let code = value.uppercased()
-        guard code.count == 3, code.allSatisfy({ $0 >= "A" && $0 <= "Z" }) else {
+        guard QuestionField.isCurrencyCode(code) else {
             throw ServiceError.badParameter(names[0], value, expected: "a three-letter currency code")
         }
         return code
@@ -60,7 +60,7 @@ struct RequestParameters {
         let codes = value.split(separator: ",", omittingEmptySubsequences: false).map {
             $0.trimmingCharacters(in: .whitespaces).uppercased()
         }
-        for code in codes where code.count != 3 || !code.allSatisfy({ $0 >= "A" && $0 <= "Z" }) {
+        for code in codes where !QuestionField.isCurrencyCode(code) {
             throw ServiceError.badParameter(names[0], value, expected: "currency codes, comma-separated (USD,GBP)")
         }
         if let twice = codes.first(where: { code in codes.filter { $0 == code }.count > 1 }) {

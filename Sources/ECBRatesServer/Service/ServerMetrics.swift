@@ -3,7 +3,7 @@ import Synchronization
 
 /// What `/metrics` reports, in Prometheus' text format: requests by route and status, a
 /// latency histogram, and what the handler adds (newest stored day, last import).
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// The histogram's bucket bounds, in seconds.
     static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
 
@@ -16,10 +16,10 @@ public final class ServerMetrics: Sendable {
     private let state = Mutex(State())
 
     /// Empty metrics.
-    public init() {}
+    package init() {}
 
     /// Counts one finished exchange.
-    public func record(_ exchange: HTTPDaemon.Exchange) {
+    package func record(_ exchange: HTTPDaemon.Exchange) {
         let seconds =
             Double(exchange.duration.components.attoseconds) / 1e18 + Double(exchange.duration.components.seconds)
         let key = "route=\"\(exchange.route)\",status=\"\(exchange.status)\""

@@ -3,16 +3,16 @@ import Foundation
 
 /// A request the service refuses, with its status and message; and how any error becomes a
 /// status (the one place failures meet HTTP).
-public struct ServiceError: Error, Sendable {
+package struct ServiceError: Error, Sendable {
     /// The HTTP status (400, 404, 422, …).
-    public let status: Int
+    package let status: Int
     /// What was wrong, naming the parameter and the value.
-    public let message: String
+    package let message: String
     /// The failure's kind for programs, when more precise than the status's.
-    public let code: String?
+    package let code: String?
 
     /// A refusal with `status` and `message` (and `code`, the kind).
-    public init(status: Int, _ message: String, code: String? = nil) {
+    package init(status: Int, _ message: String, code: String? = nil) {
         self.status = status
         self.message = message
         self.code = code
@@ -23,41 +23,48 @@ public struct ServiceError: Error, Sendable {
         ServiceError(status: 400, "parameter \(name)=\(value) is not \(expected)", code: "bad-parameter")
     }
 
-    /// The status `error` is answered with: a refusal's own; a query's by what it means (an
-    /// unknown currency, a day with no rate: 404; an answer that cannot be exact: 422; a store
-    /// that is empty, behind or busy: 503); any other failure: 500.
+    /// The status `error` is answered with: a refusal's own; a question's or a query's by its
+    /// code (``status(forCode:)``, one status per code); any other failure by its kind (a
+    /// usage error 400, bad data 422, try again later 503, else 500).
     static func status(of error: any Error) -> Int {
-        switch error {
-        case let error as ServiceError: return error.status
-        case let error as QueryError:
-            switch error {
-            case .emptyStore, .staleStore, .asOfDuringImport: return 503
-            case .inexact, .tooManyDigits: return 422
-            case .asOfBeforeRecord, .asOfFuture: return 400
-            case .asOfBeforeFirstImport: return 404
-            case .unknownCurrency: return 404
-            default: return error.isUsageError ? 400 : 404
-            }
-        default:
-            switch FailureKind(error) {
-            case .usage: return 400
-            case .dataError: return 422
-            case .tryAgainLater: return 503
-            default: return 500
-            }
+        if let error = error as? ServiceError { return error.status }
+        if error is QueryError || error is QuestionRefusal, let status = status(forCode: FailureKind.code(of: error)) {
+            return status
+        }
+        switch FailureKind(error) {
+        case .usage: return 400
+        case .dataError: return 422
+        case .tryAgainLater: return 503
+        default: return 500
         }
     }
 
-    /// The message of `error`, as the command line would print it.
-    static func message(of error: any Error) -> String {
-        (error as? ServiceError)?.message ?? FailureText.describe(error)
+    /// The one HTTP status of each code a question's answer may fail with: the question is
+    /// wrong (400); the store has no such answer (404); the answer cannot be exact (422); the
+    /// store cannot answer now: it is empty, lacks days the ECB has published, or was being
+    /// written at the moment asked about (503). The OpenAPI document lists them.
+    static func status(forCode code: String) -> Int? {
+        switch code {
+        case "bad-parameter", "usage", "as-of-future", "as-of-before-record": 400
+        case "unknown-currency", "before-first-day", "future-day", "not-quoted", "not-yet-published", "no-rate-on-day",
+            "no-rates-in-range", "hole", "as-of-before-first-import":
+            404
+        case "inexact", "too-many-digits": 422
+        case "empty-store", "stale-store", "incomplete-range", "as-of-during-import": 503
+        default: nil
+        }
+    }
+
+    /// The message of `error`, in the words of `door` (the API's, unless MCP asks).
+    static func message(of error: any Error, door: Door = .api) -> String {
+        (error as? ServiceError)?.message ?? FailureText.describe(error, door: door)
     }
 
     /// The stable word a program tests for `error` (`unknown-currency`, `bad-parameter`, …):
-    /// a query's own kind, else one per status.
+    /// a question's or query's own kind, else one per status.
     static func code(of error: any Error, status: Int) -> String {
         if let error = error as? ServiceError, let code = error.code { return code }
-        if let error = error as? QueryError { return error.code }
+        if error is QueryError || error is QuestionRefusal { return FailureKind.code(of: error) }
         return code(forStatus: status)
     }
 

@@ -26,7 +26,10 @@ struct MCPServerTests {
         }
         // true is not an amount (it was converted as 1).
         let flag = call(#"{"amount":true,"from":"USD","to":"JPY"}"#)
-        #expect(flag.contains(#""isError":true"#) && flag.contains("argument amount is true or false"), "\(flag)")
+        #expect(
+            flag.contains(#""isError":true"#)
+                && flag.contains(#"argument \"amount\" (true) is invalid: expected a number like 100, 12.50 or -3.10"#),
+            "\(flag)")
         let precision = call(#"{"amount":"1","from":"USD","to":"JPY","precision":true}"#)
         #expect(precision.contains(#""isError":true"#), "\(precision)")
         // Arguments that are not an object: invalid params, not "no arguments".

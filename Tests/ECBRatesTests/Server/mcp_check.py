@@ -52,7 +52,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError  # noqa: E402
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS  # noqa: E402
 
 NOW = "2026-10-01T12:00:00Z"
-TOOLS = {"rate", "convert", "latest", "series", "currencies", "status"}
+TOOLS = {"rate", "convert", "latest", "series", "stats", "currencies", "corrections", "status"}
 REQUIRED = {"convert": {"amount", "from", "to"}, "series": {"currencies"}}
 CROSS_TOLERANCE = Fraction(1, 10**18)
 # ISO 4217 minor units of the currencies whose rounding convert's oracle checks (others: unchecked).

@@ -1,10 +1,9 @@
-import ECBRatesServer
 import Foundation
 
 /// The server's access log: one line per request on standard error.
-enum AccessLog {
+package enum AccessLog {
     /// `2026-11-24T10:00:00Z GET /latest?symbols=USD 200 91 B 412 µs`
-    static func line(_ exchange: HTTPDaemon.Exchange, at moment: Date) -> String {
+    package static func line(_ exchange: HTTPDaemon.Exchange, at moment: Date) -> String {
         let components = exchange.duration.components
         let micros = components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
         // A control character in a target is shown as ?, so that a line is one line.
@@ -18,7 +17,7 @@ enum AccessLog {
     }
 
     /// `2026-11-24T10:00:00Z`, written from `gmtime_r` (a line a request: no formatter).
-    static func timestamp(_ moment: Date) -> String {
+    package static func timestamp(_ moment: Date) -> String {
         var seconds = time_t(moment.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

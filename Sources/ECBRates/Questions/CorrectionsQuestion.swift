@@ -1,0 +1,32 @@
+import EurofxrefFeed
+import Foundation
+
+/// `corrections`: the corrections imports made to rates already stored, newest first.
+public struct CorrectionsQuestion: Question {
+    public static let name = "corrections"
+    public static let title = "Corrections of published rates"
+    public static let summary = """
+        The corrections the ECB made to rates already stored, newest first: the day, the currency, the old and \
+        new value, and the import that recorded it.
+        """
+    public static let fields: [QuestionField] = [
+        QuestionField(name: "currency", kind: .currency, help: "Only corrections of this currency."),
+        QuestionField(name: "since", kind: .day, help: "Only corrections of rates of this day or later."),
+    ]
+    public static var answerSchema: JSONText { AnswerSchema.corrections }
+
+    /// Only corrections of this currency.
+    public var currency: String?
+    /// Only corrections of rates of this day or later.
+    public var since: CalendarDay?
+
+    public init(_ input: QuestionInput) {
+        currency = input.currency("currency")
+        since = input.day("since")
+    }
+
+    public func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<CorrectionList> {
+        Answered(
+            CorrectionList(try queries.corrections(currency: currency, since: since), currency: currency, since: since))
+    }
+}

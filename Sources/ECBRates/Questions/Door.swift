@@ -1,0 +1,44 @@
+/// The way a question comes in: the command line, the HTTP API (`/api/`) or an MCP tool call.
+/// Each spells a question's fields its own way (`--partial`, `partial=true`, `"partial": true`),
+/// and every message that names a field (a refusal, a piece of advice) names it the door's way.
+public enum Door: Sendable, Equatable {
+    /// `ecbrates rate USD --date 2024-03-28`.
+    case commandLine
+    /// `GET /api/rate?currencies=USD&date=2024-03-28`.
+    case api
+    /// `tools/call` of `rate` with `{"currencies": "USD", "date": "2024-03-28"}`.
+    case mcp
+
+    /// How a message names `field`: `'--date <day>'` or `'<currencies>'`, `date`, `"date"`.
+    public func label(_ field: QuestionField) -> String {
+        switch self {
+        case .commandLine:
+            field.placement == .argument ? "'<\(field.name)>'" : "'\(field.optionName) <\(field.valueName)>'"
+        case .api: field.name
+        case .mcp: "\"\(field.name)\""
+        }
+    }
+
+    /// How to ask for `field` set to `value` (a flag: set at all): `--fallback previous` or
+    /// `--partial`, `fallback=previous` or `partial=true`, `"fallback": "previous"` or
+    /// `"partial": true`.
+    public func spell(_ field: QuestionField, _ value: String? = nil) -> String {
+        switch self {
+        case .commandLine:
+            field.kind == .flag ? field.optionName : "\(field.optionName) \(value ?? "<\(field.valueName)>")"
+        case .api: "\(field.name)=\(value ?? (field.kind == .flag ? "true" : field.valueName))"
+        case .mcp:
+            field.kind == .flag
+                ? "\"\(field.name)\": true" : "\"\(field.name)\": \"\(value ?? field.valueName)\""
+        }
+    }
+
+    /// What a field is called in the door's words: an argument or option, a parameter, an argument.
+    var fieldWord: String {
+        switch self {
+        case .commandLine: "option"
+        case .api: "parameter"
+        case .mcp: "argument"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// A question that cannot be asked as given: a field's value is not of its kind, a field the
+/// question needs is missing, one it does not know is given, or two fields disagree. Its words
+/// name the fields as the door that asked spells them; its code is `bad-parameter` everywhere
+/// (exit 64 on the command line, HTTP 400).
+public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public enum Reason: Sendable {
+        /// `given` is not what `field` takes (`expected`).
+        case badValue(QuestionField, given: String, expected: String)
+        /// A field the question needs was not given.
+        case missing(QuestionField)
+        /// A name the question does not know, with its value.
+        case unknown(name: String, given: String)
+        /// A field given more than once (or by two of its names), as spelled.
+        case givenTwice(QuestionField, spelled: [String])
+        /// Two fields that do not go together: the words, given the door.
+        case conflict(@Sendable (Door) -> String)
+    }
+
+    /// What is wrong.
+    public let reason: Reason
+
+    /// A refusal for `reason`.
+    public init(_ reason: Reason) { self.reason = reason }
+
+    /// The stable word a program tests.
+    public var code: String { "bad-parameter" }
+
+    /// The refusal in `door`'s words.
+    public func message(for door: Door) -> String {
+        switch (reason, door) {
+        case (.badValue(let field, let given, let expected), .commandLine):
+            return "The value '\(given)' is invalid for \(door.label(field)): expected \(expected)"
+        case (.badValue(let field, let given, let expected), .api):
+            return "parameter \(field.name)=\(given) is invalid: expected \(expected)"
+        case (.badValue(let field, let given, let expected), .mcp):
+            return "argument \"\(field.name)\" (\(given)) is invalid: expected \(expected)"
+        case (.missing(let field), .commandLine):
+            return field.placement == .argument
+                ? "Missing expected argument '<\(field.name)>'" : "Missing expected option \(door.label(field))"
+        case (.missing(let field), _):
+            return "\(door.fieldWord) \(door.label(field)) is required (like \(door.spell(field, field.example)))"
+        case (.unknown(let name, let given), .mcp):
+            return "unknown argument \"\(name)\" (\(given))"
+        case (.unknown(let name, let given), _):
+            return "unknown \(door.fieldWord) \(name)=\(given)"
+        case (.givenTwice(let field, let spelled), _):
+            return
+                "\(door.fieldWord) \(door.label(field)) is given more than once (\(spelled.joined(separator: " and "))); give it once"
+        case (.conflict(let words), _):
+            return words(door)
+        }
+    }
+
+    public var description: String { message(for: .commandLine) }
+}

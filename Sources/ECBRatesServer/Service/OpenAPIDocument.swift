@@ -1,0 +1,173 @@
+import ECBRates
+import Foundation
+
+/// The OpenAPI 3.1 document of `/api/`, made from ``Questions``: one `GET /api/<name>` per
+/// question, its fields as query parameters, its answer's JSON Schema, and the error statuses
+/// with their one shape. Served at `/api/openapi.json`, and written by `serve --print-openapi`
+/// (the Debian package installs it as `/usr/share/ecbrates/openapi.json`).
+package enum OpenAPIDocument {
+    /// The document, for the server's `version`.
+    package static func document(version: String) -> JSONText {
+        var paths: [(String, JSONText)] = Questions.all.map { question in
+            ("/api/\(question.name)", .object([("get", operation(question))]))
+        }
+        paths.append(
+            (
+                "/api/openapi.json",
+                .object([
+                    (
+                        "get",
+                        .object([
+                            ("operationId", .string("openapi")), ("summary", .string("This document")),
+                            (
+                                "responses",
+                                .object([
+                                    (
+                                        "200",
+                                        .object([
+                                            ("description", .string("The OpenAPI 3.1 document of /api/.")),
+                                            (
+                                                "content",
+                                                .object([
+                                                    (
+                                                        "application/json",
+                                                        .object([("schema", .object([("type", .string("object"))]))])
+                                                    )
+                                                ])
+                                            ),
+                                        ])
+                                    ),
+                                    ("304", .object([("description", .string("Not modified (If-None-Match)."))])),
+                                ])
+                            ),
+                        ])
+                    )
+                ])
+            ))
+        return .object([
+            ("openapi", .string("3.1.0")),
+            (
+                "info",
+                .object([
+                    ("title", .string("ecbrates")), ("version", .string(version)),
+                    (
+                        "description",
+                        .string(
+                            "The European Central Bank's euro reference exchange rates from a local store, exact to the digit. Each operation is a question the command line (`ecbrates <name>`) and the MCP tool of the same name answer too, with the same JSON, warnings included. Frankfurter's v1 (`/latest`, `/YYYY-MM-DD`, …) and v2 (`/v2/…`) APIs are served beside it, as Frankfurter documents them."
+                        )
+                    ),
+                    ("license", .object([("name", .string("MIT")), ("identifier", .string("MIT"))])),
+                ])
+            ),
+            ("paths", .object(paths)),
+            ("components", .object([("schemas", .object([("Error", AnswerSchema.serviceError)]))])),
+        ])
+    }
+
+    /// `GET /api/<name>`.
+    static func operation(_ question: any Question.Type) -> JSONText {
+        var parameters: [JSONText] = question.fields.map { parameter($0, name: $0.name) }
+        for field in question.fields {
+            for alias in field.aliases {
+                parameters.append(parameter(field, name: alias, description: "The same as \(field.name)."))
+            }
+        }
+        parameters.append(
+            .object([
+                ("name", .string("format")), ("in", .string("query")),
+                (
+                    "description",
+                    .string("json, csv or ndjson (default: by the Accept header, else json).")
+                ),
+                (
+                    "schema",
+                    .object([
+                        ("type", .string("string")), ("enum", .array(["json", "csv", "ndjson"].map { .string($0) })),
+                    ])
+                ),
+            ]))
+        let error: JSONText = .object([("$ref", .string("#/components/schemas/Error"))])
+        func failure(_ words: String) -> JSONText {
+            .object([
+                ("description", .string(words)),
+                ("content", .object([("application/json", .object([("schema", error)]))])),
+            ])
+        }
+        let text: JSONText = .object([("schema", .object([("type", .string("string"))]))])
+        var responses: [(String, JSONText)] = [
+            (
+                "200",
+                .object([
+                    ("description", .string("The answer (with its warnings, in JSON).")),
+                    (
+                        "content",
+                        .object([
+                            ("application/json", .object([("schema", question.answerSchema)])),
+                            ("text/csv", text), ("application/x-ndjson", text),
+                        ])
+                    ),
+                ])
+            ),
+            (
+                "304",
+                .object([("description", .string("Not modified: the copy the client has (If-None-Match) is current."))])
+            ),
+            (
+                "400",
+                failure(
+                    "The question is wrong: a parameter's value, a missing or unknown parameter (code bad-parameter), an as-of moment in the future."
+                )
+            ),
+        ]
+        responses.append(
+            (
+                "404",
+                failure(
+                    "The store has no such answer: an unknown currency, a day outside the store or without the currency's rate."
+                )
+            ))
+        responses.append(("422", failure("The answer cannot be exact (too many digits).")))
+        responses.append(
+            (
+                "503",
+                failure(
+                    "The store cannot answer now: it is empty, lacks days the ECB has published (stale-store, incomplete-range), or was being written at the moment asked about."
+                )
+            ))
+        return .object([
+            ("operationId", .string(question.name)), ("summary", .string(question.title)),
+            ("description", .string(question.summary)), ("parameters", .array(parameters)),
+            ("responses", .object(responses)),
+        ])
+    }
+
+    /// A query parameter for `field`, named `name`.
+    static func parameter(_ field: QuestionField, name: String, description: String? = nil) -> JSONText {
+        var fields: [(String, JSONText)] = [
+            ("name", .string(name)), ("in", .string("query")),
+            ("description", .string(description ?? field.help(for: .api))),
+        ]
+        if field.isRequired && name == field.name { fields.append(("required", .bool(true))) }
+        var schema: [(String, JSONText)]
+        switch field.kind {
+        case .currency: schema = [("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))]
+        case .currencies:
+            schema = [("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}(,[A-Za-z]{3})*$"))]
+        case .day: schema = [("type", .string("string")), ("format", .string("date"))]
+        case .moment: schema = [("type", .string("string"))]
+        case .amount: schema = [("type", .string("string")), ("pattern", .string("^-?[0-9]+(\\.[0-9]+)?$"))]
+        case .count(let minimum, let maximum):
+            schema = [
+                ("type", .string("integer")), ("minimum", .number(Double(minimum))),
+                ("maximum", .number(Double(maximum))),
+            ]
+        case .choice(let words): schema = [("type", .string("string")), ("enum", .array(words.map { .string($0) }))]
+        case .flag: schema = [("type", .string("boolean"))]
+        }
+        if let value = field.defaultText {
+            schema.append(("default", field.kind == .flag ? .bool(value == "true") : .string(value)))
+        }
+        fields.append(("schema", .object(schema)))
+        return .object(fields)
+    }
+}

@@ -1,0 +1,114 @@
+import ECBRates
+import ECBRatesServer
+import Foundation
+import TestSupport
+import Testing
+
+/// The service in process (``ServiceHarness``), without a socket: routing, parameters, caching
+/// headers, CORS, methods, errors and gzip.
+@Suite struct ServiceHarnessTests {
+    static func json(_ response: HTTPResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func everyQuestionHasARouteAndOthersAreNotFound() async throws {
+        let harness = try await ServiceHarness()
+        let targets = [
+            "/api/rate?currencies=USD&date=2024-03-28", "/api/convert?amount=100&from=USD&to=JPY&date=2024-03-28",
+            "/api/latest?currencies=USD", "/api/series?currencies=USD&from=2024-01-01&to=2024-01-31",
+            "/api/stats?currency=USD&from=2024-01-01&to=2024-12-31", "/api/currencies", "/api/corrections",
+            "/api/status",
+        ]
+        #expect(targets.count == Questions.all.count)
+        for target in targets {
+            let response = try harness.request(target)
+            #expect(response.status == 200, "\(target): \(ServiceHarness.text(response))")
+            #expect(response.header("Content-Type") == "application/json")
+        }
+        let missing = try harness.request("/api/exchange")
+        #expect(missing.status == 404)
+        #expect(try Self.json(missing)["code"] as? String == "not-found")
+        #expect(
+            ServiceHarness.text(missing).contains(
+                "the API has rate, convert, latest, series, stats, currencies, corrections, status and openapi.json"))
+        let document = try harness.request("/api/openapi.json")
+        #expect(document.status == 200)
+        let paths = try #require((try Self.json(document))["paths"] as? [String: Any])
+        #expect(Set(paths.keys) == Set(Questions.all.map { "/api/\($0.name)" } + ["/api/openapi.json"]))
+    }
+
+    @Test func parametersAreReadAsTheQuestionDeclaresThem() async throws {
+        let harness = try await ServiceHarness()
+        let unknown = try harness.request("/api/rate?currencies=USD&symbol=GBP")
+        #expect(unknown.status == 400)
+        let refusal = try Self.json(unknown)
+        #expect(refusal["message"] as? String == "unknown parameter symbol=GBP")
+        #expect(refusal["code"] as? String == "bad-parameter")
+        let twice = try harness.request("/api/rate?currencies=USD&currency=GBP")
+        #expect(twice.status == 400)
+        #expect(
+            try Self.json(twice)["message"] as? String
+                == "parameter currencies is given more than once (currencies=USD and currency=GBP); give it once")
+        let bad = try harness.request("/api/rate?currencies=USD&date=2024-13-01")
+        #expect(
+            try Self.json(bad)["message"] as? String
+                == "parameter date=2024-13-01 is invalid: expected a day as YYYY-MM-DD")
+        let missing = try harness.request("/api/convert?amount=100&from=USD")
+        #expect(
+            try Self.json(missing)["message"] as? String == "parameter to is required (like to=JPY)")
+        let conflict = try harness.request("/api/series?currencies=USD&from=2024-02-01&to=2024-01-01")
+        #expect(try Self.json(conflict)["message"] as? String == "from (2024-02-01) is after to (2024-01-01)")
+        // The alias and lower case reach the same question.
+        let alias = try harness.request("/api/rate?currency=usd&date=2024-03-28")
+        let plain = try harness.request("/api/rate?currencies=USD&date=2024-03-28")
+        #expect(alias.status == 200 && alias.body == plain.body)
+    }
+
+    @Test func advicePointsToTheAPIsOwnSpelling() async throws {
+        let harness = try await ServiceHarness(now: "2026-10-28T12:00:00Z")
+        let range = try harness.request("/api/series?currencies=USD&from=2026-09-01&to=2026-10-27")
+        #expect(range.status == 503)
+        let message = try #require(try Self.json(range)["message"] as? String)
+        #expect(message.hasSuffix("or pass partial=true to accept what is stored"), "\(message)")
+        let partial = try harness.request("/api/series?currencies=USD&from=2026-09-01&to=2026-10-27&partial=true")
+        #expect(partial.status == 200)
+        let warnings = try #require(try Self.json(partial)["warnings"] as? [[String: Any]])
+        #expect(warnings.map { $0["code"] as? String } == ["incomplete-answer"])
+        let v2 = try harness.request("/v2/rates?from=2026-10-01&to=2026-10-27&quotes=USD")
+        #expect(v2.status == 503)
+        #expect(ServiceHarness.text(v2).contains("pass partial=true"), "\(ServiceHarness.text(v2))")
+        let v2Partial = try harness.request("/v2/rates?from=2026-09-28&to=2026-10-27&quotes=USD&partial=true")
+        #expect(v2Partial.status == 200, "\(ServiceHarness.text(v2Partial))")
+        // A stale store's latest answer says so, as the command line's does.
+        let latest = try harness.request("/api/latest?currencies=USD")
+        #expect(ServiceHarness.text(latest).contains(#""warnings":[{"code":"stale-store""#))
+    }
+
+    @Test func validatorsCachingAndConditionalRequests() async throws {
+        let harness = try await ServiceHarness()
+        let first = try harness.request("/api/rate?currencies=USD&date=2024-03-28")
+        let etag = try #require(first.header("ETag"))
+        #expect(first.header("Last-Modified") != nil)
+        #expect(first.header("Cache-Control") == "public, max-age=86400, must-revalidate")
+        let again = try harness.request("/api/rate?currencies=USD&date=2024-03-28", headers: ["If-None-Match": etag])
+        #expect(again.status == 304 && again.body.isEmpty)
+        let status = try harness.request("/api/status")
+        #expect(status.header("ETag") == nil, "status names the store's file and ages: not cached")
+    }
+
+    @Test func methodsCORSAndGzip() async throws {
+        let harness = try await ServiceHarness(settings: RateService.Settings(corsOrigin: "*"))
+        let post = try harness.request("/api/rate", method: "DELETE")
+        #expect(post.status == 405 && post.header("Allow") == "GET, HEAD, OPTIONS")
+        let options = try harness.request("/api/rate", method: "OPTIONS")
+        #expect(options.status == 204 && options.header("Access-Control-Allow-Methods") == "GET, HEAD, OPTIONS")
+        let cors = try harness.request("/api/currencies", headers: ["Origin": "https://example.org"])
+        #expect(cors.header("Access-Control-Allow-Origin") == "*")
+        let plain = try harness.request("/api/currencies")
+        let gzipped = try harness.request("/api/currencies", headers: ["Accept-Encoding": "gzip"])
+        #expect(gzipped.header("Content-Encoding") == "gzip" && gzipped.body.count < plain.body.count)
+        #expect(gzipped.header("ETag") != plain.header("ETag"))
+        let v1 = try harness.request("/2024-03-28?amount=abc")
+        #expect(v1.status == 422, "Frankfurter answers a request it cannot read with 422")
+    }
+}
