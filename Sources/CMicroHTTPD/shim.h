@@ -30,6 +30,7 @@ typedef struct cmhd_api {
     void (*destroy_response)(struct MHD_Response *response);
     const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...);
     const char *(*get_version)(void);
+    enum MHD_Result (*is_feature_supported)(enum MHD_FEATURE feature);
 } cmhd_api;
 
 /// Loads libmicrohttpd (its ABI 12, as Debian's libmicrohttpd12 ships it) into `api`: NULL, or
@@ -51,6 +52,7 @@ static inline const char *cmhd_load(cmhd_api *api) {
     CMHD_SYMBOL(destroy_response, "MHD_destroy_response")
     CMHD_SYMBOL(get_daemon_info, "MHD_get_daemon_info")
     CMHD_SYMBOL(get_version, "MHD_get_version")
+    CMHD_SYMBOL(is_feature_supported, "MHD_is_feature_supported")
 #undef CMHD_SYMBOL
     return NULL;
 }
@@ -70,6 +72,10 @@ typedef struct cmhd_settings {
     /// Bytes of a connection's memory for the request line and headers (limits their size).
     size_t connection_memory_limit;
     unsigned int listen_backlog;
+    /// TLS (flags carry MHD_USE_TLS): the key and the certificate chain, PEM, NUL-terminated;
+    /// NULL for plain HTTP.
+    const char *tls_key;
+    const char *tls_cert;
     /// Hears libmicrohttpd's own messages (a connection refused at the limit, a socket error),
     /// one line each, with the daemon's `cls`; or NULL.
     void (*log)(void *cls, const char *message);
@@ -98,7 +104,7 @@ static inline struct MHD_Daemon *cmhd_start(const cmhd_api *api, const cmhd_sett
                                             void *(*uri_logger)(void *cls, const char *uri,
                                                                 struct MHD_Connection *connection),
                                             MHD_NotifyConnectionCallback connections, void *cls) {
-    struct MHD_OptionItem options[14];
+    struct MHD_OptionItem options[16];
     int count = 0;
     if (settings->log != NULL) {
         // Kept for the daemon's life (one per server process).
@@ -117,6 +123,10 @@ static inline struct MHD_Daemon *cmhd_start(const cmhd_api *api, const cmhd_sett
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_logger, cls};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connections, cls};
     options[count++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog, NULL};
+    if (settings->tls_key != NULL && settings->tls_cert != NULL) {
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)settings->tls_key};
+        options[count++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)settings->tls_cert};
+    }
     if (settings->threads > 1)
         options[count++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, settings->threads, NULL};
     if (settings->listen_fd >= 0)
@@ -127,6 +137,14 @@ static inline struct MHD_Daemon *cmhd_start(const cmhd_api *api, const cmhd_sett
     return api->start_daemon(settings->flags, settings->port, NULL, NULL, handler, cls, MHD_OPTION_ARRAY, options,
                              MHD_OPTION_END);
 }
+
+/// Whether the loaded libmicrohttpd speaks TLS (built with GnuTLS, as Debian's is).
+static inline int cmhd_has_tls(const cmhd_api *api) {
+    return api->is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+}
+
+/// The flag that turns TLS on.
+static inline unsigned int cmhd_tls_flag(void) { return MHD_USE_TLS; }
 
 // libmicrohttpd's closed enums, whose constants Swift does not import by their C names.
 static inline enum MHD_Result cmhd_yes(void) { return MHD_YES; }

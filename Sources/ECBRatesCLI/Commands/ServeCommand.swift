@@ -32,6 +32,20 @@ struct ServeCommand: ParsableCommand {
             help: "auto: import the ECB's rates in this process when they are due, retrying until in; off (default)."
         ))
     var refresh: Refresh?
+    @Option(
+        .text(
+            "--tls-cert", value: "file",
+            help: "Serve HTTPS with this certificate chain (PEM; with --tls-key), through libmicrohttpd's GnuTLS.",
+            completion: .file))
+    var tlsCert: String?
+    @Option(
+        .text("--tls-key", value: "file", help: "The private key of --tls-cert (PEM).", completion: .file))
+    var tlsKey: String?
+    @Option(
+        .integer(
+            "--cache-bytes", value: "bytes", minimum: 0,
+            help: "What the answer cache may hold (default: 67108864, 64 MiB); the oldest answers leave first."))
+    var cacheBytes: Int?
     @Flag(
         FlagSpec(
             "--print-openapi",
@@ -68,11 +82,19 @@ struct ServeCommand: ParsableCommand {
             settings.port = port
         }
         if let threads { settings.threads = threads }
+        switch (tlsCert, tlsKey) {
+        case (nil, nil): break
+        case (let cert?, let key?):
+            settings.tls = (try Self.pem(key, option: "--tls-key"), try Self.pem(cert, option: "--tls-cert"))
+        case (nil, _): throw UsageError("'--tls-key <file>' needs '--tls-cert <file>'", command: name)
+        case (_, nil): throw UsageError("'--tls-cert <file>' needs '--tls-key <file>'", command: name)
+        }
         settings.listeningSocket = Self.systemdSocket(context.environment)
         let storeLocation = context.storeLocation(self.store)
         var serviceSettings = RateService.Settings(
             corsOrigin: cors, maxAgeDays: maxAgeDays, storeLocation: storeLocation)
         serviceSettings.version = CLI.version
+        if let cacheBytes { serviceSettings.cacheBytes = cacheBytes }
         // Refreshing, the server imports into its store (creating it if need be); else it only reads.
         let refreshing = refresh == .auto
         let ecbBaseURL = try ImportCommand.ecbBaseURL(context.environment, command: name)
@@ -93,8 +115,9 @@ struct ServeCommand: ParsableCommand {
         let signals = SignalTrap.attach(stop)
         defer { signals.release() }
         let where_ = settings.listeningSocket.map { "socket \($0) from systemd" } ?? "\(settings.host):\(daemon.port)"
+        let scheme = settings.tls == nil ? "http" : "https"
         console.err(
-            "serving \(store.url.path) on http://\(where_.contains(":") && settings.host.contains(":") ? "[\(settings.host)]:\(daemon.port)" : where_)/ (Ctrl-C stops)\n"
+            "serving \(store.url.path) on \(scheme)://\(where_.contains(":") && settings.host.contains(":") ? "[\(settings.host)]:\(daemon.port)" : where_)/ (Ctrl-C stops)\n"
         )
         // $ECBRATES_REFRESH_RETRY_SECONDS: the first retry's delay (60 s; at most twice it then),
         // for tests and for an operator watching a late publication.
@@ -135,6 +158,19 @@ struct ServeCommand: ParsableCommand {
         }
         console.err("stopped\n")
         return ExitCode.success
+    }
+
+    /// The PEM text of `path` (a key or a certificate), or why it cannot be used.
+    static func pem(_ path: String, option: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let reason = access(path, F_OK) == 0 ? "cannot be read (permission denied)" : "no such file"
+            throw ServeError.badTLSFile(option: option, path: path, reason: reason)
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.contains("-----BEGIN ") else {
+            throw ServeError.badTLSFile(option: option, path: path, reason: "not PEM (no -----BEGIN line)")
+        }
+        return text
     }
 
     /// The socket systemd passed (`LISTEN_PID` is this process, `LISTEN_FDS` ≥ 1): descriptor 3.

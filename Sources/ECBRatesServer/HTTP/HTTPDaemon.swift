@@ -8,7 +8,8 @@ import Synchronization
 /// log and the metrics).
 ///
 /// `@unchecked Sendable`: `daemon` is written in `init` and by `stop()` under `stateLock`; the
-/// rest is immutable or a `Mutex`/`Atomic`.
+/// rest is immutable or a `Mutex`/`Atomic` (the TLS key and certificate, C strings libmicrohttpd
+/// reads, are written once in `init` and freed in `deinit`).
 package final class HTTPDaemon: @unchecked Sendable {
     /// One finished exchange, as the access log and the metrics see it.
     package struct Exchange: Sendable {
@@ -68,6 +69,14 @@ package final class HTTPDaemon: @unchecked Sendable {
             UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_ITC.rawValue)
             | UInt32(MHD_USE_EPOLL.rawValue) | UInt32(MHD_USE_ERROR_LOG.rawValue)
         if address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+        if settings.tls != nil {
+            guard cmhd_has_tls(api) != 0 else { throw ServeError.noTLS }
+            flags |= cmhd_tls_flag()
+        }
+        // libmicrohttpd keeps pointers to the key and certificate: they live as long as the daemon.
+        tlsKey = settings.tls.map { strdup($0.key) }
+        tlsCertificate = settings.tls.map { strdup($0.certificate) }
+        let (key, certificate) = (tlsKey, tlsCertificate)
         let holder = Box(self)
         box = holder
         let context = Unmanaged.passUnretained(holder).toOpaque()
@@ -78,6 +87,7 @@ package final class HTTPDaemon: @unchecked Sendable {
                 connection_limit: UInt32(connectionLimit),
                 connection_timeout: UInt32(settings.idleTimeoutSeconds),
                 connection_memory_limit: settings.headerBytes, listen_backlog: 1_024,
+                tls_key: key.map { UnsafePointer($0) }, tls_cert: certificate.map { UnsafePointer($0) },
                 log: { cls, message in
                     guard let message else { return }
                     HTTPDaemon.daemon(cls)?.log(String(cString: message))
@@ -92,6 +102,10 @@ package final class HTTPDaemon: @unchecked Sendable {
         daemon = started
         port = settings.listeningSocket == nil && settings.port != 0 ? settings.port : cmhd_bound_port(api, started)
     }
+
+    /// The TLS key and certificate handed to libmicrohttpd (C strings, freed with the daemon).
+    private let tlsKey: UnsafeMutablePointer<CChar>?
+    private let tlsCertificate: UnsafeMutablePointer<CChar>?
 
     /// The object the C callbacks are given, which leads back to the daemon (weakly).
     private var box: Box?
@@ -111,7 +125,11 @@ package final class HTTPDaemon: @unchecked Sendable {
         api.pointee.stop_daemon(current)
     }
 
-    deinit { stop(grace: .zero) }
+    deinit {
+        stop(grace: .zero)
+        free(tlsKey)
+        free(tlsCertificate)
+    }
 
     // MARK: libmicrohttpd's callbacks
 

@@ -21,6 +21,9 @@ package struct HTTPDaemonSettings: Sendable {
     /// The largest request body (a batch conversion's CSV); larger ones get 413.
     package var maximumBodyBytes: Int = 16 * 1_024 * 1_024
 
+    /// TLS: the private key and the certificate chain (PEM), or nil for plain HTTP.
+    package var tls: (key: String, certificate: String)?
+
     /// The default settings: loopback, port 8080.
     package init() {}
 }

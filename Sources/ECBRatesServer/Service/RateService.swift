@@ -18,6 +18,8 @@ package final class RateService: Sendable {
         package var storeLocation: StoreLocation?
         /// The version the OpenAPI document names.
         package var version = "1.0.0"
+        /// What the answer cache may hold, in bytes (``AnswerCache/maximumBytes``).
+        package var cacheBytes = AnswerCache.defaultBytes
 
         /// No CORS, no freshness limit.
         package init(corsOrigin: String? = nil, maxAgeDays: Int? = nil, storeLocation: StoreLocation? = nil) {
@@ -33,12 +35,10 @@ package final class RateService: Sendable {
     package let metrics: ServerMetrics
     private let settings: Settings
     private let clock: @Sendable () -> Date
-    /// The commit time of each history transaction asked about (few: one per import).
-    private let commitDates = Mutex<[Int64: (date: Date, text: String)]>([:])
     /// The newest stored day of each history transaction asked about.
     private let newestDays = Mutex<[Int64: CalendarDay]>([:])
     /// Answers kept while the store's history token stays the same.
-    private let answers = AnswerCache()
+    private let answers: AnswerCache
     /// The TARGET calendar at the current second (computed once a second, not per request).
     private let calendar = Mutex<CalendarMoment?>(nil)
 
@@ -71,6 +71,7 @@ package final class RateService: Sendable {
     ) {
         self.store = store
         self.settings = settings
+        self.answers = AnswerCache(maximumBytes: settings.cacheBytes)
         self.metrics = metrics
         self.clock = clock
     }
@@ -197,30 +198,34 @@ package final class RateService: Sendable {
             body = gzipped
             response.headers.append(("Content-Encoding", "gzip"))
         }
-        guard let token = answer.token, answer.status == 200 else {
+        guard answer.status == 200, answer.freshness != .uncached else {
             response.headers.append(("Cache-Control", "no-store"))
             response.body = body
             return response
         }
-        // Each representation its own validator: the media type, then the encoding.
-        let media =
-            answer.contentType.hasPrefix("application/x-ndjson")
-            ? "-ndjson" : answer.contentType.hasPrefix("text/csv") ? "-csv" : ""
-        let variant = media + (gzipped == nil ? "" : "-gzip")
-        let etag = "\"\(token.storeIdentifier.prefix(8))-\(token.transactionNumber)\(variant)\""
+        // The validator names the bytes, not the store's history: the same answer has the same
+        // ETag on every replica and across imports that change nothing, and a correction changes
+        // exactly the answers that include it. Strong (RFC 9110 8.8.3): each representation its
+        // own, the gzipped one (zlib at a fixed level: the same bytes everywhere) suffixed.
+        let tag = cached?.contentTag { Self.contentTag(answer) } ?? Self.contentTag(answer)
+        let etag = "\"\(tag)\(gzipped == nil ? "" : "-gzip")\""
         response.headers.append(("ETag", etag))
-        let committed = commitDate(of: token)
-        if let committed { response.headers.append(("Last-Modified", committed.text)) }
-        response.headers.append(("Cache-Control", cacheControl(answer.freshness, token: token, now: now)))
+        let modified = answer.token.flatMap { lastModified(at: $0, now: now) }
+        if let modified { response.headers.append(("Last-Modified", modified.text)) }
+        response.headers.append(("Cache-Control", cacheControl(answer.freshness, token: answer.token, now: now)))
         response.headers.append(("Vary", "Accept, Accept-Encoding"))
         if let match = request.header("if-none-match") {
-            let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            if tags.contains(etag) || tags.contains("W/" + etag) || tags.contains("*") {
+            // If-None-Match compares weakly (RFC 9110 13.1.2): W/ is ignored on either side.
+            let tags = match.split(separator: ",").map {
+                let tag = $0.trimmingCharacters(in: .whitespaces)
+                return tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+            }
+            if tags.contains(etag) || tags.contains("*") {
                 response.status = 304
                 return response
             }
-        } else if let since = request.header("if-modified-since").flatMap(HTTPDate.parse), let committed,
-            Int(committed.date.timeIntervalSince1970) <= Int(since.timeIntervalSince1970)
+        } else if let since = request.header("if-modified-since").flatMap(HTTPDate.parse), let modified,
+            Int(modified.date.timeIntervalSince1970) <= Int(since.timeIntervalSince1970)
         {
             response.status = 304
             return response
@@ -229,22 +234,37 @@ package final class RateService: Sendable {
         return response
     }
 
-    /// `Cache-Control` for an answer: a past day changes only by an ECB correction (a day's
-    /// lifetime, then revalidate: a 304 costs one read of the token); the newest day holds until
-    /// the ECB's next publication is due.
-    private func cacheControl(_ freshness: EndpointAnswer.Freshness, token: HistoryToken, now: Date) -> String {
+    /// The first 128 bits of the SHA-256 of an answer's media type and bytes, in hexadecimal.
+    static func contentTag(_ answer: EndpointAnswer) -> String {
+        String(SHA256.hex(Array((answer.contentType + "\n" + answer.body).utf8)).prefix(32))
+    }
+
+    /// `Cache-Control` for an answer (RFC 9111, with RFC 5861's extensions for a cache in
+    /// front): a past day changes only by an ECB correction (a day fresh, then a cache may answer
+    /// stale for a week while it revalidates, and for 30 days while the server fails); the
+    /// newest day holds until the ECB's next publication is due (then five minutes stale while a
+    /// cache revalidates, a day while the server fails).
+    private func cacheControl(_ freshness: EndpointAnswer.Freshness, token: HistoryToken?, now: Date) -> String {
         switch freshness {
-        case .past: return "public, max-age=86400, must-revalidate"
+        case .past: return "public, max-age=86400, stale-while-revalidate=604800, stale-if-error=2592000"
         case .current:
             // The ECB's publication is overdue (late, or not yet imported): it may land any
             // minute, so a cache asks again in one.
-            if let newest = newestDay(at: token), newest < calendar(at: now).due {
-                return "public, max-age=60, must-revalidate"
+            if let token, let newest = newestDay(at: token), newest < calendar(at: now).due {
+                return "public, max-age=60, stale-while-revalidate=60, stale-if-error=86400"
             }
             let seconds = Int(calendar(at: now).nextPublication.timeIntervalSince(now))
-            return "public, max-age=\(max(60, seconds)), must-revalidate"
+            return "public, max-age=\(max(60, seconds)), stale-while-revalidate=300, stale-if-error=86400"
         case .uncached: return "no-store"
         }
+    }
+
+    /// `Last-Modified` from the data: when the ECB published the store's newest day (16:00
+    /// Frankfurt time that day), the same on every replica that holds it; never after now.
+    private func lastModified(at token: HistoryToken, now: Date) -> (date: Date, text: String)? {
+        guard let newest = newestDay(at: token) else { return nil }
+        let date = min(TargetCalendar.publicationTime(of: newest), now)
+        return (date, HTTPDate.text(date))
     }
 
     /// The newest stored day in the state `token` names (read once per token).
@@ -255,14 +275,6 @@ package final class RateService: Sendable {
         }
         newestDays.withLock { $0[token.transactionNumber] = bounds.last }
         return bounds.last
-    }
-
-    private func commitDate(of token: HistoryToken) -> (date: Date, text: String)? {
-        if let known = commitDates.withLock({ $0[token.transactionNumber] }) { return known }
-        guard let date = try? store.commitDate(of: token) else { return nil }
-        let known = (date, HTTPDate.text(date))
-        commitDates.withLock { $0[token.transactionNumber] = known }
-        return known
     }
 
     // MARK: Health and metrics
@@ -298,6 +310,7 @@ package final class RateService: Sendable {
                 Double(status.missingBusinessDays.count)
             ),
             ("ecbrates_store_rates", "Rates stored.", Double(status.rates)),
+            ("ecbrates_answer_cache_bytes", "What the kept answers are charged, in bytes.", Double(answers.bytes)),
         ]
         if let run = status.lastRun {
             gauges.append(

@@ -24,7 +24,7 @@ final class ServedStore {
         var port: Int?
         let child = process
         Waiting.until(timeout: .seconds(30)) {
-            if let match = child.errorSoFar.firstMatch(of: /on http:\/\/127\.0\.0\.1:(\d+)\//) {
+            if let match = child.errorSoFar.firstMatch(of: /on https?:\/\/127\.0\.0\.1:(\d+)\//) {
                 port = Int(match.1)
             }
             return port != nil || child.hasEnded

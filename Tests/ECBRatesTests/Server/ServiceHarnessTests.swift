@@ -89,7 +89,9 @@ import Testing
         let first = try harness.request("/api/rate?currencies=USD&date=2024-03-28")
         let etag = try #require(first.header("ETag"))
         #expect(first.header("Last-Modified") != nil)
-        #expect(first.header("Cache-Control") == "public, max-age=86400, must-revalidate")
+        #expect(
+            first.header("Cache-Control")
+                == "public, max-age=86400, stale-while-revalidate=604800, stale-if-error=2592000")
         let again = try harness.request("/api/rate?currencies=USD&date=2024-03-28", headers: ["If-None-Match": etag])
         #expect(again.status == 304 && again.body.isEmpty)
         let status = try harness.request("/api/status")

@@ -2,7 +2,7 @@
 """A real Frankfurter client from PyPI against `ecbrates serve`, checked against an independent
 oracle (the ECB's XML read with expat, the answers computed with fractions).
 
-  frankfurter_client_check.py BASE_URL ECB_XML SEED CASES [--case N]
+  frankfurter_client_check.py BASE_URL ECB_XML SEED CASES [--case N] [--ca CA.pem]
 
 BASE_URL is where `ecbrates serve` listens (http://127.0.0.1:PORT), started with
 ECBRATES_NOW=2026-10-01T12:00:00Z on a store that holds ECB_XML. Prints `ok N` when every
@@ -19,7 +19,9 @@ How it is pointed at our server. The library has no option for another server: i
 is the module constant `frankfurter.utils.BASE_URL = "api.frankfurter.dev/v1"`, imported into
 `frankfurter.engine`, copied into the private `FrankfurterEngine.__base_url` by the
 constructor, and every request goes to f"https://{base_url}/{path}?{query}" (the scheme is
-hard-coded https). So this script, without patching the library's code:
+hard-coded https). With --ca, BASE_URL is `serve --tls-cert` itself (https) and the client talks
+to it directly, trusting CA.pem (SSL_CERT_FILE). Otherwise this script, without patching the
+library's code:
   1. sets the module constant `frankfurter.engine.BASE_URL = "127.0.0.1:<relay port>/v1"`
      before it constructs each FrankfurterEngine (which reads that global);
   2. runs a TLS relay in this process on 127.0.0.1:<relay port>: it ends TLS with a
@@ -290,6 +292,12 @@ def run_case(oracle, seed, case):
 def main():
     arguments = sys.argv[1:]
     only = None
+    ca = None
+    if "--ca" in arguments:
+        # BASE_URL is https (`serve --tls-cert`): no relay; the client trusts the test's CA.
+        at = arguments.index("--ca")
+        ca = arguments[at + 1]
+        del arguments[at:at + 2]
     if "--case" in arguments:
         at = arguments.index("--case")
         only = int(arguments[at + 1])
@@ -302,9 +310,13 @@ def main():
     oracle = Oracle(xml_path)
     socket.setdefaulttimeout(60)
     with tempfile.TemporaryDirectory() as directory:
-        relay = TLSRelay((url.hostname, url.port), directory)
-        os.environ["SSL_CERT_FILE"] = relay.cert
-        frankfurter.engine.BASE_URL = f"127.0.0.1:{relay.port}/v1"
+        if ca is not None:
+            os.environ["SSL_CERT_FILE"] = ca
+            frankfurter.engine.BASE_URL = f"{url.hostname}:{url.port}/v1"
+        else:
+            relay = TLSRelay((url.hostname, url.port), directory)
+            os.environ["SSL_CERT_FILE"] = relay.cert
+            frankfurter.engine.BASE_URL = f"127.0.0.1:{relay.port}/v1"
         checked = 0
         failures = 0
         for case in ([only] if only is not None else range(cases)):
