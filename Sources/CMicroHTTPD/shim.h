@@ -31,6 +31,8 @@ typedef struct cmhd_api {
     const union MHD_DaemonInfo *(*get_daemon_info)(struct MHD_Daemon *daemon, enum MHD_DaemonInfoType info_type, ...);
     const char *(*get_version)(void);
     enum MHD_Result (*is_feature_supported)(enum MHD_FEATURE feature);
+    void (*suspend_connection)(struct MHD_Connection *connection);
+    void (*resume_connection)(struct MHD_Connection *connection);
 } cmhd_api;
 
 /// Loads libmicrohttpd (its ABI 12, as Debian's libmicrohttpd12 ships it) into `api`: NULL, or
@@ -53,6 +55,8 @@ static inline const char *cmhd_load(cmhd_api *api) {
     CMHD_SYMBOL(get_daemon_info, "MHD_get_daemon_info")
     CMHD_SYMBOL(get_version, "MHD_get_version")
     CMHD_SYMBOL(is_feature_supported, "MHD_is_feature_supported")
+    CMHD_SYMBOL(suspend_connection, "MHD_suspend_connection")
+    CMHD_SYMBOL(resume_connection, "MHD_resume_connection")
 #undef CMHD_SYMBOL
     return NULL;
 }
@@ -142,6 +146,9 @@ static inline struct MHD_Daemon *cmhd_start(const cmhd_api *api, const cmhd_sett
 static inline int cmhd_has_tls(const cmhd_api *api) {
     return api->is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }
+
+/// The flag that lets a request be suspended while another thread answers it.
+static inline unsigned int cmhd_suspend_flag(void) { return MHD_ALLOW_SUSPEND_RESUME; }
 
 /// The flag that turns TLS on.
 static inline unsigned int cmhd_tls_flag(void) { return MHD_USE_TLS; }

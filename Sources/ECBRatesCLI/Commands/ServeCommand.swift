@@ -43,6 +43,13 @@ struct ServeCommand: ParsableCommand {
     var tlsKey: String?
     @Option(
         .integer(
+            "--max-heavy", minimum: 1,
+            help:
+                "Ranges answered at once (default: 2), each beside the threads that serve connections; past it, 503 with Retry-After."
+        ))
+    var maxHeavy: Int?
+    @Option(
+        .integer(
             "--cache-bytes", value: "bytes", minimum: 0,
             help: "What the answer cache may hold (default: 67108864, 64 MiB); the oldest answers leave first."))
     var cacheBytes: Int?
@@ -82,6 +89,7 @@ struct ServeCommand: ParsableCommand {
             settings.port = port
         }
         if let threads { settings.threads = threads }
+        if let maxHeavy { settings.maximumHeavy = maxHeavy }
         switch (tlsCert, tlsKey) {
         case (nil, nil): break
         case (let cert?, let key?):
@@ -106,7 +114,7 @@ struct ServeCommand: ParsableCommand {
         let service = RateService(store: store, settings: serviceSettings, clock: { context.now })
         let console = context.console
         let daemon = try HTTPDaemon(
-            settings: settings, handler: { service.respond(to: $0) },
+            settings: settings, handler: { service.respond(to: $0) }, weigh: { service.weigh($0) },
             completed: { exchange in
                 service.metrics.record(exchange)
                 console.err(AccessLog.line(exchange, at: Date()))

@@ -7,7 +7,8 @@ import Synchronization
 /// threads, sends the answer, and reports each finished exchange to `completed` (for the access
 /// log and the metrics).
 ///
-/// `@unchecked Sendable`: `daemon` is written in `init` and by `stop()` under `stateLock`; the
+/// `@unchecked Sendable`: `daemon` and `stopping` are written in `init` and by `stop()` under
+/// `stateLock` (which a heavy answer's resumption also takes); the
 /// rest is immutable or a `Mutex`/`Atomic` (the TLS key and certificate, C strings libmicrohttpd
 /// reads, are written once in `init` and freed in `deinit`).
 package final class HTTPDaemon: @unchecked Sendable {
@@ -32,14 +33,29 @@ package final class HTTPDaemon: @unchecked Sendable {
     /// What the handler returns: the response, and the route's name for the metrics.
     package typealias Handler = @Sendable (HTTPRequest) -> (response: HTTPResponse, route: String)
 
+    /// Whether a request is heavy (``HTTPDaemonSettings/maximumHeavy``), and the route to count
+    /// its refusal under.
+    package typealias Weigher = @Sendable (HTTPRequest) -> (heavy: Bool, route: String)
+
     /// The port the daemon listens on (written once, in `init`).
     package private(set) var port: UInt16 = 0
     private let settings: HTTPDaemonSettings
     private let handler: Handler
+    private let weigh: Weigher
+    /// Heavy requests being answered now.
+    private let heavyInFlight = Atomic<Int>(0)
+    /// Connections suspended while their heavy answer is made (until their thread takes it).
+    private let suspended = Atomic<Int>(0)
+    /// Set when a stop begins: no connection is suspended from then on.
+    private let draining = Atomic<Bool>(false)
+    /// Where heavy requests are answered.
+    private let heavyQueue = DispatchQueue(label: "ecbrates.heavy", attributes: .concurrent)
     private let completed: @Sendable (Exchange) -> Void
     private let log: @Sendable (String) -> Void
     private let stateLock = Mutex<Void>(())
     private var daemon: OpaquePointer?
+    /// Set (under `stateLock`) just before the daemon stops: no connection is resumed after.
+    private var stopping = false
     /// Requests read but not yet finished: what a graceful stop waits for.
     private let inFlight = Atomic<Int>(0)
     private let openConnections = Atomic<Int>(0)
@@ -51,11 +67,12 @@ package final class HTTPDaemon: @unchecked Sendable {
     /// Starts listening as `settings` say; `handler` answers each request (on the daemon's
     /// threads), `completed` hears of each exchange once it is over.
     package init(
-        settings: HTTPDaemonSettings, handler: @escaping Handler, completed: @escaping @Sendable (Exchange) -> Void,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        settings: HTTPDaemonSettings, handler: @escaping Handler, weigh: @escaping Weigher = { _ in (false, "") },
+        completed: @escaping @Sendable (Exchange) -> Void, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         self.settings = settings
         self.handler = handler
+        self.weigh = weigh
         self.completed = completed
         self.log = log
         connectionLimit = Self.affordableConnections(settings.connectionLimit)
@@ -67,7 +84,7 @@ package final class HTTPDaemon: @unchecked Sendable {
         // ERROR_LOG: libmicrohttpd's own refusals (the connection limit) reach `log`.
         var flags =
             UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_ITC.rawValue)
-            | UInt32(MHD_USE_EPOLL.rawValue) | UInt32(MHD_USE_ERROR_LOG.rawValue)
+            | UInt32(MHD_USE_EPOLL.rawValue) | UInt32(MHD_USE_ERROR_LOG.rawValue) | cmhd_suspend_flag()
         if address.isIPv6 { flags |= UInt32(MHD_USE_IPv6.rawValue) }
         if settings.tls != nil {
             guard cmhd_has_tls(api) != 0 else { throw ServeError.noTLS }
@@ -112,17 +129,35 @@ package final class HTTPDaemon: @unchecked Sendable {
 
     /// Stops accepting connections, lets the requests in flight finish (for up to `grace`), and
     /// stops the daemon. Idempotent.
-    package func stop(grace: Duration = .seconds(10)) {
+    package func stop(grace: Duration? = nil) {
         let current: OpaquePointer? = stateLock.withLock { _ in
             defer { daemon = nil }
             return daemon
         }
         guard let current else { return }
+        draining.store(true, ordering: .sequentiallyConsistent)
         let listening = api.pointee.quiesce_daemon(current)
         if listening >= 0 && settings.listeningSocket == nil { close(listening) }
-        let deadline = ContinuousClock.now + grace
-        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline { usleep(5_000) }
-        api.pointee.stop_daemon(current)
+        // The requests in flight finish, for up to the grace; a suspended one (a heavy answer
+        // being made) is waited for past it, as libmicrohttpd cannot stop with one suspended
+        // (no new one is suspended from now: a heavy request gets 503).
+        let deadline = ContinuousClock.now + (grace ?? .milliseconds(Int(settings.stopGraceSeconds * 1_000)))
+        let last = deadline + .seconds(10)
+        while inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < last
+            && (ContinuousClock.now < deadline || suspended.load(ordering: .acquiring) > 0)
+        {
+            usleep(5_000)
+        }
+        // A heavy answer finished from now on leaves its connection as it is: it must not be
+        // resumed once the daemon is stopping.
+        stateLock.withLock { _ in stopping = true }
+        if suspended.load(ordering: .acquiring) == 0 {
+            api.pointee.stop_daemon(current)
+        } else {
+            // (Not reached unless an answer took more than the grace and ten seconds: the process
+            // ends with the daemon's threads.)
+            log("stopping with \(suspended.load(ordering: .relaxed)) answers unfinished")
+        }
     }
 
     deinit {
@@ -151,7 +186,15 @@ package final class HTTPDaemon: @unchecked Sendable {
         var bytes = 0
         var route = "unmatched"
         var stream: HTTPBodyStream?
+        /// A heavy request's answer, made on another thread while the connection waited
+        /// suspended; taken by the connection's thread once it is resumed.
+        let ready = ReadyAnswer()
         init(target: String) { self.target = target }
+    }
+
+    /// A heavy request's answer, handed from the thread that made it to the connection's.
+    private final class ReadyAnswer: Sendable {
+        let answer = Mutex<(response: HTTPResponse, route: String)?>(nil)
     }
 
     private static func daemon(_ cls: UnsafeMutableRawPointer?) -> HTTPDaemon? {
@@ -188,7 +231,17 @@ package final class HTTPDaemon: @unchecked Sendable {
             uploadSize.pointee = 0
             return cmhd_yes()
         }
-        let (response, route) = daemon.answer(pending, connection: connection)
+        let answered: (response: HTTPResponse, route: String)
+        if let ready = pending.ready.answer.withLock({ $0.take() }) {
+            answered = ready
+            daemon.suspended.subtract(1, ordering: .acquiringAndReleasing)
+        } else {
+            switch daemon.answer(pending, connection: connection) {
+            case .now(let response, let route): answered = (response, route)
+            case .suspended: return cmhd_yes()
+            }
+        }
+        let (response, route) = answered
         pending.status = response.status
         pending.bytes = pending.method == "HEAD" ? 0 : response.body.count
         pending.stream = response.stream
@@ -229,21 +282,80 @@ package final class HTTPDaemon: @unchecked Sendable {
         }
     }
 
-    private func answer(_ pending: Pending, connection: OpaquePointer) -> (HTTPResponse, String) {
+    /// How a request is answered: now, or later by another thread (its connection suspended).
+    private enum Answering {
+        case now(HTTPResponse, String)
+        case suspended
+    }
+
+    private func answer(_ pending: Pending, connection: OpaquePointer) -> Answering {
+        let (response, route) = request(pending, connection: connection)
+        guard case .some(let request) = response else { return .now(route.response!, route.name) }
+        let (heavy, heavyRoute) = weigh(request)
+        guard heavy else {
+            let (response, route) = handler(request)
+            return .now(response, route)
+        }
+        // A slot for it, or a 503 at once: the work in flight is bounded, whatever the load.
+        let isDraining = draining.load(ordering: .sequentiallyConsistent)
+        if isDraining || heavyInFlight.add(1, ordering: .acquiringAndReleasing).newValue > settings.maximumHeavy {
+            if !isDraining { heavyInFlight.subtract(1, ordering: .relaxed) }
+            var busy = ServiceError.response(
+                status: 503,
+                "the server is answering \(settings.maximumHeavy) ranges already, as many as it answers at once; try again in a second",
+                code: "busy")
+            busy.headers.append(("Retry-After", "1"))
+            return .now(busy, heavyRoute)
+        }
+        suspended.add(1, ordering: .acquiringAndReleasing)
+        api.pointee.suspend_connection(connection)
+        let connectionAddress = UInt(bitPattern: connection)
+        let ready = pending.ready
+        heavyQueue.async { [self] in
+            let answered = handler(request)
+            ready.answer.withLock { $0 = answered }
+            heavyInFlight.subtract(1, ordering: .acquiringAndReleasing)
+            stateLock.withLock { _ in
+                if !stopping { api.pointee.resume_connection(OpaquePointer(bitPattern: connectionAddress)) }
+            }
+        }
+        return .suspended
+    }
+
+    /// The request `pending` gathered, or (when it cannot be read) the refusal to send.
+    private func request(
+        _ pending: Pending, connection: OpaquePointer
+    ) -> (
+        HTTPRequest?, (response: HTTPResponse?, name: String)
+    ) {
+        switch readRequest(pending, connection: connection) {
+        case .success(let request): return (request, (nil, ""))
+        case .failure(let refusal): return (nil, (refusal.response, refusal.route))
+        }
+    }
+
+    /// A request that cannot be read, and its answer.
+    private struct Refusal: Error {
+        let response: HTTPResponse
+        let route: String
+    }
+
+    private func readRequest(_ pending: Pending, connection: OpaquePointer) -> Result<HTTPRequest, Refusal> {
         if pending.target.utf8.count > settings.maximumTargetBytes {
-            return (
-                ServiceError.response(
-                    status: 414,
-                    "the request target is \(pending.target.utf8.count) bytes; at most \(settings.maximumTargetBytes) are read"
-                ), "limit"
-            )
+            return .failure(
+                Refusal(
+                    response: ServiceError.response(
+                        status: 414,
+                        "the request target is \(pending.target.utf8.count) bytes; at most \(settings.maximumTargetBytes) are read"
+                    ), route: "limit"))
         }
         if pending.bodyTooLarge {
-            return (
-                ServiceError.response(
-                    status: 413, "the request body is larger than \(settings.maximumBodyBytes) bytes, the most read"),
-                "limit"
-            )
+            return .failure(
+                Refusal(
+                    response: ServiceError.response(
+                        status: 413, "the request body is larger than \(settings.maximumBodyBytes) bytes, the most read"
+                    ),
+                    route: "limit"))
         }
         var headers = HeaderCollector()
         withUnsafeMutablePointer(to: &headers) { pointer in
@@ -256,17 +368,15 @@ package final class HTTPDaemon: @unchecked Sendable {
                     return cmhd_yes()
                 }, pointer)
         }
-        let request: HTTPRequest
         do {
-            request = try HTTPRequest(
-                method: pending.method, target: pending.target, headers: headers.fields, body: pending.body)
+            return .success(
+                try HTTPRequest(
+                    method: pending.method, target: pending.target, headers: headers.fields, body: pending.body))
         } catch let error as HTTPRequestError {
-            return (ServiceError.response(status: 400, error.message), "bad-request")
+            return .failure(Refusal(response: ServiceError.response(status: 400, error.message), route: "bad-request"))
         } catch {
-            return (ServiceError.response(status: 400, "\(error)"), "bad-request")
+            return .failure(Refusal(response: ServiceError.response(status: 400, "\(error)"), route: "bad-request"))
         }
-        let (response, route) = handler(request)
-        return (response, route)
     }
 
     /// At most `wanted` connections, as many as the process's descriptors allow: their soft

@@ -21,6 +21,14 @@ package struct HTTPDaemonSettings: Sendable {
     /// The largest request body (a batch conversion's CSV); larger ones get 413.
     package var maximumBodyBytes: Int = 16 * 1_024 * 1_024
 
+    /// Heavy requests (the handler's `isHeavy` says which: ranges, not yet answered) answered at
+    /// once, each on a thread of its own while its connection waits suspended, so that the
+    /// threads serving connections stay free for `/healthz` and cached answers. Past it, a heavy
+    /// request is answered 503 with `Retry-After` at once. Default: 2.
+    package var maximumHeavy: Int = 2
+    /// How long a stop lets the requests in flight finish before it closes them, in seconds.
+    package var stopGraceSeconds: Double = 4
+
     /// TLS: the private key and the certificate chain (PEM), or nil for plain HTTP.
     package var tls: (key: String, certificate: String)?
 

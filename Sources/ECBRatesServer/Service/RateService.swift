@@ -37,6 +37,8 @@ package final class RateService: Sendable {
     private let clock: @Sendable () -> Date
     /// The newest stored day of each history transaction asked about.
     private let newestDays = Mutex<[Int64: CalendarDay]>([:])
+    /// The newest stored day at a history token, for `/healthz`.
+    private let healthDays = Mutex<(token: HistoryToken, lastDay: CalendarDay?)?>(nil)
     /// Answers kept while the store's history token stays the same.
     private let answers: AnswerCache
     /// The TARGET calendar at the current second (computed once a second, not per request).
@@ -173,6 +175,32 @@ package final class RateService: Sendable {
         }
     }
 
+    /// Whether `request` is heavy: a range of days (`/api/series`, `/api/stats`, v1's
+    /// `/start..end`, v2's `/v2/rates?from=`) that the answer cache does not hold. What the daemon
+    /// bounds (``HTTPDaemonSettings/maximumHeavy``); the route names a refusal in the metrics.
+    package func weigh(_ request: HTTPRequest) -> (heavy: Bool, route: String) {
+        let path = request.path
+        guard request.method == "GET" || request.method == "HEAD" else { return (false, "") }
+        let route: String
+        if path == "/api/series" || path == "/api/stats" {
+            route = "api/" + path.dropFirst(5)
+        } else if path.hasPrefix("/v2/rates") && request.query.contains(where: { $0.name == "from" }) {
+            route = "v2/rates"
+        } else if !path.hasPrefix("/api/") && !path.hasPrefix("/v2/") && path.contains("..") {
+            route = "v1"
+        } else {
+            return (false, "")
+        }
+        let now = clock()
+        let moment = calendar(at: now)
+        let key = AnswerCache.Key(
+            target: request.target, accept: request.header("accept") ?? "", today: moment.today, due: moment.due)
+        if let token = try? store.currentHistoryToken(), answers.entry(for: key, at: token) != nil {
+            return (false, route)
+        }
+        return (true, route)
+    }
+
     private func allowed(_ path: String) -> String {
         path == "/api/convert" ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS"
     }
@@ -279,17 +307,31 @@ package final class RateService: Sendable {
 
     // MARK: Health and metrics
 
+    /// `/healthz`: the newest stored day and its age, read once per state of the store (a
+    /// liveness probe costs a read of the history token, whatever the load).
     private func health(now: Date) throws -> EndpointAnswer {
-        let (status, _) = try store.readSnapshot(now: now) { try $0.status() }
+        let due = calendar(at: now).due
+        let token = try? store.currentHistoryToken()
+        let lastDay: CalendarDay?
+        if let token, let known = healthDays.withLock({ $0 }), known.token == token {
+            lastDay = known.lastDay
+        } else {
+            let (read, readAt) = try store.readSnapshot(now: now) { queries -> CalendarDay? in
+                try? queries.bounds().last
+            }
+            lastDay = read
+            if let readAt { healthDays.withLock { $0 = (readAt, read) } }
+        }
+        let ageDays = lastDay.map { max(0, due.days(since: $0)) } ?? 0
         var fields: [(String, JSONText)] = [
-            ("status", .string("ok")), ("lastDay", status.lastDay.map { .string("\($0)") } ?? .null),
-            ("ageDays", .number(Double(status.ageDays))),
+            ("status", .string("ok")), ("lastDay", lastDay.map { .string("\($0)") } ?? .null),
+            ("ageDays", .number(Double(ageDays))),
         ]
         var answer = EndpointAnswer(body: "", token: nil, freshness: .uncached)
-        if status.lastDay == nil {
+        if lastDay == nil {
             fields[0] = ("status", .string("empty"))
             answer.status = 503
-        } else if let limit = settings.maxAgeDays, status.ageDays > limit {
+        } else if let limit = settings.maxAgeDays, ageDays > limit {
             fields[0] = ("status", .string("stale"))
             fields.append(("maxAgeDays", .number(Double(limit))))
             answer.status = 503

@@ -11,14 +11,17 @@ final class ServedStore {
     private let started = ContinuousClock.now
 
     /// Starts the server with `arguments` added; waits until it says where it listens.
-    init(_ arguments: [String] = [], store: URL? = nil, environment: [String: String] = [:]) async throws {
+    init(
+        _ arguments: [String] = [], store: URL? = nil, environment: [String: String] = [:],
+        executable: URL = CommandRun.executable
+    ) async throws {
         if let store {
             self.store = store
         } else {
             self.store = try await PreparedStore.copy(into: directory)
         }
         process = try SpawnedProcess.Running(
-            CommandRun.executable,
+            executable,
             ["serve", "--listen", "127.0.0.1:0", "--store", self.store.path] + arguments,
             environment: ["ECBRATES_NOW": "2026-10-01T12:00:00Z"].merging(environment) { $1 })
         var port: Int?
