@@ -9,8 +9,9 @@ store, the euro, currencies the euro replaced, unknown and malformed codes; week
 days outside the store; bases, fallbacks, precisions, groups and statistics, `--partial`,
 `--as-of`. Every answer (standard output, exit 0) must be valid against its schema, and every
 error (standard error, exit status not 0) against `error`. The schemas are read from the raw
-string literals of Sources/ECBRates/Output/AnswerSchema.swift (`.raw(#` ... `#)`), the one source;
-each must be a valid draft 2020-12 schema, and the copies one repeats inline must agree
+string literals of Sources/ECBRates/Output/AnswerSchema*.swift (`static let NAME = #\"\"\"` ...
+`\"\"\"#`), the one source, their interpolations of each other (`\\#(legsText)`) resolved as Swift
+does; each must be a valid draft 2020-12 schema, and the parts they share must agree
 (`rateOrRates` is anyOf `rate` and `rates`, every `warnings` is `warnings`, …).
 
 Besides the schemas it checks what the schemas cannot say: one JSON document on one line, no
@@ -20,9 +21,10 @@ lines on standard error; `asOf` comes first, exactly when `--as-of` was given; a
 being empty.
 
 With --api it also asks `ecbrates serve` (on a free loopback port) each query as `/api/…`
-(bodies against the same schemas, error bodies against `serviceError`); with --mcp it asks
-`ecbrates mcp` each query that is a tool (`structuredContent` against the tool's output
-schema, in the handshake revisions and in 2026-07-28).
+(bodies against the same schemas, warnings included, error bodies against `serviceError`); with
+--mcp it asks `ecbrates mcp` each query that is a tool (`structuredContent` against the tool's
+output schema, in the handshake revisions and in 2026-07-28; an error result's against
+`serviceError`, its message the text).
 
 --now sets ECBRATES_NOW for every process (the store's freshness: stale-store warnings).
 A failure is printed with the case's seed (`--seed S --only I` runs it alone) and its command
@@ -67,7 +69,8 @@ SCHEMA_OF = {"rate": "rateOrRates", "convert": "conversion", "latest": "rates", 
              "stats": "stats", "currencies": "currencies", "corrections": "corrections", "status": "status"}
 # MCP's tools and their output schemas (a list goes under the tool's name before 2026-07-28).
 MCP_TOOLS = {"rate": "rateOrRates", "convert": "conversion", "latest": "rates", "series": "series",
-             "currencies": "currenciesObject", "status": "status"}
+             "stats": "stats", "currencies": "currenciesObject", "corrections": "correctionsObject",
+             "status": "status"}
 MCP_MODERN = "2026-07-28"
 
 # Currencies the euro replaced (fixed conversion rates), and codes no store has.
@@ -82,22 +85,73 @@ STATISTICS = ["mean", "first", "last", "min", "max"]
 
 # MARK: The schemas, from the Swift file
 
+# A literal of AnswerSchema*.swift: `[public] static let NAME[: TYPE] = ` a raw string, multi-line
+# (`#"""` newline, lines, the closing `"""#` on its own line) or not (`#"…"#`), alone or in
+# `schema(…)` (or `.raw(…)`); or `schema(NAME)`, the schema of the literal NAME.
+LITERAL = re.compile(
+    r'^[ \t]*(?:public\s+)?static\s+let\s+(?P<name>\w+)\s*(?::\s*\w+\s*)?=\s*(?P<call>(?:\.raw|schema)\(\s*)?'
+    r'(?:#"""\n(?P<lines>.*?)\n(?P<indent>[ \t]*)"""#|#"(?P<line>(?:[^"\n]|"(?!#))*)"#|(?P<of>\w+)\s*(?=\)))',
+    re.S | re.M)
+# An interpolation in a raw string (`\#(NAME)`); any other `\#` this reader does not resolve.
+INTERPOLATION = re.compile(r'\\#\((\w+)\)')
+
+
+def read_literals(folder):
+    """Every raw string literal that a `static let` of the folder's AnswerSchema*.swift declares,
+    as Swift reads it (a multi-line literal without its closing delimiter's indentation), with its
+    interpolations `\\#(NAME)` of the other literals resolved: {NAME: (text, how)}, `how` being
+    "schema" in `schema(…)`, "raw" in `.raw(…)`, else None (a part the schemas interpolate)."""
+    literals = {}
+    for file in sorted(os.listdir(folder)):
+        if not (file.startswith("AnswerSchema") and file.endswith(".swift")):
+            continue
+        for match in LITERAL.finditer(open(os.path.join(folder, file), encoding="utf-8").read()):
+            name, call = match.group("name"), (match.group("call") or "").split("(")[0]
+            if not call and match.group("of") is not None:
+                continue  # not a literal
+            if name in literals:
+                raise SystemExit(f"{file}: {name} is declared twice")
+            if match.group("lines") is not None:
+                indent, lines = match.group("indent"), match.group("lines").split("\n")
+                if any(line.strip() and not line.startswith(indent) for line in lines):
+                    raise SystemExit(f"{file}: a line of {name} is indented less than its closing delimiter")
+                body = "\n".join(line[len(indent):] for line in lines)
+            elif match.group("line") is not None:
+                body = match.group("line")
+            else:
+                body = "\\#(" + match.group("of") + ")"  # schema(NAME): NAME's text
+            if "\\#" in INTERPOLATION.sub("", body):
+                raise SystemExit(f"{file}: {name} has an escape or an interpolation of an expression (`\\#`)")
+            literals[name] = (body, {"": None, "schema": "schema", ".raw": "raw"}[call])
+
+    resolved = {}
+
+    def resolve(name, chain):
+        if name in chain:
+            raise SystemExit(f"AnswerSchema: {' -> '.join(chain + [name])}: the literals interpolate each other")
+        if name not in literals:
+            raise SystemExit(f"AnswerSchema: {chain[-1]} interpolates {name}, no literal of AnswerSchema*.swift")
+        if name not in resolved:
+            resolved[name] = INTERPOLATION.sub(lambda found: resolve(found.group(1), chain + [name]),
+                                               literals[name][0])
+        return resolved[name]
+
+    return {name: (resolve(name, []), how) for name, (_, how) in literals.items()}
+
+
 def read_schemas(path):
-    """Every `public static let NAME: JSONText = schema(` raw multi-line literal `)` of the file and
-    of its extensions (`AnswerSchema+*.swift` beside it), parsed; and the schemas the Swift code
-    composes of them (`rateOrRates`, `currenciesObject`, `correctionsObject`), composed alike."""
-    folder = os.path.dirname(path)
-    text = "".join(open(os.path.join(folder, name), encoding="utf-8").read() for name in sorted(os.listdir(folder))
-                   if name.startswith("AnswerSchema") and name.endswith(".swift"))
-    pattern = re.compile(
-        r'public\s+static\s+let\s+(\w+)\s*:\s*JSONText\s*=\s*(?:\.raw|schema)\(\s*#"""\n(.*?)\n[ \t]*"""#\s*\)', re.S)
+    """Every `public static let NAME: JSONText = schema(` raw literal `)` of the file and of its
+    extensions (`AnswerSchema+*.swift` beside it), its interpolated fragments resolved, kept on one
+    line as `schema(_:)` does, and parsed; and the schemas the Swift code composes of them
+    (`rateOrRates`, `currenciesObject`, `correctionsObject`), composed alike."""
     schemas = {}
-    for match in pattern.finditer(text):
-        name, body = match.group(1), match.group(2)
-        if name in schemas:
-            raise SystemExit(f"{path}: {name} is declared twice")
+    for name, (text, how) in read_literals(os.path.dirname(path)).items():
+        if how is None:
+            continue  # a part the schemas interpolate
+        if how == "schema":
+            text = "".join(line.lstrip(" ") for line in text.split("\n"))
         try:
-            schemas[name] = json.loads(body, object_pairs_hook=unique_keys)
+            schemas[name] = json.loads(text, object_pairs_hook=unique_keys)
         except ValueError as error:
             raise SystemExit(f"{path}: the schema {name} is not JSON: {error}")
     if "rate" in schemas and "rates" in schemas:
@@ -123,7 +177,8 @@ def read_schemas(path):
 
 
 def copies_differ(schemas):
-    """Each schema is whole on its own, so some repeat others inline: the copies must agree."""
+    """Each schema is whole on its own, so some hold others (interpolated in the Swift source, or
+    composed): the copies must agree."""
     def without(schema, *keys):
         return {**schema, "properties": {key: value for key, value in schema["properties"].items()
                                          if key not in keys}}
@@ -135,6 +190,8 @@ def copies_differ(schemas):
     for name in ("currencies", "corrections"):
         if schemas[name + "Object"]["properties"][name] != schemas[name]:
             yield f"{name}Object's {name} is not {name}"
+    if schemas["conversion"]["properties"]["legs"] != schemas["rate"]["properties"]["legs"]:
+        yield "the legs of conversion are not rate's"
     if schemas["warnings"]["items"] != schemas["warning"]:
         yield "the items of warnings are not warning"
     for name in ("rate", "rates", "conversion", "series", "stats"):
@@ -753,9 +810,7 @@ def check_api(report, validators, case, server, command, p):
     if status == 200:
         name = SCHEMA_OF[command]
         problems = schema_errors(validators[name], value)
-        problems += consistency(command, p, value, False) if not problems else []
-        if isinstance(value, dict) and "warnings" in value:
-            problems.append("an /api/ answer with warnings")
+        problems += consistency(command, p, value, "as_of" in p and isinstance(value, dict)) if not problems else []
         if problems:
             report.fail(case, "api", f"the answer is not valid against {name}", shown + "\n  " + "\n  ".join(problems),
                         body)
@@ -822,10 +877,19 @@ def check_mcp(report, validators, case, client, command, p, modern):
         report.fail(case, where, "no result", shown, json.dumps(message, default=str))
         return
     if result.get("isError"):
-        if "structuredContent" in result:
-            report.fail(case, where, "an error result with structuredContent", shown, json.dumps(result, default=str))
+        # The failure as /api/ answers it (`{"message","status","code"}`), its message the text.
+        error = result.get("structuredContent")
+        problems = schema_errors(validators["serviceError"], error)
+        content = result.get("content")
+        if not problems and not (isinstance(content, list) and content and isinstance(content[0], dict)
+                                 and content[0].get("text") == error["message"]):
+            problems = ["the text content is not structuredContent's message"]
+        if problems:
+            report.fail(case, where, "the error result is not valid against serviceError", shown + "\n  " +
+                        "\n  ".join(problems), json.dumps(result, default=str))
             return
         report.count(report.errors, where + " " + command)
+        report.count(report.codes, where.split()[0] + " " + error["code"])
         return
     structured = result.get("structuredContent")
     content = result.get("content")
@@ -834,15 +898,16 @@ def check_mcp(report, validators, case, client, command, p, modern):
         return
     text = content[0]["text"]
     name = MCP_TOOLS[command]
-    if modern and name == "currenciesObject":
-        name = "currencies"  # 2026-07-28: structuredContent may be any JSON value
+    listed = name.endswith("Object")  # a list answer, under the tool's name before 2026-07-28
+    if modern and listed:
+        name = command  # 2026-07-28: structuredContent may be any JSON value
     try:
         strict = strict_json(text)
     except ValueError as error:
         report.fail(case, where, f"the text is not strict JSON: {error}", shown, text)
         return
     problems = schema_errors(validators[name], structured)
-    expected = {command: strict} if name == "currenciesObject" else strict
+    expected = {command: strict} if listed and not modern else strict
     if not problems and structured != expected:
         problems = ["structuredContent is not the text's JSON"]
     if problems:

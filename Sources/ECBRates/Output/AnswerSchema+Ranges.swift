@@ -2,116 +2,41 @@ import Foundation
 
 /// The schemas of `convert`'s, `series`' and `stats`' answers.
 extension AnswerSchema {
+    /// A rate on a day: `stats`' `first`, `last`, `min` and `max`.
+    static let dayRateText = #"""
+        {
+          "type":"object",
+          "properties":{"day":\#(dayText),"rate":\#(positiveText)},
+          "required":["day","rate"],
+          "additionalProperties":false
+        }
+        """#
+
     /// An amount converted (`convert`): a `ConversionAnswer`.
     public static let conversion: JSONText = schema(
         #"""
         {
           "type":"object",
           "properties":{
-            "asOf":{
-              "type":"string",
-              "format":"date-time",
-              "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$",
-              "description":"The moment answered as of, when asked with as_of (--as-of): the first key."
-            },
+            "asOf":\#(asOfText),
             "amount":{"type":"number","description":"The amount asked for, exactly."},
-            "from":{"type":"string","pattern":"^[A-Z]{3}$"},
-            "to":{"type":"string","pattern":"^[A-Z]{3}$"},
-            "result":{"type":"number","description":"The amount in `to`, rounded once to its places (trailing zeros kept)."},
+            "from":\#(codeText),
+            "to":\#(codeText),
+            "result":{
+              "type":"number",
+              "description":"The amount in `to`, rounded once to its places (trailing zeros kept)."
+            },
             "rate":{
               "type":"number",
               "exclusiveMinimum":0,
               "description":"Units of `to` per unit of `from`: as published, else to 20 significant digits."
             },
-            "throughEuro":{"type":"number","description":"Between two currencies the euro replaced only: the euro amount, to 3 places."},
-            "day":{
-              "type":"string",
-              "format":"date",
-              "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-              "description":"The day of the rate used (for an interpolation, the day asked for)."
+            "throughEuro":{
+              "type":"number",
+              "description":"Between two currencies the euro replaced only: the euro amount, to 3 places."
             },
-            "asked":{
-              "type":["string","null"],
-              "format":"date",
-              "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-              "description":"The day asked for, when the rate is of another day or interpolated; else null."
-            },
-            "reason":{"type":["string","null"],"description":"Why the day asked for has no rate of its own, or that a rate is fixed."},
-            "interpolatedBetween":{
-              "type":["array","null"],
-              "items":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-              "minItems":2,
-              "maxItems":2,
-              "description":"For an interpolated rate: the published days on either side; else null."
-            },
-            "legs":{
-              "type":"array",
-              "maxItems":2,
-              "items":{
-                "type":"object",
-                "properties":{
-                  "currency":{"type":"string","pattern":"^[A-Z]{3}$"},
-                  "perEuro":{
-                    "type":"number",
-                    "exclusiveMinimum":0,
-                    "description":"Units of the currency per euro (20 significant digits when interpolated)."
-                  },
-                  "day":{
-                    "type":"string",
-                    "format":"date",
-                    "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-                    "description":"The day of the rate (for an interpolation, the day asked for)."
-                  },
-                  "published":{
-                    "type":"array",
-                    "minItems":1,
-                    "maxItems":2,
-                    "description":"The published rates it comes from, exactly (two for an interpolation).",
-                    "items":{
-                      "type":"object",
-                      "properties":{
-                        "day":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                        "perEuro":{"type":"number","exclusiveMinimum":0}
-                      },
-                      "required":["day","perEuro"],
-                      "additionalProperties":false
-                    }
-                  },
-                  "fixed":{
-                    "type":"object",
-                    "properties":{
-                      "perEuro":{"type":"number","exclusiveMinimum":0},
-                      "since":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}
-                    },
-                    "required":["perEuro","since"],
-                    "additionalProperties":false,
-                    "description":"For a currency the euro replaced: its irrevocable conversion rate."
-                  }
-                },
-                "required":["currency","perEuro","day"],
-                "oneOf":[{"required":["published"]},{"required":["fixed"]}],
-                "additionalProperties":false
-              },
-              "description":"The legs that are not the euro's (currency first), to recompute the answer."
-            },
-            "warnings":{
-              "type":"array",
-              "minItems":1,
-              "items":{
-                "type":"object",
-                "properties":{
-                  "code":{
-                    "type":"string",
-                    "pattern":"^[a-z]+(-[a-z]+)*$",
-                    "description":"stale-store, incomplete-answer, missing-currency, …: a stable word to test."
-                  },
-                  "message":{"type":"string"}
-                },
-                "required":["code","message"],
-                "additionalProperties":false
-              },
-              "description":"What the reader must know although the answer stands; present only when there is any."
-            }
+            \#(provenanceMembersText),
+            "warnings":\#(warningsText)
           },
           "required":["amount","from","to","result","rate","day","asked","reason","interpolatedBetween","legs"],
           "additionalProperties":false
@@ -124,20 +49,15 @@ extension AnswerSchema {
         {
           "type":"object",
           "properties":{
-            "asOf":{
-              "type":"string",
-              "format":"date-time",
-              "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$",
-              "description":"The moment answered as of, when asked with as_of (--as-of): the first key."
-            },
-            "base":{"type":"string","pattern":"^[A-Z]{3}$"},
-            "currencies":{"type":"array","minItems":1,"items":{"type":"string","pattern":"^[A-Z]{3}$"},"description":"The columns, as asked."},
+            "asOf":\#(asOfText),
+            "base":\#(codeText),
+            "currencies":{"type":"array","minItems":1,"items":\#(codeText),"description":"The columns, as asked."},
             "group":{"type":["string","null"],"enum":["week","month","quarter","year",null]},
             "statistic":{"type":["string","null"],"enum":["mean","first","last","min","max",null]},
             "complete":{"type":"boolean","description":"False when business days whose rates are out are not stored."},
             "missing":{
               "type":"array",
-              "items":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+              "items":\#(dayText),
               "description":"Those business days (--partial)."
             },
             "rows":{
@@ -147,11 +67,14 @@ extension AnswerSchema {
                 "properties":{
                   "date":{
                     "type":"string",
-                    "format":"date",
-                    "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                    \#(dayFormatText),
                     "description":"The day, or the first day of the week, month, quarter or year."
                   },
-                  "days":{"type":"integer","minimum":1,"description":"Grouped rows only: the publications the row was made of."},
+                  "days":{
+                    "type":"integer",
+                    "minimum":1,
+                    "description":"Grouped rows only: the publications the row was made of."
+                  },
                   "currencyDays":{
                     "type":"object",
                     "minProperties":2,
@@ -162,29 +85,16 @@ extension AnswerSchema {
                 },
                 "required":["date"],
                 "patternProperties":{
-                  "^[A-Z]{3}$":{"type":["number","null"],"exclusiveMinimum":0,"description":"One key per currency: its figure, or null without one."}
+                  "^[A-Z]{3}$":{
+                    "type":["number","null"],
+                    "exclusiveMinimum":0,
+                    "description":"One key per currency: its figure, or null without one."
+                  }
                 },
                 "additionalProperties":false
               }
             },
-            "warnings":{
-              "type":"array",
-              "minItems":1,
-              "items":{
-                "type":"object",
-                "properties":{
-                  "code":{
-                    "type":"string",
-                    "pattern":"^[a-z]+(-[a-z]+)*$",
-                    "description":"stale-store, incomplete-answer, missing-currency, …: a stable word to test."
-                  },
-                  "message":{"type":"string"}
-                },
-                "required":["code","message"],
-                "additionalProperties":false
-              },
-              "description":"What the reader must know although the answer stands; present only when there is any."
-            }
+            "warnings":\#(warningsText)
           },
           "required":["base","currencies","group","statistic","complete","missing","rows"],
           "additionalProperties":false
@@ -197,77 +107,26 @@ extension AnswerSchema {
         {
           "type":"object",
           "properties":{
-            "asOf":{
-              "type":"string",
-              "format":"date-time",
-              "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$",
-              "description":"The moment answered as of, when asked with as_of (--as-of): the first key."
-            },
-            "currency":{"type":"string","pattern":"^[A-Z]{3}$"},
-            "base":{"type":"string","pattern":"^[A-Z]{3}$"},
-            "from":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-            "to":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+            "asOf":\#(asOfText),
+            "currency":\#(codeText),
+            "base":\#(codeText),
+            "from":\#(dayText),
+            "to":\#(dayText),
             "days":{"type":"integer","minimum":1,"description":"The days in the range with a rate."},
-            "first":{
-              "type":"object",
-              "properties":{
-                "day":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                "rate":{"type":"number","exclusiveMinimum":0}
-              },
-              "required":["day","rate"],
-              "additionalProperties":false
-            },
-            "last":{
-              "type":"object",
-              "properties":{
-                "day":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                "rate":{"type":"number","exclusiveMinimum":0}
-              },
-              "required":["day","rate"],
-              "additionalProperties":false
-            },
-            "min":{
-              "type":"object",
-              "properties":{
-                "day":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                "rate":{"type":"number","exclusiveMinimum":0}
-              },
-              "required":["day","rate"],
-              "additionalProperties":false
-            },
-            "max":{
-              "type":"object",
-              "properties":{
-                "day":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-                "rate":{"type":"number","exclusiveMinimum":0}
-              },
-              "required":["day","rate"],
-              "additionalProperties":false
-            },
-            "mean":{"type":"number","exclusiveMinimum":0},
+            "first":\#(dayRateText),
+            "last":\#(dayRateText),
+            "min":\#(dayRateText),
+            "max":\#(dayRateText),
+            "mean":\#(positiveText),
             "changePercent":{"type":"number","description":"(last - first) / first, in percent, to 2 places."},
             "complete":{"type":"boolean"},
-            "missing":{"type":"array","items":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}},
-            "warnings":{
-              "type":"array",
-              "minItems":1,
-              "items":{
-                "type":"object",
-                "properties":{
-                  "code":{
-                    "type":"string",
-                    "pattern":"^[a-z]+(-[a-z]+)*$",
-                    "description":"stale-store, incomplete-answer, missing-currency, …: a stable word to test."
-                  },
-                  "message":{"type":"string"}
-                },
-                "required":["code","message"],
-                "additionalProperties":false
-              },
-              "description":"What the reader must know although the answer stands; present only when there is any."
-            }
+            "missing":{"type":"array","items":\#(dayText)},
+            "warnings":\#(warningsText)
           },
-          "required":["currency","base","from","to","days","first","last","min","max","mean","changePercent","complete","missing"],
+          "required":[
+            "currency","base","from","to","days","first","last","min","max","mean","changePercent","complete",
+            "missing"
+          ],
           "additionalProperties":false
         }
         """#)

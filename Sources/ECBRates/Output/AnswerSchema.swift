@@ -9,8 +9,10 @@ import Foundation
 /// or to 20 significant digits (a result keeps its trailing zeros: `100.00`): parse them as decimals.
 /// `currencies` and `corrections` answer JSON arrays: MCP's `outputSchema` must be an object, so
 /// before revision 2026-07-28 its `structuredContent` puts a list under the tool's name
-/// (``currenciesObject``, ``correctionsObject``). `Tests/ECBRatesTests/answer_schema_check.py` reads
-/// these literals and validates seeded random answers of the command line against them.
+/// (``currenciesObject``, ``correctionsObject``). The parts several schemas share are written once,
+/// as internal string literals (`asOfText`, `warningsText`, `legsText`, …) that the schemas
+/// interpolate (`\#(legsText)`). `Tests/ECBRatesTests/answer_schema_check.py` reads these
+/// literals, resolves the interpolations alike, and validates seeded random answers against them.
 public enum AnswerSchema {
     /// `rate`'s answer: one currency's rate (``rate``), or several currencies' (``rates``).
     public static let rateOrRates: JSONText = .object([("type", .string("object")), ("anyOf", .array([rate, rates]))])
@@ -30,10 +32,81 @@ public enum AnswerSchema {
     }
 
     /// A schema written as JSON text, kept on one line (a JSON-RPC message is one line): the
-    /// white space that starts each line dropped (JSON strings hold no line breaks).
+    /// white space that starts each line dropped (JSON strings hold no line breaks), the lines of
+    /// the parts it interpolates too.
     static func schema(_ text: String) -> JSONText {
         .raw(text.split(separator: "\n").map { $0.drop { $0 == " " } }.joined())
     }
+
+    // MARK: Parts several schemas share, interpolated as `\#(name)`
+
+    /// A currency's code: three capital letters.
+    static let codeText = #"""
+        {"type":"string","pattern":"^[A-Z]{3}$"}
+        """#
+
+    /// The members after `type` of a day's schema (an ISO 8601 date), without braces.
+    static let dayFormatText = #"""
+        "format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+        """#
+
+    /// A day: an ISO 8601 date (`2024-05-31`).
+    static let dayText = #"""
+        {"type":"string",\#(dayFormatText)}
+        """#
+
+    /// The members after `type` of a moment's schema (an ISO 8601 date and time in UTC), without braces.
+    static let momentFormatText = #"""
+        "format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$"
+        """#
+
+    /// A positive exact decimal: a rate.
+    static let positiveText = #"""
+        {"type":"number","exclusiveMinimum":0}
+        """#
+
+    /// The members of a failure's or warning's `code` before its description (lower-case words
+    /// joined by hyphens), without braces.
+    static let kindFormatText = #"""
+        "type":"string","pattern":"^[a-z]+(-[a-z]+)*$"
+        """#
+
+    /// An object answer's `asOf`: the moment it is as of, when asked so; its first key.
+    static let asOfText = #"""
+        {
+          "type":"string",
+          \#(momentFormatText),
+          "description":"The moment answered as of, when asked with as_of (--as-of): the first key."
+        }
+        """#
+
+    /// ``warning``'s text.
+    static let warningText = #"""
+        {
+          "type":"object",
+          "properties":{
+            "code":{
+              \#(kindFormatText),
+              "description":"stale-store, incomplete-answer, missing-currency, …: a stable word to test."
+            },
+            "message":{"type":"string"}
+          },
+          "required":["code","message"],
+          "additionalProperties":false
+        }
+        """#
+
+    /// ``warnings``' text: every object answer's `warnings` property.
+    static let warningsText = #"""
+        {
+          "type":"array",
+          "minItems":1,
+          "items":\#(warningText),
+          "description":"What the reader must know although the answer stands; present only when there is any."
+        }
+        """#
+
+    // MARK: Schemas
 
     /// The currencies in the store (`currencies`): an ARRAY, not an object.
     public static let currencies: JSONText = schema(
@@ -43,10 +116,10 @@ public enum AnswerSchema {
           "items":{
             "type":"object",
             "properties":{
-              "code":{"type":"string","pattern":"^[A-Z]{3}$"},
+              "code":\#(codeText),
               "name":{"type":"string"},
-              "firstDay":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-              "lastDay":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+              "firstDay":\#(dayText),
+              "lastDay":\#(dayText),
               "rates":{"type":"integer","minimum":1}
             },
             "required":["code","name","firstDay","lastDay","rates"],
@@ -63,11 +136,11 @@ public enum AnswerSchema {
           "items":{
             "type":"object",
             "properties":{
-              "day":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-              "currency":{"type":"string","pattern":"^[A-Z]{3}$"},
-              "old":{"type":"number","exclusiveMinimum":0},
-              "new":{"type":"number","exclusiveMinimum":0},
-              "correctedAt":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$"},
+              "day":\#(dayText),
+              "currency":\#(codeText),
+              "old":\#(positiveText),
+              "new":\#(positiveText),
+              "correctedAt":{"type":"string",\#(momentFormatText)},
               "source":{"type":"string"}
             },
             "required":["day","currency","old","new","correctedAt","source"],
@@ -88,26 +161,25 @@ public enum AnswerSchema {
               "enum":["option","environment","user","system",null],
               "description":"Why this store; null when not said."
             },
-            "firstDay":{"type":["string","null"],"format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
-            "lastDay":{"type":["string","null"],"format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+            "firstDay":{"type":["string","null"],\#(dayFormatText)},
+            "lastDay":{"type":["string","null"],\#(dayFormatText)},
             "days":{"type":"integer","minimum":0},
             "rates":{"type":"integer","minimum":0},
             "currencies":{"type":"integer","minimum":0},
             "upToDate":{"type":"boolean"},
             "dueDay":{
               "type":"string",
-              "format":"date",
-              "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+              \#(dayFormatText),
               "description":"The newest business day whose rates should be out now."
             },
             "missingBusinessDays":{
               "type":"array",
-              "items":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+              "items":\#(dayText),
               "description":"Business days after lastDay up to dueDay."
             },
             "holes":{
               "type":"array",
-              "items":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+              "items":\#(dayText),
               "description":"Business days between firstDay and lastDay without any rate."
             },
             "ageDays":{"type":"integer","minimum":0,"description":"Calendar days from lastDay to dueDay."},
@@ -115,7 +187,7 @@ public enum AnswerSchema {
               "type":"object",
               "properties":{
                 "complete":{"type":"boolean"},
-                "shouldBegin":{"type":"string","format":"date","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"},
+                "shouldBegin":\#(dayText),
                 "asked":{"type":"boolean"},
                 "missingBusinessDays":{"type":"integer","minimum":0}
               },
@@ -127,12 +199,8 @@ public enum AnswerSchema {
               "properties":{
                 "source":{"type":"string"},
                 "outcome":{"type":"string","enum":["running","succeeded","failed","not modified","interrupted"]},
-                "startedAt":{"type":"string","format":"date-time","pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$"},
-                "finishedAt":{
-                  "type":["string","null"],
-                  "format":"date-time",
-                  "pattern":"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]+)?Z$"
-                },
+                "startedAt":{"type":"string",\#(momentFormatText)},
+                "finishedAt":{"type":["string","null"],\#(momentFormatText)},
                 "rates":{"type":"integer","minimum":0},
                 "new":{"type":"integer","minimum":0},
                 "corrected":{"type":"integer","minimum":0},
@@ -169,7 +237,7 @@ public enum AnswerSchema {
           "type":"object",
           "properties":{
             "error":{"type":"string","description":"The message, as people read it."},
-            "code":{"type":"string","pattern":"^[a-z]+(-[a-z]+)*$","description":"The failure's kind (unknown-currency, not-quoted, usage, …)."},
+            "code":{\#(kindFormatText),"description":"The failure's kind (unknown-currency, not-quoted, usage, …)."},
             "exitStatus":{"type":"integer","minimum":1,"maximum":255,"description":"The exit status it ends with."}
           },
           "required":["error","code","exitStatus"],
@@ -186,8 +254,7 @@ public enum AnswerSchema {
             "message":{"type":"string"},
             "status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status."},
             "code":{
-              "type":"string",
-              "pattern":"^[a-z]+(-[a-z]+)*$",
+              \#(kindFormatText),
               "description":"The failure's kind (unknown-currency, bad-parameter, not-found, …)."
             }
           },
@@ -197,43 +264,8 @@ public enum AnswerSchema {
         """#)
 
     /// One warning of an answer's `warnings`: an `AnswerWarning`.
-    public static let warning: JSONText = schema(
-        #"""
-        {
-          "type":"object",
-          "properties":{
-            "code":{
-              "type":"string",
-              "pattern":"^[a-z]+(-[a-z]+)*$",
-              "description":"stale-store, incomplete-answer, missing-currency, …: a stable word to test."
-            },
-            "message":{"type":"string"}
-          },
-          "required":["code","message"],
-          "additionalProperties":false
-        }
-        """#)
+    public static let warning: JSONText = schema(warningText)
 
     /// An object answer's `warnings`: present only when there is any.
-    public static let warnings: JSONText = schema(
-        #"""
-        {
-          "type":"array",
-          "minItems":1,
-          "items":{
-            "type":"object",
-            "properties":{
-              "code":{
-                "type":"string",
-                "pattern":"^[a-z]+(-[a-z]+)*$",
-                "description":"stale-store, incomplete-answer, missing-currency, …: a stable word to test."
-              },
-              "message":{"type":"string"}
-            },
-            "required":["code","message"],
-            "additionalProperties":false
-          },
-          "description":"What the reader must know although the answer stands; present only when there is any."
-        }
-        """#)
+    public static let warnings: JSONText = schema(warningsText)
 }
