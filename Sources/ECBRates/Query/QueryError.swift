@@ -112,7 +112,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
                 + "run 'ecbrates import' (or 'ecbrates import hist' for days inside the store), or pass \(door.spell(.partial)) to accept what is stored"
         case .noRateOnDay(let currency, let day, let reason):
             return
-                "no \(currency) rate on \(day) (\(reason)); \(door.spell(.fallback, "previous")), next, nearest or interpolate gives one from a day near it"
+                "no \(currency) rate on \(day) (\(reason)); \(door.spell(.fallback, oneOf: ["previous", "next", "nearest", "interpolate"])) gives one from a day near it"
         case .noRatesInRange(let currencies, let from, let to):
             if currencies.isEmpty {
                 return from == to ? "no rates on or near \(from)" : "no rates from \(from) to \(to)"

@@ -51,7 +51,7 @@ public struct ConvertQuestion: Question {
         asOf = input.moment("as_of")
     }
 
-    public var isAboutThePast: Bool { date != nil }
+    public var lastDayAsked: CalendarDay? { date }
 
     public func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<ConversionAnswer> {
         var answer = try queries.convert(

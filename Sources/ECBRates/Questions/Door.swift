@@ -33,6 +33,19 @@ public enum Door: Sendable, Equatable {
         }
     }
 
+    /// How to ask for `field` set to one of `values`: `--fallback previous, next, nearest or
+    /// interpolate`, `fallback=previous, next, nearest or interpolate (one of them)`, `"fallback":
+    /// "previous", "next", "nearest" or "interpolate"`.
+    public func spell(_ field: QuestionField, oneOf values: [String]) -> String {
+        let words = self == .mcp ? values.map { "\"\($0)\"" } : values
+        let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+        switch self {
+        case .commandLine: return "\(field.optionName) \(list)"
+        case .api: return "\(field.name)=" + (words.count < 2 ? list : "\(list) (one of them)")
+        case .mcp: return "\"\(field.name)\": \(list)"
+        }
+    }
+
     /// What a field is called in the door's words: an argument or option, a parameter, an argument.
     var fieldWord: String {
         switch self {

@@ -31,7 +31,7 @@ public struct LatestQuestion: Question {
         asOf = input.moment("as_of")
     }
 
-    public var isAboutThePast: Bool { date != nil }
+    public var lastDayAsked: CalendarDay? { date }
 
     public func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<RatesAnswer> {
         var answers: [RateAnswer] = [], missing: [QueryError] = []

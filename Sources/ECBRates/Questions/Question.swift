@@ -37,9 +37,10 @@ public protocol Question: Sendable {
     /// The moment it is asked as of (`as_of`), if any: the door answers it from the store as it
     /// was then.
     var asOf: Date? { get }
-    /// True when it asks about days before the newest (a given `date` or `to`): its answer
-    /// changes only by a correction, and a cache may keep it long.
-    var isAboutThePast: Bool { get }
+    /// The last day it asks about, when it names one (`date`, `to`): an answer about days before
+    /// the store's newest changes only by a correction, and a cache may keep it long; one about
+    /// the newest day or later changes with the next publication.
+    var lastDayAsked: CalendarDay? { get }
 
     /// The answer, with its warnings, from `queries` (on their context's queue).
     func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<Answer>
@@ -48,7 +49,7 @@ public protocol Question: Sendable {
 extension Question {
     public static var isCacheable: Bool { true }
     public var asOf: Date? { nil }
-    public var isAboutThePast: Bool { false }
+    public var lastDayAsked: CalendarDay? { nil }
 
     /// The question of `input`, once every field it needs is there.
     public static func asking(_ input: QuestionInput) throws(QuestionRefusal) -> Self {

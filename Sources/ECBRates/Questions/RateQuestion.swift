@@ -38,7 +38,7 @@ public struct RateQuestion: Question {
         asOf = input.moment("as_of")
     }
 
-    public var isAboutThePast: Bool { date != nil }
+    public var lastDayAsked: CalendarDay? { date }
 
     public func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<Answer> {
         let answers = try queries.rates(currencies, on: date, base: base, fallback: fallback)

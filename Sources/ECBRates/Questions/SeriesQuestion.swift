@@ -59,7 +59,7 @@ public struct SeriesQuestion: Question {
         }
     }
 
-    public var isAboutThePast: Bool { to != nil }
+    public var lastDayAsked: CalendarDay? { to }
 
     /// The range asked for, with its defaults: the year before the newest stored day.
     public func range(_ queries: RateQueries) throws -> (first: CalendarDay, last: CalendarDay) {

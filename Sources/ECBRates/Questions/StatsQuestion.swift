@@ -40,7 +40,7 @@ public struct StatsQuestion: Question {
         try Self.checkRange(from: from, to: to)
     }
 
-    public var isAboutThePast: Bool { to != nil }
+    public var lastDayAsked: CalendarDay? { to }
 
     public func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<RateStats> {
         let bounds = try queries.bounds()

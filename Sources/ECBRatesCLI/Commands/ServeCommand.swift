@@ -10,9 +10,11 @@ struct ServeCommand: ParsableCommand {
         abstract: "Answer rate queries over HTTP: Frankfurter's v1 and v2 APIs, /api/ (our JSON), /healthz, /metrics.",
         discussion: """
             Listens on loopback by default. Every answer is read from one state of the store, beside any
-            import (a cron import shows in the next request); ETag and Last-Modified come from the store's
-            history, so a cache in front answers repeats with 304s. One access-log line per request goes to
-            standard error. SIGINT or SIGTERM stop accepting, finish the requests in flight and exit 0.
+            import (a cron import shows in the next request). An ETag names the answer's bytes (the same on
+            every replica, kept by an import that changes nothing), so a cache in front revalidates with 304s.
+            A range not yet cached is made on a thread of its own, at most --max-heavy at once (503 with
+            Retry-After past it). One access-log line per request goes to standard error. SIGINT or SIGTERM
+            stop accepting, finish the requests in flight (up to 4 s) and exit 0.
             Under systemd socket activation (LISTEN_FDS) it serves the socket it is given.
             """)
 
@@ -93,7 +95,10 @@ struct ServeCommand: ParsableCommand {
         switch (tlsCert, tlsKey) {
         case (nil, nil): break
         case (let cert?, let key?):
-            settings.tls = (try Self.pem(key, option: "--tls-key"), try Self.pem(cert, option: "--tls-cert"))
+            settings.tls = (
+                try Self.pem(key, option: "--tls-key", holding: "PRIVATE KEY", command: name),
+                try Self.pem(cert, option: "--tls-cert", holding: "CERTIFICATE", command: name)
+            )
         case (nil, _): throw UsageError("'--tls-key <file>' needs '--tls-cert <file>'", command: name)
         case (_, nil): throw UsageError("'--tls-cert <file>' needs '--tls-key <file>'", command: name)
         }
@@ -168,15 +173,20 @@ struct ServeCommand: ParsableCommand {
         return ExitCode.success
     }
 
-    /// The PEM text of `path` (a key or a certificate), or why it cannot be used.
-    static func pem(_ path: String, option: String) throws -> String {
+    /// The PEM text of `path`, which must hold a `kind` block (`PRIVATE KEY`, `CERTIFICATE`): a
+    /// usage error naming the option and the file when it cannot be read or holds something else
+    /// (a key and a certificate given the wrong way round).
+    static func pem(_ path: String, option: String, holding kind: String, command: String) throws -> String {
+        func refuse(_ reason: String) -> UsageError {
+            UsageError("'\(option) <file>' \(path): \(reason)", command: command)
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = access(path, F_OK) == 0 ? "cannot be read (permission denied)" : "no such file"
-            throw ServeError.badTLSFile(option: option, path: path, reason: reason)
+            throw refuse(access(path, F_OK) == 0 ? "cannot be read (permission denied)" : "no such file")
         }
         let text = String(decoding: data, as: UTF8.self)
-        guard text.contains("-----BEGIN ") else {
-            throw ServeError.badTLSFile(option: option, path: path, reason: "not PEM (no -----BEGIN line)")
+        guard text.contains("-----BEGIN ") else { throw refuse("not PEM (no -----BEGIN line)") }
+        guard text.contains(kind + "-----") else {
+            throw refuse("holds no \(kind) block; were the key and the certificate swapped?")
         }
         return text
     }

@@ -8,8 +8,6 @@ package enum ServeError: Error, Sendable, CustomStringConvertible {
     case cannotListen(address: String, reason: String)
     /// The loaded libmicrohttpd was built without TLS.
     case noTLS
-    /// A TLS key or certificate file that cannot be read, or is not PEM.
-    case badTLSFile(option: String, path: String, reason: String)
 
     package var description: String {
         switch self {
@@ -19,7 +17,6 @@ package enum ServeError: Error, Sendable, CustomStringConvertible {
         case .cannotListen(let address, let reason): "cannot listen on \(address): \(reason)"
         case .noTLS:
             "--tls-cert: this libmicrohttpd was built without TLS (Debian's libmicrohttpd12 has it, with GnuTLS)"
-        case .badTLSFile(let option, let path, let reason): "\(option) \(path): \(reason)"
         }
     }
 }

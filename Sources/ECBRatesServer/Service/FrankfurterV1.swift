@@ -63,7 +63,8 @@ struct FrankfurterV1 {
     private func day(
         _ day: CalendarDay?, base: String, symbols: [String]?, amount: Decimal, now: Date
     ) throws -> EndpointAnswer {
-        let ((answers, used, newest), token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
+        let ((answers, used, newest), token) = try store.readSnapshot(now: now, fixedConversionRates: false) {
+            queries in
             let answers = try queries.rates(symbols, on: day, base: base)
             let used = try answers.map(\.leadLeg.day).max() ?? day ?? queries.bounds().last
             return (answers, used, try queries.bounds().last)

@@ -24,19 +24,36 @@ struct NativeAPI {
         let format = try Self.format(request)
         let parameters = request.query.filter { $0.name != "format" }.map { (name: $0.name, value: $0.value) }
         let question = try Q.asking(try QuestionInput.reading(Q.fields, parameters: parameters))
-        let (answered, token) = try ask(question, now: now)
+        let ((answered, newest), token) = try ask(question, now: now, newest: true)
+        // Long-lived only when every day it is about is before the newest stored one and it is
+        // whole: the newest day, a day after it ("not out yet"), or a partial range changes with
+        // the next publication or import.
+        let incomplete = answered.warnings.contains { $0.code == "incomplete-answer" || $0.code == "stale-store" }
+        let past = question.lastDayAsked.map { asked in newest.map { asked < $0 } ?? false } ?? false
         let freshness: EndpointAnswer.Freshness =
-            !Q.isCacheable ? .uncached : question.isAboutThePast ? .past : .current
+            !Q.isCacheable ? .uncached : past && !incomplete ? .past : .current
         return .rendered(answered, as: format, token: Q.isCacheable ? token : nil, freshness: freshness)
     }
 
     /// `question`'s answer, from the store as of its `as_of` when it has one, with the history
     /// token of the state it was read from.
     func ask<Q: Question>(_ question: Q, now: Date) throws -> (Answered<Q.Answer>, HistoryToken?) {
+        let ((answered, _), token) = try ask(question, now: now, newest: false)
+        return (answered, token)
+    }
+
+    /// ``ask(_:now:)``, with the newest stored day of the same state when `newest`.
+    private func ask<Q: Question>(
+        _ question: Q, now: Date, newest: Bool
+    ) throws -> (
+        (Answered<Q.Answer>, CalendarDay?), HistoryToken?
+    ) {
         if let asOf = question.asOf, asOf > now { throw QueryError.asOfFuture(moment: asOf, now: now) }
         let source = try question.asOf.map { try store.asOf($0) } ?? store
         let context = QuestionContext(store: store.url, storeLocation: storeLocation)
-        return try source.readSnapshot(now: now) { try question.answered($0, context: context) }
+        return try source.readSnapshot(now: now) { queries in
+            (try question.answered(queries, context: context), newest ? try? queries.bounds().last : nil)
+        }
     }
 
     /// The format asked for: `format=json|csv|ndjson`, else the `Accept` header, else JSON.

@@ -94,11 +94,37 @@ package enum OpenAPIDocument {
             ])
         }
         let text: JSONText = .object([("schema", .object([("type", .string("string"))]))])
+        func header(_ words: String, _ type: String = "string") -> JSONText {
+            .object([("description", .string(words)), ("schema", .object([("type", .string(type))]))])
+        }
         var responses: [(String, JSONText)] = [
             (
                 "200",
                 .object([
                     ("description", .string("The answer (with its warnings, in JSON).")),
+                    (
+                        "headers",
+                        .object([
+                            (
+                                "ETag",
+                                header(
+                                    "Strong; the first 128 bits of the SHA-256 of the media type and the body (-gzip suffixed when gzipped): the same on every replica."
+                                )
+                            ),
+                            (
+                                "Last-Modified",
+                                header(
+                                    "When the ECB published the store's newest day, or the store recorded its newest correction if later."
+                                )
+                            ),
+                            (
+                                "Cache-Control",
+                                header(
+                                    "public, max-age and stale-while-revalidate, stale-if-error: a day for days before the newest, else until the next publication."
+                                )
+                            ),
+                        ])
+                    ),
                     (
                         "content",
                         .object([
@@ -130,9 +156,16 @@ package enum OpenAPIDocument {
         responses.append(
             (
                 "503",
-                failure(
-                    "The store cannot answer now: it is empty, lacks days the ECB has published (stale-store, incomplete-range), or was being written at the moment asked about."
-                )
+                .object([
+                    (
+                        "description",
+                        .string(
+                            "The store cannot answer now: it is empty, lacks days the ECB has published (stale-store, incomplete-range), or was being written at the moment asked about; or (code busy, with Retry-After) the server is making as many ranges as it makes at once."
+                        )
+                    ),
+                    ("headers", .object([("Retry-After", header("Seconds to wait (with code busy).", "integer"))])),
+                    ("content", .object([("application/json", .object([("schema", error)]))])),
+                ])
             ))
         return .object([
             ("operationId", .string(question.name)), ("summary", .string(question.title)),

@@ -37,6 +37,8 @@ package final class RateService: Sendable {
     private let clock: @Sendable () -> Date
     /// The newest stored day of each history transaction asked about.
     private let newestDays = Mutex<[Int64: CalendarDay]>([:])
+    /// When the newest correction recorded at a history token was made (nil: none).
+    private let correctionDates = Mutex<[Int64: Date?]>([:])
     /// The newest stored day at a history token, for `/healthz`.
     private let healthDays = Mutex<(token: HistoryToken, lastDay: CalendarDay?)?>(nil)
     /// Answers kept while the store's history token stays the same.
@@ -134,7 +136,7 @@ package final class RateService: Sendable {
             if path == "/metrics" { return (try metricsAnswer(now: now), "metrics") }
             if path == "/api/openapi.json" {
                 return (
-                    .json(OpenAPIDocument.document(version: settings.version), token: nil, freshness: .current),
+                    .json(OpenAPIDocument.document(version: settings.version), token: nil, freshness: .past),
                     "api/openapi"
                 )
             }
@@ -288,19 +290,27 @@ package final class RateService: Sendable {
     }
 
     /// `Last-Modified` from the data: when the ECB published the store's newest day (16:00
-    /// Frankfurt time that day), the same on every replica that holds it; never after now.
+    /// Frankfurt time that day), the same on every replica that holds it; or, when later, when
+    /// the store recorded its newest correction (so that a client revalidating with
+    /// If-Modified-Since alone never keeps a corrected rate); never after now.
     private func lastModified(at token: HistoryToken, now: Date) -> (date: Date, text: String)? {
         guard let newest = newestDay(at: token) else { return nil }
-        let date = min(TargetCalendar.publicationTime(of: newest), now)
+        let corrected = correctionDates.withLock { $0[token.transactionNumber] ?? nil }
+        let date = min(max(TargetCalendar.publicationTime(of: newest), corrected ?? .distantPast), now)
         return (date, HTTPDate.text(date))
     }
 
     /// The newest stored day in the state `token` names (read once per token).
     private func newestDay(at token: HistoryToken) -> CalendarDay? {
         if let known = newestDays.withLock({ $0[token.transactionNumber] }) { return known }
-        guard let (bounds, read) = try? store.readSnapshot(now: clock(), { try $0.bounds() }), read == token else {
+        guard
+            let ((bounds, corrected), read) = try? store.readSnapshot(
+                now: clock(), { (try $0.bounds(), (try? $0.corrections())?.first?.correctedAt) }),
+            read == token
+        else {
             return nil
         }
+        correctionDates.withLock { $0[token.transactionNumber] = corrected }
         newestDays.withLock { $0[token.transactionNumber] = bounds.last }
         return bounds.last
     }

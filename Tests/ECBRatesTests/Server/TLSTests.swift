@@ -46,7 +46,7 @@ import Testing
 
     @Test func aMissingKeyOrANonPEMFileIsRefusedByName() async throws {
         let directory = TemporaryDirectory()
-        let (_, cert, _) = try Self.certificates(in: directory)
+        let (_, cert, key) = try Self.certificates(in: directory)
         let alone = try CommandRun.process(["serve", "--tls-cert", cert.path, "--store", "/nonexistent.sqlite"])
         #expect(
             alone.status == 64 && alone.err.hasPrefix("Error: '--tls-cert <file>' needs '--tls-key <file>'"), "\(alone)"
@@ -56,7 +56,11 @@ import Testing
         let bad = try CommandRun.process([
             "serve", "--listen", "127.0.0.1:0", "--tls-cert", cert.path, "--tls-key", notPEM.path,
         ])
-        #expect(bad.err.contains("--tls-key \(notPEM.path): not PEM (no -----BEGIN line)"), "\(bad)")
-        #expect(bad.status != 0)
+        #expect(bad.err.hasPrefix("Error: '--tls-key <file>' \(notPEM.path): not PEM (no -----BEGIN line)"), "\(bad)")
+        #expect(bad.status == 64)
+        let swapped = try CommandRun.process([
+            "serve", "--listen", "127.0.0.1:0", "--tls-cert", key.path, "--tls-key", cert.path,
+        ])
+        #expect(swapped.status == 64 && swapped.err.contains("were the key and the certificate swapped?"), "\(swapped)")
     }
 }
