@@ -21,6 +21,9 @@ struct EndpointAnswer: Sendable {
     var status = 200
     /// A body written while it is sent, instead of `body` (a long batch conversion).
     var stream: HTTPBodyStream?
+    /// The codes of the answer's warnings, for a format that has no room for them (CSV, NDJSON):
+    /// sent as `Ecbrates-Warnings`.
+    var warningCodes: [String] = []
 
     /// A JSON answer, one document and a newline.
     static func json(_ json: JSONText, token: HistoryToken?, freshness: Freshness) -> EndpointAnswer {

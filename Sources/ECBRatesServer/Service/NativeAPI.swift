@@ -32,7 +32,11 @@ struct NativeAPI {
         let past = question.lastDayAsked.map { asked in newest.map { asked < $0 } ?? false } ?? false
         let freshness: EndpointAnswer.Freshness =
             !Q.isCacheable ? .uncached : past && !incomplete ? .past : .current
-        return .rendered(answered, as: format, token: Q.isCacheable ? token : nil, freshness: freshness)
+        var endpoint = EndpointAnswer.rendered(
+            answered, as: format, token: Q.isCacheable ? token : nil, freshness: freshness)
+        // CSV and JSON lines have no room for warnings: a header says them (JSON has them inside).
+        if format != .json { endpoint.warningCodes = answered.warnings.map(\.code) }
+        return endpoint
     }
 
     /// `question`'s answer, from the store as of its `as_of` when it has one, with the history

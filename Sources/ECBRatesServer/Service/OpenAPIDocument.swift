@@ -118,6 +118,12 @@ package enum OpenAPIDocument {
                                 )
                             ),
                             (
+                                "Ecbrates-Warnings",
+                                header(
+                                    "With format csv or ndjson, the codes of the answer's warnings (stale-store, incomplete-answer, missing-currency), comma-separated; JSON has them in its warnings."
+                                )
+                            ),
+                            (
                                 "Cache-Control",
                                 header(
                                     "public, max-age and stale-while-revalidate, stale-if-error: a day for days before the newest, else until the next publication."

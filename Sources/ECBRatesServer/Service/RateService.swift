@@ -244,6 +244,9 @@ package final class RateService: Sendable {
         if let modified { response.headers.append(("Last-Modified", modified.text)) }
         response.headers.append(("Cache-Control", cacheControl(answer.freshness, token: answer.token, now: now)))
         response.headers.append(("Vary", "Accept, Accept-Encoding"))
+        if !answer.warningCodes.isEmpty {
+            response.headers.append(("Ecbrates-Warnings", answer.warningCodes.joined(separator: ", ")))
+        }
         if let match = request.header("if-none-match") {
             // If-None-Match compares weakly (RFC 9110 13.1.2): W/ is ignored on either side.
             let tags = match.split(separator: ",").map {

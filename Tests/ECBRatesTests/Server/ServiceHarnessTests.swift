@@ -82,6 +82,12 @@ import Testing
         // A stale store's latest answer says so, as the command line's does.
         let latest = try harness.request("/api/latest?currencies=USD")
         #expect(ServiceHarness.text(latest).contains(#""warnings":[{"code":"stale-store""#))
+        #expect(latest.header("Ecbrates-Warnings") == nil, "JSON says them inside")
+        // CSV has no room for them: a header says their codes.
+        let csv = try harness.request(
+            "/api/series?currencies=USD&from=2026-09-01&to=2026-10-27&partial=true&format=csv")
+        #expect(csv.status == 200, "\(ServiceHarness.text(csv))")
+        #expect(csv.header("Ecbrates-Warnings") == "incomplete-answer", "\(csv.headers)")
     }
 
     @Test func validatorsCachingAndConditionalRequests() async throws {
