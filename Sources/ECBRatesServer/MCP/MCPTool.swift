@@ -7,6 +7,15 @@ import Foundation
 struct MCPTool: Sendable {
     /// The question it asks.
     let question: any Question.Type
+    /// True when the answer's JSON is an array, not an object (read once, from its schema).
+    let isList: Bool
+
+    /// The tool asking `question`.
+    init(_ question: any Question.Type) {
+        self.question = question
+        let schema = try? JSONSerialization.jsonObject(with: Data(question.answerSchema.text.utf8))
+        isList = (schema as? [String: Any])?["type"] as? String == "array"
+    }
 
     /// The tool's name (`rate`, `convert`, …): the question's.
     var name: String { question.name }
@@ -27,12 +36,6 @@ struct MCPTool: Sendable {
             ),
             ("annotations", .object([("readOnlyHint", .bool(true)), ("openWorldHint", .bool(false))])),
         ])
-    }
-
-    /// True when the answer's JSON is an array, not an object.
-    var isList: Bool {
-        let schema = try? JSONSerialization.jsonObject(with: Data(question.answerSchema.text.utf8))
-        return (schema as? [String: Any])?["type"] as? String == "array"
     }
 
     /// The JSON Schema of a tool's arguments: one property per field of the question.
