@@ -234,6 +234,31 @@ final class WiderNote: ManagedObject {
         #expect(closed, "the -wal and -shm files are still there")
     }
 
+    /// Switching a new file to WAL takes an exclusive lock while holding a shared one, and
+    /// SQLite answers that with `SQLITE_BUSY` at once, without the busy handler, when another
+    /// connection holds the write lock (processes creating one store at the same instant meet
+    /// there). The open waits for it, within the store's timeout, as for any other lock.
+    @Test func aStoreOpenedWhileAnotherConnectionHoldsTheWriteLockWaitsForIt() async throws {
+        let dir = TemporaryDirectory()
+        let url = dir.file("Test.sqlite")
+        var raw: OpaquePointer?
+        #expect(sqlite3_open_v2(url.path, &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK)
+        defer { sqlite3_close_v2(raw) }
+        #expect(sqlite3_exec(raw, "BEGIN IMMEDIATE", nil, nil, nil) == SQLITE_OK)
+        // Used by the thread alone until it commits; the test reads nothing of it meanwhile.
+        nonisolated(unsafe) let holder = raw
+        let released = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            sqlite3_exec(holder, "COMMIT", nil, nil, nil)
+        }
+        released.start()
+        let started = Date()
+        let container = try makeContainer(in: dir, timeout: 10)
+        #expect(Date().timeIntervalSince(started) >= 0.25, "the open did not wait for the lock")
+        try await insertNotes(["a"], into: container)
+        #expect(try await storedNoteCount(container) == 1)
+    }
+
     /// `keepsWriteAheadLogFiles`: the last connection's close checkpoints the log into the store
     /// and truncates it, and leaves both files; a read-only
     /// connection that may not create files (SQLite's `readonly_shm`) then reads the store.

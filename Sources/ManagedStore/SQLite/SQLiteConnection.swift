@@ -94,8 +94,12 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// How long a statement waits for another connection's lock before failing with SQLITE_BUSY.
     func setBusyTimeout(_ seconds: Double) {
-        sqlite3_busy_timeout(handle, Int32(max(0, seconds * 1000)))
+        busyTimeout = max(0, seconds)
+        sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
     }
+
+    /// The busy timeout last set (seconds; 0 until one is).
+    private(set) var busyTimeout: Double = 0
 
     /// True while a transaction is open on this connection.
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

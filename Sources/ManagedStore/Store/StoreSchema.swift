@@ -239,9 +239,25 @@ enum StoreSchema {
         return views
     }
 
+    /// Puts the database in WAL mode (once; a store stays in it).
+    ///
+    /// Changing the mode takes an exclusive lock while holding a shared one, and SQLite answers
+    /// `SQLITE_BUSY` at once, without its busy handler, when another connection is changing it
+    /// too (waiting could deadlock): processes creating one store at the same instant meet
+    /// there. So the change is tried again, every 10 ms, for as long as the connection's busy
+    /// timeout allows; after that the error stands.
     static func enableWAL(on connection: SQLiteConnection) throws {
-        if try connection.scalarText("PRAGMA journal_mode")?.lowercased() != "wal" {
-            _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+        let deadline = Date().addingTimeInterval(connection.busyTimeout)
+        while true {
+            do {
+                if try connection.scalarText("PRAGMA journal_mode")?.lowercased() != "wal" {
+                    _ = try connection.scalarText("PRAGMA journal_mode = WAL")
+                }
+                return
+            } catch let error as SQLiteError where SQLiteError.ResultCode.busy ~= error.resultCode {
+                guard Date() < deadline else { throw error }
+                usleep(10_000)
+            }
         }
     }
 }
