@@ -74,6 +74,15 @@ public struct QuestionField: Sendable, Equatable {
         self.example = example ?? Self.example(of: kind)
     }
 
+    /// The same field under another name (and aliases), optional: how an API with its own
+    /// words for it reads it (Frankfurter's `symbols` or `to` for `currencies`), refusing a bad
+    /// value in those words.
+    public func renamed(_ name: String, aliases: [String] = []) -> QuestionField {
+        QuestionField(
+            name: name, kind: kind, help: help, valueName: valueName, placement: placement, aliases: aliases,
+            defaultText: defaultText, example: example)
+    }
+
     /// The command line's option: `--as-of` for `as_of`.
     public var optionName: String { "--" + name.replacingOccurrences(of: "_", with: "-") }
 

@@ -13,6 +13,9 @@ public struct QuestionInput: Sendable, Equatable {
     /// Sets `name`'s value.
     public mutating func set(_ name: String, _ value: FieldValue) { values[name] = value }
 
+    /// Forgets `name`'s value (as if it was not given).
+    public mutating func remove(_ name: String) { values[name] = nil }
+
     /// Whether `name` was given.
     public func has(_ name: String) -> Bool { values[name] != nil }
 

@@ -175,7 +175,7 @@ package final class MCPServer: Sendable {
     /// the question's value: no URL is made.
     private func answer<Q: Question>(_: Q.Type, _ arguments: [String: Any]) throws -> String {
         let question = try Q.asking(try QuestionInput.reading(Q.fields, json: arguments))
-        let (answered, _) = try NativeAPI(store: store, storeLocation: storeLocation).ask(question, now: clock())
+        let answered = try NativeAPI(store: store, storeLocation: storeLocation).ask(question, now: clock()).answered
         let text = answered.rendered(as: .json)
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }

@@ -11,10 +11,12 @@ struct BatchEndpoint {
     let store: RatesStore
 
     func answer(_ request: HTTPRequest, now: Date) throws -> EndpointAnswer {
-        var parameters = RequestParameters(request)
-        let fallback = try parameters.choice("fallback", RateFallback.self) ?? .previous
-        let precision = try parameters.count("precision", atMost: ConversionAnswer.maximumPrecision)
-        try parameters.checkAllRead()
+        // The parameters of `convert` that apply to every row, read as the question reads them.
+        let input = try QuestionInput.reading(
+            [ConvertQuestion.field("fallback"), ConvertQuestion.field("precision")],
+            parameters: request.query.map { (name: $0.name, value: $0.value) })
+        let fallback = input.choice("fallback", RateFallback.self) ?? .previous
+        let precision = input.count("precision")
         // The body, as a file the converter's reader reads (a temporary file, unlinked at once).
         var template = Array((NSTemporaryDirectory() + "/ecbrates-batch-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -50,7 +52,8 @@ struct BatchEndpoint {
         let (_, finished) = stream.prefetch(atLeast: Self.decidingBytes)
         if finished, stream.succeeded != true, let error = failure.withLock({ $0 }) {
             if error is BatchConversionError || error is CSVRecordReader.SyntaxError {
-                throw ServiceError(status: 422, "\(error)")
+                // What `convert --input` says of the same file, with its code.
+                throw ServiceError(status: 422, "\(error)", code: FailureKind.code(of: error))
             }
             throw error
         }

@@ -12,99 +12,108 @@ import Foundation
 /// answers with the publication before it (as Frankfurter does) but never across a currency's
 /// end; ranges are never thinned to weeks.
 struct FrankfurterV1 {
-    let store: RatesStore
+    let api: NativeAPI
+
+    /// Frankfurter's parameters, as the question fields they give.
+    private static let names: [FrankfurterParameters.Name] = [
+        .init("base", "from", field: .base),
+        .init("symbols", "to", field: RateQuestion.field("currencies")),
+        .init("amount", field: ConvertQuestion.field("amount")),
+    ]
 
     func answer(_ path: String, _ request: HTTPRequest, now: Date) throws -> (EndpointAnswer, route: String) {
-        var parameters = RequestParameters(request)
         if path == "/currencies" {
-            try parameters.checkAllRead()
-            let (list, token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
-                let newest = try queries.bounds().last
-                return try queries.currencies().filter { $0.lastDay == newest }.map(\.code)
-            }
-            let names = (list + ["EUR"]).sorted().map { ($0, JSONText.string(CurrencyNames.name(of: $0) ?? $0)) }
-            return (.json(.object(names), token: token, freshness: .current), "v1/currencies")
+            _ = try FrankfurterParameters.input(request, [])
+            let asked = try api.ask(CurrenciesQuestion(QuestionInput()), now: now, fixedConversionRates: false)
+            let codes = asked.answered.answer.currencies.filter { $0.lastDay == asked.newest }.map(\.code)
+            let names = (codes + ["EUR"]).sorted().map { ($0, JSONText.string(CurrencyNames.name(of: $0) ?? $0)) }
+            return (.json(.object(names), token: asked.token, freshness: .current), "v1/currencies")
         }
-        let base = try parameters.currency("base", "from") ?? "EUR"
-        let symbols = try parameters.currencies("symbols", "to")
-        let amount = try parameters.amount("amount") ?? 1
-        try parameters.checkAllRead()
+        var input = try FrankfurterParameters.input(request, Self.names)
+        let base = input.currency("base") ?? "EUR"
+        let symbols = input.currencies("currencies")
+        let amount = input.amount("amount")?.value ?? 1
         if symbols == [base] {
             throw ServiceError(status: 422, "bad currency pair: symbols=\(base) is the base itself")
         }
         let name = String(path.dropFirst())
         if name == "latest" || name == "current" {
-            return (try day(nil, base: base, symbols: symbols, amount: amount, now: now), "v1/latest")
+            return (try day(RateQuestion(input), amount: amount, now: now), "v1/latest")
         }
         if let range = name.range(of: "..") {
             let startText = String(name[..<range.lowerBound]), endText = String(name[range.upperBound...])
             guard let start = CalendarDay(startText) else { throw Self.notADate(startText) }
-            var end: CalendarDay?
+            input.set("from", .day(start))
             if !endText.isEmpty {
-                guard let day = CalendarDay(endText) else { throw Self.notADate(endText) }
-                end = day
+                guard let end = CalendarDay(endText) else { throw Self.notADate(endText) }
+                input.set("to", .day(end))
             }
-            return (
-                try self.range(start, end, base: base, symbols: symbols, amount: amount, now: now), "v1/range"
-            )
+            input.set("partial", .flag(true))
+            return (try self.range(SeriesQuestion(input), amount: amount, now: now), "v1/range")
         }
         guard name.count == 10, name.first?.isNumber == true else {
             throw ServiceError(status: 404, "not found")
         }
         guard let day = CalendarDay(name) else { throw Self.notADate(name) }
-        return (try self.day(day, base: base, symbols: symbols, amount: amount, now: now), "v1/date")
+        input.set("date", .day(day))
+        return (try self.day(RateQuestion(input), amount: amount, now: now), "v1/date")
     }
 
     private static func notADate(_ text: String) -> ServiceError {
         ServiceError(status: 422, "\(text) is not a date (expected YYYY-MM-DD)")
     }
 
-    /// `/latest` or `/{date}`: the publication that answers for `day` (the newest for nil).
-    private func day(
-        _ day: CalendarDay?, base: String, symbols: [String]?, amount: Decimal, now: Date
-    ) throws -> EndpointAnswer {
-        let ((answers, used, newest), token) = try store.readSnapshot(now: now, fixedConversionRates: false) {
-            queries in
-            let answers = try queries.rates(symbols, on: day, base: base)
-            let used = try answers.map(\.leadLeg.day).max() ?? day ?? queries.bounds().last
-            return (answers, used, try queries.bounds().last)
+    /// `/latest` or `/{date}`: the publication that answers for the question's day (the newest
+    /// when it has none).
+    private func day(_ question: RateQuestion, amount: Decimal, now: Date) throws -> EndpointAnswer {
+        let asked = try api.ask(question, now: now, fixedConversionRates: false)
+        let answers: [RateAnswer]
+        switch asked.answered.answer {
+        case .one(let answer): answers = [answer]
+        case .several(let several): answers = several.rates
         }
-        let rates = answers.filter { $0.currency != base }.map { ($0.currency, Self.value($0, amount: amount)) }
+        let base = question.base
+        // The base's own answer (rate 1) is left out, and dated by the day asked, not by a publication.
+        let others = answers.filter { $0.currency != base }
+        let used = others.map(\.leadLeg.day).max() ?? question.date ?? asked.newest
+        let rates = others.map { ($0.currency, Self.value($0, amount: amount)) }
         let body = JSONText.object([
-            ("amount", .decimal(amount)), ("base", .string(base)), ("date", .string("\(used)")),
+            ("amount", .decimal(amount)), ("base", .string(base)), ("date", .string(used.map { "\($0)" } ?? "")),
             ("rates", .object(rates)),
         ])
-        return .json(body, token: token, freshness: day == nil || used >= newest ? .current : .past)
+        let isNewest = used.flatMap { used in asked.newest.map { used >= $0 } } ?? true
+        let current = question.date == nil || isNewest || asked.isIncomplete
+        var answer = EndpointAnswer.json(body, token: asked.token, freshness: current ? .current : .past)
+        answer.warningCodes = asked.answered.warnings.map(\.code)
+        return answer
     }
 
-    /// `/{start}..{end}`: every publication from `start` through `end` (the newest for nil).
-    private func range(
-        _ start: CalendarDay, _ end: CalendarDay?, base: String, symbols: [String]?, amount: Decimal, now: Date
-    ) throws -> EndpointAnswer {
-        if let end, end < start {
-            throw ServiceError(status: 422, "the range \(start)..\(end) ends before it starts")
-        }
-        let ((table, newest), token) = try store.readSnapshot(now: now, fixedConversionRates: false) { queries in
+    /// `/{start}..{end}`: every publication from the first day through the last (the newest
+    /// when open), of the currencies asked for or every one quoted in the range.
+    private func range(_ question: SeriesQuestion, amount: Decimal, now: Date) throws -> EndpointAnswer {
+        let (start, end) = (question.from!, question.to)
+        let asked = try api.ask(question, now: now, fixedConversionRates: false) { question, queries in
             let (first, last) = try queries.bounds()
             let to = min(end ?? last, last)
             let from = max(start, first)
             guard from <= to else {
                 throw ServiceError(status: 404, "no rates from \(start) to \(end.map { "\($0)" } ?? "now")")
             }
-            // The currencies quoted somewhere in the range (or those asked for).
-            // (The euro among them against another base, as on a single day.)
-            let codes =
-                try symbols
-                ?? (queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map(\.code) + ["EUR"])
-                .filter { $0 != base }
-            try RangeLimit.check(from: from, to: to, currencies: codes.count)
-            let table = try queries.series(codes, from: from, to: to, base: base, partial: true)
-            return (table, last)
+            // The currencies quoted somewhere in the range (or those asked for), the euro
+            // among them against another base, as on a single day.
+            if question.currencies.isEmpty {
+                question.currencies =
+                    (try queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map(\.code) + ["EUR"])
+            }
+            question.currencies.removeAll { $0 == question.base }
+            try RangeLimit.check(from: from, to: to, currencies: question.currencies.count)
+            (question.from, question.to) = (from, end == nil ? nil : to)
         }
+        let table = asked.answered.answer
         var days: [(String, JSONText)] = []
         for row in table.rows {
             var rates: [(String, JSONText)] = []
-            for (index, code) in table.currencies.enumerated() where code != base {
+            for (index, code) in table.currencies.enumerated() where code != question.base {
                 guard let rate = row.rates[index] else { continue }
                 rates.append((code, Self.value(rate, published: table.base == "EUR", amount: amount)))
             }
@@ -114,11 +123,14 @@ struct FrankfurterV1 {
             throw ServiceError(status: 404, "no rates from \(start) to \(end.map { "\($0)" } ?? "now")")
         }
         let body = JSONText.object([
-            ("amount", .decimal(amount)), ("base", .string(base)), ("start_date", .string(first)),
+            ("amount", .decimal(amount)), ("base", .string(question.base)), ("start_date", .string(first)),
             ("end_date", .string(last)), ("rates", .object(days)),
         ])
-        let reachesNewest = end.map { $0 >= newest } ?? true
-        return .json(body, token: token, freshness: reachesNewest ? .current : .past)
+        let reachesNewest = end.map { day in asked.newest.map { day >= $0 } ?? true } ?? true
+        var answer = EndpointAnswer.json(
+            body, token: asked.token, freshness: reachesNewest || asked.isIncomplete ? .current : .past)
+        answer.warningCodes = asked.answered.warnings.map(\.code)
+        return answer
     }
 
     /// A rate times `amount`: the ECB's digits exactly when it published the rate (times an

@@ -24,57 +24,67 @@ struct NativeAPI {
         let format = try Self.format(request)
         let parameters = request.query.filter { $0.name != "format" }.map { (name: $0.name, value: $0.value) }
         let question = try Q.asking(try QuestionInput.reading(Q.fields, parameters: parameters))
-        let ((answered, newest), token) = try ask(question, now: now, newest: true)
+        let asked = try ask(question, now: now)
         // Long-lived only when every day it is about is before the newest stored one and it is
         // whole: the newest day, a day after it ("not out yet"), or a partial range changes with
         // the next publication or import.
-        let incomplete = answered.warnings.contains { $0.code == "incomplete-answer" || $0.code == "stale-store" }
-        let past = question.lastDayAsked.map { asked in newest.map { asked < $0 } ?? false } ?? false
+        let past = question.lastDayAsked.map { day in asked.newest.map { day < $0 } ?? false } ?? false
         let freshness: EndpointAnswer.Freshness =
-            !Q.isCacheable ? .uncached : past && !incomplete ? .past : .current
+            !Q.isCacheable ? .uncached : past && !asked.isIncomplete ? .past : .current
         var endpoint = EndpointAnswer.rendered(
-            answered, as: format, token: Q.isCacheable ? token : nil, freshness: freshness)
+            asked.answered, as: format, token: Q.isCacheable ? asked.token : nil, freshness: freshness)
         // CSV and JSON lines have no room for warnings: a header says them (JSON has them inside).
-        if format != .json { endpoint.warningCodes = answered.warnings.map(\.code) }
+        if format != .json { endpoint.warningCodes = asked.answered.warnings.map(\.code) }
         return endpoint
     }
 
-    /// `question`'s answer, from the store as of its `as_of` when it has one, with the history
-    /// token of the state it was read from.
-    func ask<Q: Question>(_ question: Q, now: Date) throws -> (Answered<Q.Answer>, HistoryToken?) {
-        let ((answered, _), token) = try ask(question, now: now, newest: false)
-        return (answered, token)
+    /// A question's answer, with what a door needs besides: the newest stored day of the state
+    /// it was read from, and that state's history token (nil when a commit landed meanwhile).
+    struct Asked<Q: Question> {
+        /// The answer and its warnings.
+        var answered: Answered<Q.Answer>
+        /// The newest stored day, when the store has one.
+        var newest: CalendarDay?
+        /// The history token of the state read.
+        var token: HistoryToken?
+
+        /// Whether it may change before the next publication: it lacks days, or the store is stale.
+        var isIncomplete: Bool {
+            answered.warnings.contains { $0.code == "incomplete-answer" || $0.code == "stale-store" }
+        }
     }
 
-    /// ``ask(_:now:)``, with the newest stored day of the same state when `newest`.
-    private func ask<Q: Question>(
-        _ question: Q, now: Date, newest: Bool
-    ) throws -> (
-        (Answered<Q.Answer>, CalendarDay?), HistoryToken?
-    ) {
+    /// `question`'s answer, from the store as of its `as_of` when it has one. `prepare` sets
+    /// what depends on the store (Frankfurter's "every currency of the range") from the same
+    /// state the answer is read from; `fixedConversionRates` false answers from the ECB's
+    /// rates alone, as Frankfurter's APIs do.
+    func ask<Q: Question>(
+        _ question: Q, now: Date, fixedConversionRates: Bool = true,
+        prepare: ((inout Q, RateQueries) throws -> Void)? = nil
+    ) throws -> Asked<Q> {
         if let asOf = question.asOf, asOf > now { throw QueryError.asOfFuture(moment: asOf, now: now) }
         let source = try question.asOf.map { try store.asOf($0) } ?? store
         let context = QuestionContext(store: store.url, storeLocation: storeLocation)
-        return try source.readSnapshot(now: now) { queries in
-            (try question.answered(queries, context: context), newest ? try? queries.bounds().last : nil)
+        let ((answered, newest), token) = try source.readSnapshot(now: now, fixedConversionRates: fixedConversionRates)
+        {
+            queries in
+            var question = question
+            try prepare?(&question, queries)
+            return (try question.answered(queries, context: context), try? queries.bounds().last)
         }
+        return Asked(answered: answered, newest: newest, token: token)
     }
+
+    /// `format`, beside every question's fields: how `/api/` writes the answer.
+    static let formatField = QuestionField(
+        name: "format", kind: .choice(["json", "csv", "ndjson"]),
+        help: "json, csv or ndjson (default: by the Accept header, else json).")
 
     /// The format asked for: `format=json|csv|ndjson`, else the `Accept` header, else JSON.
     static func format(_ request: HTTPRequest) throws -> OutputFormat {
-        let given = request.query.filter { $0.name == "format" }
-        if given.count > 1 {
-            throw ServiceError(
-                status: 400, "parameter format is given more than once; give it once", code: "bad-parameter")
-        }
-        if let value = given.first?.value {
-            guard let format = OutputFormat(rawValue: value.lowercased()),
-                format == .json || format == .csv || format == .ndjson
-            else {
-                throw ServiceError.badParameter("format", value, expected: "one of json, csv, ndjson")
-            }
-            return format
-        }
+        let given = request.query.filter { $0.name == formatField.name }.map { (name: $0.name, value: $0.value) }
+        let input = try QuestionInput.reading([formatField], parameters: given)
+        if let format = input.choice(formatField.name, OutputFormat.self) { return format }
         let accept = request.header("accept") ?? ""
         if accept.contains("application/x-ndjson") { return .ndjson }
         if accept.contains("text/csv") { return .csv }

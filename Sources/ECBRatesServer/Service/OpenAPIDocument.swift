@@ -72,20 +72,7 @@ package enum OpenAPIDocument {
                 parameters.append(parameter(field, name: alias, description: "The same as \(field.name)."))
             }
         }
-        parameters.append(
-            .object([
-                ("name", .string("format")), ("in", .string("query")),
-                (
-                    "description",
-                    .string("json, csv or ndjson (default: by the Accept header, else json).")
-                ),
-                (
-                    "schema",
-                    .object([
-                        ("type", .string("string")), ("enum", .array(["json", "csv", "ndjson"].map { .string($0) })),
-                    ])
-                ),
-            ]))
+        parameters.append(parameter(NativeAPI.formatField, name: NativeAPI.formatField.name))
         let error: JSONText = .object([("$ref", .string("#/components/schemas/Error"))])
         func failure(_ words: String) -> JSONText {
             .object([

@@ -131,6 +131,7 @@ package final class RateService: Sendable {
             }
             (key, current) = (asked, token)
         }
+        let api = NativeAPI(store: store, storeLocation: settings.storeLocation)
         let answered: Result<(EndpointAnswer, String), any Error> = Result {
             if path == "/healthz" { return (try health(now: now), "healthz") }
             if path == "/metrics" { return (try metricsAnswer(now: now), "metrics") }
@@ -144,14 +145,13 @@ package final class RateService: Sendable {
                 if isConvertPost {
                     return (try BatchEndpoint(store: store).answer(request, now: now), "api/convert-batch")
                 }
-                return try NativeAPI(store: store, storeLocation: settings.storeLocation).answer(
-                    String(path.dropFirst(5)), request, now: now)
+                return try api.answer(String(path.dropFirst(5)), request, now: now)
             }
             if path.hasPrefix("/v2/") {
-                return try FrankfurterV2(store: store).answer(String(path.dropFirst(3)), request, now: now)
+                return try FrankfurterV2(api: api).answer(String(path.dropFirst(3)), request, now: now)
             }
             let v1Path = path.hasPrefix("/v1/") ? String(path.dropFirst(3)) : path
-            return try FrankfurterV1(store: store).answer(v1Path, request, now: now)
+            return try FrankfurterV1(api: api).answer(v1Path, request, now: now)
         }
         switch answered {
         case .success(let (answer, route)):

@@ -90,6 +90,41 @@ import Testing
         #expect(csv.header("Ecbrates-Warnings") == "incomplete-answer", "\(csv.headers)")
     }
 
+    /// Frankfurter's paths keep their names and shapes, and ask the same question values:
+    /// the same rate, the same refusal in their own names (with Frankfurter's status, 422),
+    /// and a stale store's warning in a header (their JSON has no room for it).
+    @Test func frankfurterAsksTheSameQuestionsInItsOwnNames() async throws {
+        let harness = try await ServiceHarness(now: "2026-10-28T12:00:00Z")
+        let ours = try Self.json(try harness.request("/api/rate?currencies=USD&base=GBP&date=2024-03-29"))
+        let v1 = try Self.json(try harness.request("/2024-03-29?symbols=USD&from=GBP"))
+        let v2 = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try harness.request("/v2/rates?date=2024-03-29&quotes=USD&base=GBP").body))
+                as? [[String: Any]])
+        let rate = try #require(ours["rate"] as? NSNumber)
+        #expect(ours["day"] as? String == "2024-03-28", "Good Friday answers with the Thursday before")
+        #expect((v1["rates"] as? [String: Any])?["USD"] as? NSNumber == rate)
+        #expect(v1["date"] as? String == "2024-03-28")
+        #expect(v2.first { $0["quote"] as? String == "USD" }?["rate"] as? NSNumber == rate)
+        for (target, words) in [
+            ("/latest?symbols=U$D", "parameter symbols=U$D is invalid: expected currency codes like USD,JPY"),
+            ("/v2/rates?quotes=U$D", "parameter quotes=U$D is invalid: expected currency codes like USD,JPY"),
+            ("/api/latest?currencies=U$D", "parameter currencies=U$D is invalid: expected currency codes like USD,JPY"),
+        ] {
+            let refused = try harness.request(target)
+            #expect(refused.status == (target.hasPrefix("/api/") ? 400 : 422), "\(target)")
+            #expect(try Self.json(refused)["message"] as? String == words, "\(target)")
+            #expect(try Self.json(refused)["code"] as? String == "bad-parameter", "\(target)")
+        }
+        for target in ["/latest?symbols=USD", "/v2/rates?quotes=USD", "/v2/rate/EUR/USD", "/2026-09-01..?symbols=USD"] {
+            let answer = try harness.request(target)
+            #expect(answer.status == 200, "\(target): \(ServiceHarness.text(answer))")
+            #expect(answer.header("Ecbrates-Warnings") == "stale-store", "\(target): \(answer.headers)")
+        }
+        let past = try harness.request("/2024-03-29?symbols=USD")
+        #expect(past.header("Ecbrates-Warnings") == nil, "a day in the past is not stale")
+    }
+
     @Test func validatorsCachingAndConditionalRequests() async throws {
         let harness = try await ServiceHarness()
         let first = try harness.request("/api/rate?currencies=USD&date=2024-03-28")
