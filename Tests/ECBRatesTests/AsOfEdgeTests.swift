@@ -5,14 +5,51 @@ import Testing
 /// `--as-of` at its edges: a moment to come is refused, and a moment before the store's first
 /// import says so, naming the import (it said "the store has no rates yet", as if it held none).
 struct AsOfEdgeTests {
-    @Test func aMomentToComeIsAUsageError() async throws {
+    /// Whether two moments fall on the same UTC day.
+    enum CalendarDayText {
+        static func same(_ one: Date, _ other: Date) -> Bool {
+            one.formatted(.iso8601).prefix(10) == other.formatted(.iso8601).prefix(10)
+        }
+    }
+
+    /// A moment to come cannot be answered yet: said as for a day to come (exit 65), not as a
+    /// usage error (no usage text after it).
+    @Test func aMomentToComeIsRefusedWithoutUsageText() async throws {
         let directory = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: directory)
         // (By the real clock, which the store's import records are kept by.)
         let run = try CommandRun.process(["rate", "USD", "--as-of", "2999-01-01", "--store", store.path])
-        #expect(run.status == 64, "\(run)")
+        #expect(run.status == 65, "\(run)")
         #expect(run.err.hasPrefix("Error: 2999-01-01T23:59:59Z is in the future (it is "), "\(run.err)")
-        #expect(run.err.contains(" now): the store cannot say what it will hold then\n"), "\(run.err)")
+        #expect(run.err.hasSuffix(" now): the store cannot say what it will hold then\n"), "\(run.err)")
+        #expect(!run.err.contains("Usage:") && !run.err.contains("--help"), "\(run.err)")
+        let json = try CommandRun.process([
+            "rate", "USD", "--as-of", "2999-01-01", "--store", store.path, "--format", "json",
+        ])
+        #expect(json.err.contains(#""code":"as-of-future""#), "\(json.err)")
+    }
+
+    /// As of today (the day, whose last second has not come) means now: answered, and the
+    /// answer names the moment it used; a time later today is still refused (issue 35, 2).
+    @Test func asOfTodayIsAsOfNow() async throws {
+        let directory = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: directory)
+        let today = String(Date().formatted(.iso8601).prefix(10))
+        let before = Date()
+        let run = try CommandRun.process([
+            "rate", "USD", "--date", "2026-09-30", "--as-of", today, "--store", store.path, "--format", "json",
+        ])
+        #expect(run.status == 0, "\(run)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        let moment = try #require((object["asOf"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+        #expect(moment >= before.addingTimeInterval(-1) && moment <= Date(), "asOf \(object["asOf"] ?? "none")")
+        #expect(object["rate"] as? NSNumber == NSNumber(value: 1.1355), "\(run.out)")
+        let later = Date().addingTimeInterval(3600)
+        guard CalendarDayText.same(later, Date()) else { return }  // (within an hour of midnight: skipped)
+        let refused = try CommandRun.process([
+            "rate", "USD", "--as-of", later.formatted(.iso8601), "--store", store.path,
+        ])
+        #expect(refused.status == 65 && refused.err.contains("is in the future"), "\(refused)")
     }
 
     @Test func aMomentBeforeTheFirstImportNamesIt() async throws {

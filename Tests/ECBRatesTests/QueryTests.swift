@@ -184,6 +184,37 @@ import Testing
         )
     }
 
+    /// A fallback that looks forward from a weekend after the newest stored Friday finds no
+    /// later publication in the store. Before the Monday's rates are out that is "not out yet";
+    /// once they are, the store is stale, and it says so with the code `rate` gives for a day
+    /// after a missing one (issue 35, 1), on the command line and over /api/ and MCP alike.
+    @Test(arguments: ["next", "interpolate"])
+    func aForwardFallbackOnAStaleStoreSaysTheStoreIsStale(fallback: String) async throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        _ = await ecbrates(
+            ["import", FixturePaths.history.path, "--from", "2026-09-01", "--to", "2026-09-25"], store: store)
+        let stale = ["ECBRATES_NOW": "2026-10-20T12:00:00Z"]
+        for command in [
+            ["convert", "1000", "USD", "EUR", "--date", "2026-09-26"], ["rate", "USD", "--date", "2026-09-26"],
+        ] {
+            let run = await ecbrates(command + ["--fallback", fallback], store: store, environment: stale)
+            #expect(run.status == 65, "\(command): \(run)")
+            #expect(
+                run.err
+                    == "Error: the store is out of date: its newest day is 2026-09-25, but the rates of 2026-09-28 (a business day) should be out; run 'ecbrates import' before asking for 2026-09-26\n",
+                "\(command)")
+            let json = await ecbrates(
+                command + ["--fallback", fallback, "--format", "json"], store: store, environment: stale)
+            #expect(json.err.contains(#""code":"stale-store""#), "\(json.err)")
+        }
+        // Sunday: Monday's rates are not out yet, and that is what it says.
+        let sunday = await ecbrates(
+            ["rate", "USD", "--date", "2026-09-26", "--fallback", fallback], store: store,
+            environment: ["ECBRATES_NOW": "2026-09-27T12:00:00Z"])
+        #expect(sunday.err.contains("no USD rate after 2026-09-26 is out yet"), "\(sunday)")
+    }
+
     @Test func aStaleStoreRefusesToAnswerForALaterDay() async throws {
         // 2026-10-05 (a Monday) at noon: Thursday 1 and Friday 2 October's rates are out.
         let run = try await ask(["rate", "USD", "--date", "2026-10-04"], now: ["ECBRATES_NOW": "2026-10-05T12:00:00Z"])

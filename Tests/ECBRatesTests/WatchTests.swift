@@ -111,6 +111,46 @@ import Testing
         }
     }
 
+    /// A replay shows what each transaction brought (issue 35, 3): a rate inserted and later
+    /// corrected is replayed with the value it came with, then the correction from it to the
+    /// new value; a live watch told the same.
+    @Test func aReplayShowsTheValueARateCameWithBeforeItsCorrection() throws {
+        let dir = TemporaryDirectory()
+        let store = dir.file("rates.sqlite")
+        try Self.importing(FixturePaths.history, store: store, ["--to", "2026-08-21"])
+        let watch = try InteractiveProcess(
+            CommandRun.executable, arguments: ["watch", "USD,GBP", "--format", "ndjson", "--store", store.path],
+            directory: dir.url)
+        let first = try #require(watch.readLine(timeout: 30).flatMap(Self.event))
+        try Self.importing(FixturePaths.ninetyDays, store: store, ["--from", "2026-08-24", "--to", "2026-08-28"])
+        try Self.importing(
+            try Self.correctedNinetyDays(in: dir), store: store, ["--from", "2026-08-28", "--to", "2026-08-28"])
+        let days = try Self.expectedRates(FixturePaths.ninetyDays, after: "2026-08-21").filter {
+            $0 < "rates 2026-08-29"
+        }
+        #expect(days.last?.hasSuffix("USD=1.1643") == true, "\(days)")
+        var live: [String] = []
+        while live.count < days.count + 1, let line = watch.readLine(timeout: 20) {
+            live.append(Self.event(line)?.text ?? line)
+        }
+        watch.interrupt()
+        _ = watch.finish()
+        let expected = days + ["correction 2026-08-28 USD 1.1643 1.165"]
+        #expect(Set(live) == Set(expected), "\(live)")
+        let replay = try InteractiveProcess(
+            CommandRun.executable,
+            arguments: ["watch", "USD,GBP", "--format", "ndjson", "--since", "\(first.token)", "--store", store.path],
+            directory: dir.url)
+        var replayed: [String] = []
+        while replayed.count < expected.count, let line = replay.readLine(timeout: 10) {
+            replayed.append(Self.event(line)?.text ?? line)
+        }
+        replay.interrupt()
+        _ = replay.finish()
+        #expect(Set(replayed) == Set(expected), "\(replayed)")
+        #expect(replayed.last == expected.last, "the correction after the rate it corrects")
+    }
+
     /// Found in review: rates of a currency not watched, added to a day already reported, are
     /// not a second report of that day; rates added to older days (a backfill) are reported, and
     /// live and replayed watches agree, whatever the moment they began.

@@ -15,6 +15,16 @@ public enum AsOfMoment {
         return try? Date.ISO8601FormatStyle().parse(text)
     }
 
+    /// The moment `moment` stands for when asked at `now`: itself, except the last second of
+    /// today (`--as-of` today, as a day), which has not come yet but means "now": what the store
+    /// holds at this moment. Any other moment after `now` is left as it is (and refused).
+    public static func resolved(_ moment: Date, now: Date) -> Date {
+        guard moment > now else { return moment }
+        let today = CalendarDay(date: now)
+        let endOfToday = today.adding(days: 1).date.addingTimeInterval(-1)
+        return moment == endOfToday ? now : moment
+    }
+
     /// The moment as answers give it, to the millisecond when it has one.
     public static func text(_ moment: Date) -> String {
         let whole = moment.timeIntervalSince1970.rounded(.down) == moment.timeIntervalSince1970

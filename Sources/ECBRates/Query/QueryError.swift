@@ -172,10 +172,11 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
         }
     }
 
-    /// True when the question itself is wrong (an unknown currency): a usage error.
+    /// True when the question itself is wrong (an unknown currency): a usage error. A moment
+    /// to come (`--as-of`) is not: the question is well formed, and the store cannot answer
+    /// it yet, as for a day to come.
     public var isUsageError: Bool {
         if case .unknownCurrency = self { return true }
-        if case .asOfFuture = self { return true }
         return false
     }
 }

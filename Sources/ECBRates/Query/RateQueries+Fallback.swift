@@ -109,7 +109,7 @@ extension RateQueries {
         case .next:
             if let next { return .published(code, next.perEuro, on: next.day) }
             if after == nil && day > newest {
-                throw QueryError.notYetPublished(currency: code, day: day, newest: newest)
+                throw nothingPublished(after: day, currency: code, newest: newest)
             }
         case .nearest:
             // The nearer publication that quotes the currency (the earlier on a tie).
@@ -122,7 +122,7 @@ extension RateQueries {
             // After the newest stored day there is nothing to interpolate towards: said, not
             // answered with the previous rate.
             if after == nil && day > newest {
-                throw QueryError.notYetPublished(currency: code, day: day, newest: newest)
+                throw nothingPublished(after: day, currency: code, newest: newest)
             }
         }
         throw try notQuoted(code, on: day, why: nil)

@@ -87,13 +87,13 @@ extension RateQueries {
                 currency: "ECB", day: day, reason: Self.reason(for: day, currency: "any", newest: last))
         case .previous: days = before.map { [$0] } ?? []
         case .next:
-            if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
+            if after == nil && day > last { throw nothingPublished(after: day, currency: "ECB", newest: last) }
             days = after.map { [$0] } ?? []
         case .nearest:
             days = [before, after].compactMap { $0 }.sorted { abs($0.days(since: day)) < abs($1.days(since: day)) }
                 .prefix(1).map { $0 }
         case .interpolate:
-            if after == nil && day > last { throw QueryError.notYetPublished(currency: "ECB", day: day, newest: last) }
+            if after == nil && day > last { throw nothingPublished(after: day, currency: "ECB", newest: last) }
             days = before.map { before in after.map { [before, $0] } ?? [] } ?? []
         }
         guard let firstDay = days.first else { throw QueryError.noRatesInRange(currencies: [], from: day, to: day) }
@@ -203,6 +203,18 @@ extension RateQueries {
         }
         if day > newest { return "its rates are not out yet" }
         return "no \(currency) rate was published that day"
+    }
+
+    /// Why a fallback that looks forward (`next`, `interpolate`) finds no publication after
+    /// `day`, a day after the newest stored one: the store is stale when the ECB has published a
+    /// business day after its newest (an import would find the rate), else none is out yet.
+    func nothingPublished(after day: CalendarDay, currency: String, newest: CalendarDay) -> QueryError {
+        let now = now()
+        let due = TargetCalendar.businessDays(after: newest, through: TargetCalendar.today(at: now)).first {
+            TargetCalendar.publicationTime(of: $0) <= now
+        }
+        if let missing = due { return .staleStore(asked: day, newest: newest, missing: missing) }
+        return .notYetPublished(currency: currency, day: day, newest: newest)
     }
 
     /// Throws unless the store is fresh enough to answer for `asked`, a day after its newest.

@@ -177,11 +177,20 @@ public final class RateWatcher: @unchecked Sendable {
     }
 
     /// Reports what the transactions after `token` brought, each with its own token: the rates
-    /// they inserted, and the corrections.
+    /// they inserted, with the values they had then, and the corrections.
+    ///
+    /// A rate holds its newest value; the history records that it was inserted, not with what
+    /// (Core Data's history changes carry no values for an insert). Its value when inserted is
+    /// the old value of its first correction, which came in a later transaction (so among those
+    /// replayed), or its value now when it has none.
     private func replay(after token: PersistentHistoryToken) throws {
         let view = store.viewContext
         let transactions =
             try view.execute(PersistentHistoryChangeRequest.fetchHistory(after: token)).transactions ?? []
+        let insertedRates = transactions.flatMap { $0.changes ?? [] }.filter {
+            $0.changeType == .insert && $0.changedObjectID.entity.name == RatesModel.rate.name
+        }
+        let insertedValue = try insertedValues(of: Set(insertedRates.map(\.changedObjectID)))
         for transaction in transactions {
             var rates: [(day: CalendarDay, currency: String, rate: Decimal)] = []
             var corrections: [ManagedObjectID] = []
@@ -192,7 +201,7 @@ public final class RateWatcher: @unchecked Sendable {
                     guard let rate = try? view.existingObject(with: change.changedObjectID) as? Eurofxrefhist else {
                         continue
                     }
-                    rates.append((rate.date, rate.currencySymbol, rate.exchangeRate))
+                    rates.append((rate.date, rate.currencySymbol, insertedValue[rate.objectID] ?? rate.exchangeRate))
                 case RatesModel.correction.name:
                     corrections.append(change.changedObjectID)
                 default:
@@ -201,6 +210,22 @@ public final class RateWatcher: @unchecked Sendable {
             }
             try tell(rates: rates, corrections: corrections, token: transaction.token)
         }
+    }
+
+    /// The value each of the rates `ids` came with, where it differs from its value now: the old
+    /// value of its first correction (by the correcting run's start). Core Data's history
+    /// records that a row was inserted, not with what; a rate told as inserted was corrected
+    /// only after, so its first correction's old value is what it came with. Corrections are
+    /// rare (the ECB's whole history has none): they are read at once, when any are stored.
+    private func insertedValues(of ids: Set<ManagedObjectID>) throws -> [ManagedObjectID: Decimal] {
+        guard !ids.isEmpty else { return [:] }
+        var first: [ManagedObjectID: (when: Date, old: Decimal)] = [:]
+        for correction in try store.viewContext.fetch(FetchRequest<RateCorrection>()) {
+            guard let rate = correction.rate?.objectID, ids.contains(rate) else { continue }
+            let when = correction.run?.startedAt ?? .distantFuture
+            if first[rate].map({ when < $0.when }) ?? true { first[rate] = (when, correction.oldRate) }
+        }
+        return first.mapValues(\.old)
     }
 
     /// Reports, transaction by transaction, what the controllers collected in the merge of
@@ -216,11 +241,14 @@ public final class RateWatcher: @unchecked Sendable {
             return
         }
         do {
+            // A rate is told with the value it came with, whatever came after it.
+            let insertedValue = try insertedValues(of: Set(pendingRates.keys))
             for transaction in transactions {
                 var rates: [(day: CalendarDay, currency: String, rate: Decimal)] = []
                 var corrections: [ManagedObjectID] = []
                 for change in transaction.changes ?? [] where change.changeType == .insert {
-                    if let row = pendingRates.removeValue(forKey: change.changedObjectID) {
+                    if var row = pendingRates.removeValue(forKey: change.changedObjectID) {
+                        row.rate = insertedValue[change.changedObjectID] ?? row.rate
                         rates.append(row)
                     } else if pendingCorrections.remove(change.changedObjectID) != nil {
                         corrections.append(change.changedObjectID)

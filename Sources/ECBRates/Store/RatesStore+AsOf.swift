@@ -14,9 +14,12 @@ extension RatesStore {
     /// one by one, and when each did is not recorded), and ``QueryError/asOfBeforeRecord(moment:since:)``
     /// for a moment before the store recorded when rates arrived (a store written by an
     /// earlier release knows only its state at its last import).
-    /// A moment to come (by the real clock, which the import records are kept by) is refused.
-    public func asOf(_ moment: Date) throws -> RatesStore {
-        let now = Date()
+    /// As of today (a day's last second, the form `--as-of 2026-11-27` takes) is as of now
+    /// (``AsOfMoment/resolved(_:now:)``: the snapshot's ``asOf`` says the moment used); any other
+    /// moment to come is refused, by `now` (default: the real clock, which the import records are
+    /// kept by).
+    public func asOf(_ moment: Date, now: Date = Date()) throws -> RatesStore {
+        let moment = AsOfMoment.resolved(moment, now: now)
         if moment > now { throw QueryError.asOfFuture(moment: moment, now: now) }
         let snapshot = try RatesStore(emptySnapshotAsOf: moment)
         let writer = snapshot.container.newBackgroundContext()

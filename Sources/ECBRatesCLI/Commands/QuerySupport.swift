@@ -28,7 +28,7 @@ enum QuerySupport {
             return store
         }
         let snapshot = try store.asOf(moment)
-        AsOfStamp.stamp(context.console, moment: moment, format: format)
+        AsOfStamp.stamp(context.console, moment: snapshot.asOf ?? moment, format: format)
         return snapshot
     }
 

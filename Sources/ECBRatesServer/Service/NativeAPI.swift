@@ -62,15 +62,17 @@ struct NativeAPI {
         _ question: Q, now: Date, fixedConversionRates: Bool = true,
         prepare: ((inout Q, RateQueries) throws -> Void)? = nil
     ) throws -> Asked<Q> {
-        if let asOf = question.asOf, asOf > now { throw QueryError.asOfFuture(moment: asOf, now: now) }
-        let source = try question.asOf.map { try store.asOf($0) } ?? store
+        let source = try question.asOf.map { try store.asOf($0, now: now) } ?? store
         let context = QuestionContext(store: store.url, storeLocation: storeLocation)
         let ((answered, newest), token) = try source.readSnapshot(now: now, fixedConversionRates: fixedConversionRates)
         {
             queries in
             var question = question
             try prepare?(&question, queries)
-            return (try question.answered(queries, context: context), try? queries.bounds().last)
+            var answered = try question.answered(queries, context: context)
+            // As of today is as of now: the answer names the moment used.
+            answered.asOf = source.asOf
+            return (answered, try? queries.bounds().last)
         }
         return Asked(answered: answered, newest: newest, token: token)
     }

@@ -46,8 +46,8 @@ package struct ServiceError: Error, Sendable {
     /// written at the moment asked about (503). The OpenAPI document lists them.
     static func status(forCode code: String) -> Int? {
         switch code {
-        case "bad-parameter", "usage", "as-of-future", "as-of-before-record": 400
-        case "unknown-currency", "before-first-day", "future-day", "not-quoted", "not-yet-published", "no-rate-on-day",
+        case "bad-parameter", "usage", "as-of-before-record": 400
+        case "unknown-currency", "before-first-day", "future-day", "as-of-future", "not-quoted", "not-yet-published", "no-rate-on-day",
             "no-rates-in-range", "hole", "as-of-before-first-import":
             404
         case "inexact", "too-many-digits", "bad-data": 422
