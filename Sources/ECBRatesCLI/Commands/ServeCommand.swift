@@ -127,11 +127,13 @@ struct ServeCommand: ParsableCommand {
         let stop = ImportInterruption()
         let signals = SignalTrap.attach(stop)
         defer { signals.release() }
-        let where_ = settings.listeningSocket.map { "socket \($0) from systemd" } ?? "\(settings.host):\(daemon.port)"
         let scheme = settings.tls == nil ? "http" : "https"
-        console.err(
-            "serving \(store.url.path) on \(scheme)://\(where_.contains(":") && settings.host.contains(":") ? "[\(settings.host)]:\(daemon.port)" : where_)/ (Ctrl-C stops)\n"
-        )
+        // `127.0.0.1:8080`, or `127.0.0.1:8080 (socket 3 from systemd)`: the URL, then any note.
+        let (address, note) =
+            daemon.listening.firstIndex(of: " ").map {
+                (String(daemon.listening[..<$0]), String(daemon.listening[$0...]))
+            } ?? (daemon.listening, "")
+        console.err("serving \(store.url.path) on \(scheme)://\(address)/\(note) (Ctrl-C stops)\n")
         // $ECBRATES_REFRESH_RETRY_SECONDS: the first retry's delay (60 s; at most twice it then),
         // for tests and for an operator watching a late publication.
         let retry = context.environment["ECBRATES_REFRESH_RETRY_SECONDS"].flatMap(Double.init).map { max(0.1, $0) }

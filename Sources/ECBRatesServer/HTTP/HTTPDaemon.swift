@@ -97,6 +97,12 @@ package final class HTTPDaemon: @unchecked Sendable {
         let holder = Box(self)
         box = holder
         let context = Unmanaged.passUnretained(holder).toOpaque()
+        // A descriptor systemd was to pass that is not a listening socket (closed, a file) would
+        // have the daemon fail every accept: refused before it starts.
+        if let socket = settings.listeningSocket, ListenAddress.bound(to: socket) == nil {
+            throw ServeError.cannotListen(
+                address: "socket \(socket) (from systemd)", reason: String(cString: strerror(errno)))
+        }
         let started: OpaquePointer? = address.withSockaddr { sockaddr in
             var native = cmhd_settings(
                 flags: flags, port: settings.port, address: sockaddr,
@@ -118,7 +124,16 @@ package final class HTTPDaemon: @unchecked Sendable {
         }
         daemon = started
         port = settings.listeningSocket == nil && settings.port != 0 ? settings.port : cmhd_bound_port(api, started)
+        if let socket = settings.listeningSocket {
+            listening = "\(ListenAddress.bound(to: socket) ?? "?") (socket \(socket) from systemd)"
+        } else {
+            listening = (try? ListenAddress(host: settings.host, port: port))?.description ?? "\(settings.host):\(port)"
+        }
     }
+
+    /// Where it listens, for people: `127.0.0.1:8080`, `[::1]:8080`, or the address of the
+    /// socket systemd handed over and its number (`127.0.0.1:8080 (socket 3 from systemd)`).
+    package private(set) var listening = ""
 
     /// The TLS key and certificate handed to libmicrohttpd (C strings, freed with the daemon).
     private let tlsKey: UnsafeMutablePointer<CChar>?

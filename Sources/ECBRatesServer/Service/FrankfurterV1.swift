@@ -25,7 +25,12 @@ struct FrankfurterV1 {
         if path == "/currencies" {
             _ = try FrankfurterParameters.input(request, [])
             let asked = try api.ask(CurrenciesQuestion(QuestionInput()), now: now, fixedConversionRates: false)
-            let codes = asked.answered.answer.currencies.filter { $0.lastDay == asked.newest }.map(\.code)
+            // As Frankfurter lists them: the currencies quoted in the 14 days up to the newest
+            // publication (Frankfurter: up to today), and the euro.
+            let since = asked.newest?.adding(days: -Self.currenciesWindow)
+            let codes = asked.answered.answer.currencies.filter { currency in
+                since.map { currency.lastDay >= $0 } ?? false
+            }.map(\.code)
             let names = (codes + ["EUR"]).sorted().map { ($0, JSONText.string(CurrencyNames.name(of: $0) ?? $0)) }
             return (.json(.object(names), token: asked.token, freshness: .current), "v1/currencies")
         }
@@ -42,6 +47,10 @@ struct FrankfurterV1 {
         }
         if let range = name.range(of: "..") {
             let startText = String(name[..<range.lowerBound]), endText = String(name[range.upperBound...])
+            // No first day: no route of Frankfurter's (`/{start}..{end}`, `/{start}..`) matches.
+            if startText.isEmpty {
+                throw ServiceError(status: 404, "not found: a range is /{start}..{end} or /{start}..")
+            }
             guard let start = CalendarDay(startText) else { throw Self.notADate(startText) }
             input.set("from", .day(start))
             if !endText.isEmpty {
@@ -58,6 +67,9 @@ struct FrankfurterV1 {
         input.set("date", .day(day))
         return (try self.day(RateQuestion(input), amount: amount, now: now), "v1/date")
     }
+
+    /// The days before the newest publication whose currencies `/currencies` lists.
+    static let currenciesWindow = 14
 
     private static func notADate(_ text: String) -> ServiceError {
         ServiceError(status: 422, "\(text) is not a date (expected YYYY-MM-DD)")

@@ -47,7 +47,8 @@ package struct ServiceError: Error, Sendable {
     static func status(forCode code: String) -> Int? {
         switch code {
         case "bad-parameter", "usage", "as-of-before-record": 400
-        case "unknown-currency", "before-first-day", "future-day", "as-of-future", "not-quoted", "not-yet-published", "no-rate-on-day",
+        case "unknown-currency", "before-first-day", "future-day", "as-of-future", "not-quoted", "not-yet-published",
+            "no-rate-on-day",
             "no-rates-in-range", "hole", "as-of-before-first-import":
             404
         case "inexact", "too-many-digits", "bad-data": 422

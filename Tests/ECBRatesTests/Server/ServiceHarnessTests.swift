@@ -125,6 +125,41 @@ import Testing
         #expect(past.header("Ecbrates-Warnings") == nil, "a day in the past is not stale")
     }
 
+    /// v1's `/currencies` lists what Frankfurter's lists: the currencies quoted in the 14 days
+    /// up to the newest publication, and the euro (issue 35, 5). Bulgaria's lev, last quoted on
+    /// 2025-12-31, is listed by a store whose newest day is 2026-01-09, not by one of 2026-01-23.
+    @Test func v1CurrenciesListsTheLastFourteenDaysAsFrankfurterDoes() async throws {
+        for (newest, listed) in [("2026-01-09", true), ("2026-01-23", false)] {
+            let directory = TemporaryDirectory()
+            let store = directory.file("rates.sqlite")
+            let imported = try CommandRun.process([
+                "import", FixturePaths.history.path, "--from", "2025-11-01", "--to", newest, "--store", store.path,
+            ])
+            #expect(imported.status == 0, "\(imported)")
+            let harness = try await ServiceHarness(now: "\(newest)T17:00:00Z", store: store.path)
+            let list = try Self.json(try harness.request("/currencies"))
+            #expect((list["BGN"] != nil) == listed, "newest \(newest): \(list.keys.sorted())")
+            #expect(list["EUR"] as? String == "Euro" && list["USD"] != nil)
+        }
+    }
+
+    /// Frankfurter's answers where a pair or a range has nothing to ask (issue 35, 8): v1's
+    /// `symbols` equal to the base is 422 "bad currency pair"; v2's `/rate/USD/USD` is the
+    /// identity record (Frankfurter added it in July 2026); a range without its first day
+    /// matches no route: 404.
+    @Test func degenerateRequestsAnswerAsFrankfurterDoes() async throws {
+        let harness = try await ServiceHarness()
+        let pair = try harness.request("/2024-03-28?base=USD&symbols=USD")
+        #expect(pair.status == 422)
+        #expect(try Self.json(pair)["message"] as? String == "bad currency pair: symbols=USD is the base itself")
+        let identity = try Self.json(try harness.request("/v2/rate/USD/USD?date=2024-03-29"))
+        #expect(identity["rate"] as? NSNumber == 1 && identity["date"] as? String == "2024-03-28", "\(identity)")
+        let open = try harness.request("/..2024-01-01")
+        #expect(open.status == 404)
+        #expect(try Self.json(open)["code"] as? String == "not-found")
+        #expect(try Self.json(open)["message"] as? String == "not found: a range is /{start}..{end} or /{start}..")
+    }
+
     @Test func validatorsCachingAndConditionalRequests() async throws {
         let harness = try await ServiceHarness()
         let first = try harness.request("/api/rate?currencies=USD&date=2024-03-28")
