@@ -116,4 +116,65 @@ struct CompletionTests {
                 "CHF\tQuote against this currency instead of the euro.", "",
             ], "\(run.out)\(run.err)")
     }
+
+    /// Currency codes come from the store `--store` names earlier on the line (`--store PATH`,
+    /// `--store=PATH`, `~/…`), in bash, zsh and fish alike; here the default store does not
+    /// exist, so without it nothing would be offered (issue 35, 7).
+    @Test func currencyCodesComeFromTheStoreTheLineNames() async throws {
+        let dir = TemporaryDirectory()
+        let store = try await PreparedStore.copy(into: dir)
+        #expect(store.path == dir.file("rates.sqlite").path)
+        let binaries = CommandRun.executable.deletingLastPathComponent().path
+        let environment = [
+            "PATH": "\(binaries):/usr/bin:/bin", "ECBRATES_STORE": dir.file("none/rates.sqlite").path,
+            "HOME": dir.url.path, "ROOT": FixturePaths.root.path,
+        ]
+        var scripts: [String: URL] = [:]
+        for shell in ["bash", "zsh", "fish"] {
+            let made = try CommandRun.process(["completions", shell])
+            #expect(made.status == 0, "\(made)")
+            let folder = dir.file(shell)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let script = folder.appendingPathComponent(shell == "zsh" ? "_ecbrates" : "ecbrates.\(shell)")
+            try made.out.write(to: script, atomically: true, encoding: .utf8)
+            scripts[shell] = script
+        }
+        let bash = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            [
+                "-c",
+                #"""
+                source "$SCRIPT"
+                ask() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _ecbrates
+                    printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' '; echo; }
+                ask ecbrates rate US
+                ask ecbrates rate --store "$STORE" US
+                ask ecbrates rate --store = "$STORE" GB
+                ask ecbrates convert 100 --store '~/rates.sqlite' CH
+                """#,
+            ], environment: environment.merging(["SCRIPT": scripts["bash"]!.path, "STORE": store.path]) { $1 })
+        #expect(bash.out == " \nUSD \nGBP \nCHF \n", "\(bash)")
+        let zsh = try SpawnedProcess.run(
+            PythonTools.system,
+            [
+                FixturePaths.root.appendingPathComponent("Tests/ECBRatesTests/zsh_completion_check.py").path,
+                scripts["zsh"]!.deletingLastPathComponent().path, "ecbrates rate --store \(store.path) US",
+                "ecbrates rate --store=\(store.path) GB",
+            ], environment: environment, timeout: 120)
+        #expect(
+            zsh.out == "rate --store \(store.path) USD\nrate --store=\(store.path) GBP\n", "\(zsh.out)\(zsh.err)")
+        let fish = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/fish"),
+            [
+                "-c",
+                #"""
+                source $argv[1]
+                for prefix in "ecbrates rate US" "ecbrates rate --store $argv[2] US" "ecbrates rate --store=$argv[2] GB" \
+                        "ecbrates rate --store ~/rates.sqlite CH"
+                    echo (complete -C "$prefix" | string join "|")
+                end
+                """#, scripts["fish"]!.path, store.path,
+            ], environment: environment, timeout: 120)
+        #expect(fish.out == "\nUSD\nGBP\nCHF\n", "\(fish.out)\(fish.err)")
+    }
 }

@@ -2,15 +2,26 @@
 /// commands; each command's options and flags; the values of options that take one of a list
 /// (`--format`, `--fallback`, `--layout`, …); file names where a file is asked for; and the
 /// currency codes the store holds (asked of `ecbrates currencies` as completion runs, so they
-/// are the store's own, the euro too) for currency arguments and options, also after a comma
-/// (`USD,JP` completes to `USD,JPY`).
+/// are the store's own, the euro too; of the store `--store` names earlier on the line, else the
+/// default) for currency arguments and options, also after a comma (`USD,JP` completes to
+/// `USD,JPY`).
 enum BashCompletion {
     /// The script for `commands`.
     static func script(commands: [CommandEntry]) -> String {
         var script = """
             # bash completion for ecbrates (made by `ecbrates completions bash` from its declarations)
             _ecbrates_currencies() {
-                { echo EUR; command ecbrates currencies --format csv 2>/dev/null | tail -n +2 | cut -d, -f1; } | sort -u
+                # The store the line names (--store PATH, --store=PATH; bash splits at the =), else the default.
+                local store=() i
+                for (( i = 2; i < COMP_CWORD; i++ )); do
+                    if [[ "${COMP_WORDS[i]}" == --store ]]; then
+                        if [[ "${COMP_WORDS[i+1]}" == = ]]; then store=(--store "${COMP_WORDS[i+2]}"); else store=(--store "${COMP_WORDS[i+1]}"); fi
+                    elif [[ "${COMP_WORDS[i]}" == --store=* ]]; then
+                        store=(--store "${COMP_WORDS[i]#--store=}")
+                    fi
+                done
+                [[ ${#store[@]} -eq 2 && "${store[1]}" == "~/"* ]] && store[1]="$HOME/${store[1]:2}"
+                { echo EUR; command ecbrates currencies "${store[@]}" --format csv 2>/dev/null | tail -n +2 | cut -d, -f1; } | sort -u
             }
             _ecbrates_codes() {
                 local cur="$1" prefix=""

@@ -1,7 +1,8 @@
 /// The fish completion script, made from the commands' declarations, as `--help` and the bash
 /// and zsh scripts are: the commands with their abstracts, each command's options with their
 /// help, the values of options that take one of a list, file and directory names where asked
-/// for, and the store's currency codes (asked of `ecbrates currencies` as completion runs) for
+/// for, and the store's currency codes (asked of `ecbrates currencies` as completion runs, of the
+/// store `--store` names earlier on the line, else the default) for
 /// currency arguments and options, also after a comma (`USD,JP` completes to `USD,JPY`).
 ///
 /// Installed as `ecbrates.fish` in a directory fish looks in (the Debian package's is
@@ -14,7 +15,17 @@ enum FishCompletion {
             # fish completion for ecbrates (made by `ecbrates completions fish` from its declarations)
             function __ecbrates_codes
                 set -l prefix (string replace -r '[^,]*$' '' -- (commandline -ct))
-                for code in EUR (command ecbrates currencies --format csv 2>/dev/null | tail -n +2 | cut -d, -f1)
+                # The store the line names (--store PATH, --store=PATH), else the default.
+                set -l words (commandline -opc)
+                set -l store
+                for i in (seq (count $words))
+                    if test "$words[$i]" = --store; and test $i -lt (count $words)
+                        set store --store (string replace -r '^~' -- $HOME $words[(math $i + 1)])
+                    else if string match -q -- '--store=*' $words[$i]
+                        set store --store (string replace -r '^~' -- $HOME (string replace -- '--store=' '' $words[$i]))
+                    end
+                end
+                for code in EUR (command ecbrates currencies $store --format csv 2>/dev/null | tail -n +2 | cut -d, -f1)
                     echo $prefix$code
                 end
             end

@@ -1,7 +1,8 @@
 /// The zsh completion script, made from the commands' declarations, as `--help` and the bash
 /// script are: the commands with their abstracts, each command's options with their help, the
 /// values of options that take one of a list, file and directory names where asked for, and the
-/// store's currency codes (asked of `ecbrates currencies` as completion runs) for currency
+/// store's currency codes (asked of `ecbrates currencies` as completion runs, of the store
+/// `--store` names earlier on the line, else the default) for currency
 /// arguments and options, one after another in a comma-separated list.
 ///
 /// Installed as `_ecbrates` in a directory of `$fpath` (the Debian package's is
@@ -15,8 +16,16 @@ enum ZshCompletion {
             # zsh completion for ecbrates (made by `ecbrates completions zsh` from its declarations)
 
             _ecbrates_codes() {
-                local -a codes
-                codes=(EUR ${(f)"$(command ecbrates currencies --format csv 2>/dev/null | tail -n +2 | cut -d, -f1)"})
+                # The store the line names (--store PATH, --store=PATH), else the default.
+                local -a codes store
+                local i
+                for (( i = 1; i < CURRENT; i++ )); do
+                    case $words[i] in
+                        --store) store=(--store ${~words[i+1]}) ;;
+                        --store=*) store=(--store ${~words[i]#--store=}) ;;
+                    esac
+                done
+                codes=(EUR ${(f)"$(command ecbrates currencies $store --format csv 2>/dev/null | tail -n +2 | cut -d, -f1)"})
                 _sequence -s , compadd - ${(u)codes}
             }
 
@@ -53,8 +62,9 @@ enum ZshCompletion {
                 case .flag:
                     specs.append("'\(quoted(option.name + help))'")
                 case .option(let value):
+                    // `--date=`: the value as the next word or after `=` (both are taken).
                     specs.append(
-                        "'\(quoted(option.name + help + ":" + value + ":" + action(option.choices, option.completion)))'"
+                        "'\(quoted(option.name + "=" + help + ":" + value + ":" + action(option.choices, option.completion)))'"
                     )
                 case .argument:
                     break
