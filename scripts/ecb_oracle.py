@@ -18,7 +18,8 @@ The rules (the numbers appear in the verdicts):
   R2  The root element must be gesmes:Envelope.
   R3  Inside the Envelope, everything except ECB-namespace Cube children of the Envelope is
       ignored with all of its content, but gesmes:Sender, which may hold only gesmes:name
-      elements (anything else in it is an error).
+      elements (anything else in it is an error). A gesmes:Envelope anywhere but the root, and
+      an ECB Cube inside ignored content, are misplaced: an error (no day is skipped unsaid).
   R4  An ECB Cube child of the Envelope is a wrapper: no attributes, no non-white-space text.
       There may be more than one.
   R5  Each element in a wrapper is an ECB Cube with exactly one attribute, time (a day).
@@ -311,7 +312,11 @@ def check(data):
             if name != ENVELOPE:
                 fail("R2", "root", f"the root element is {short_name(name)}, not gesmes:Envelope", tag())
             stack.append("envelope")
+        elif name == ENVELOPE:
+            fail("R3", "misplaced", "a second gesmes:Envelope inside the root", tag())
         elif top == "ignored":
+            if name == CUBE:
+                fail("R3", "misplaced", "an ECB Cube inside content that is ignored", tag())
             stack.append("ignored")
         elif top == "sender":
             if name != GESMES_NS + " name":

@@ -6,7 +6,9 @@ import Foundation
 /// The shape it accepts, and nothing else inside the rates:
 ///
 /// ```
-/// <gesmes:Envelope>                     (anything but <Cube> in here is the sender's: ignored)
+/// <gesmes:Envelope>                     (anything but <Cube> in here is the sender's: ignored,
+///                                        but a <Cube> or a second <gesmes:Envelope> in it is
+///                                        misplaced: an error, never days skipped)
 ///   <Cube>                              the days' wrapper: no attributes
 ///     <Cube time="YYYY-MM-DD">          a day: only `time`
 ///       <Cube currency="USD" rate="1.1355"/>   a rate: only `currency` and `rate`, empty
@@ -167,9 +169,24 @@ final class EurofxrefRules: SAXEventHandler {
             return
         }
         let isCube = localname == names.cube && isECB(namespace)
+        // The document has one envelope, its root; a second one (nested anywhere) would have
+        // its days skipped with the content it sits in.
+        if Self.isGesmes(localname, namespace, "Envelope") {
+            levels.append(.ignored)
+            throw RuleViolation(
+                .structure, at: parser.startOfCurrentTag(),
+                "misplaced <gesmes:Envelope>: the document's root is its one envelope")
+        }
         switch level {
         case .ignored:
             levels.append(.ignored)
+            // Rates inside an element of the sender's would be skipped without a word.
+            if isCube {
+                throw RuleViolation(
+                    .structure, at: parser.startOfCurrentTag(),
+                    "misplaced <Cube> inside an element ecbrates ignores (the sender's); the <Cube> that holds the days belongs directly in <gesmes:Envelope>"
+                )
+            }
         case .sender:
             levels.append(.ignored)
             guard Self.isGesmes(localname, namespace, "name") else {
