@@ -41,6 +41,17 @@ public struct BatchConverter: Sendable {
     public var now: @Sendable () -> Date
     /// Rows converted per turn on the context's queue (three blocks are in flight: parsed, converted, written).
     public var rowsPerTurn = 8_192
+    /// What separates the fields (nil: found in the header, which names the four columns only
+    /// one way). The output is written with the same.
+    public var delimiter: CSVDelimiter?
+    /// How the amounts are written (nil: `1234.56`, and an amount another format would read
+    /// otherwise is refused as ambiguous). Rates and results are written with its decimal
+    /// separator.
+    public var amountFormat: AmountFormat?
+    /// The door that asked, for the words of advice (`--number-format`, `number_format=`).
+    public var door: Door = .commandLine
+    /// Told the delimiter found in the header, when it is not a comma, before any row is read.
+    public var foundDelimiter: (@Sendable (CSVDelimiter) -> Void)?
 
     /// A converter answering on `context`.
     public init(
@@ -72,6 +83,14 @@ public struct BatchConverter: Sendable {
     public func convert(
         _ reader: CSVRecordReader, name: String, write: @escaping @Sendable (String) throws -> Void
     ) async throws -> Summary {
+        let delimiter: CSVDelimiter
+        if let chosen = self.delimiter {
+            delimiter = chosen
+        } else {
+            delimiter = CSVDelimiter.detect(in: try reader.peekFirstLine(), naming: Self.required) ?? .comma
+            if delimiter != .comma { foundDelimiter?(delimiter) }
+        }
+        reader.delimiter = delimiter.byte
         guard let header = try reader.next() else {
             throw BatchConversionError(
                 file: name, line: 1, column: nil, message: "is empty; expected a header with date, amount, from and to")
@@ -89,9 +108,14 @@ public struct BatchConverter: Sendable {
         }
         for wanted in Self.required {
             guard let index = names.firstIndex(of: wanted) else {
+                let separated =
+                    self.delimiter.map { "separated by \($0.plural), as \(door.spellDelimiter($0)) says" }
+                    ?? "separated by commas, semicolons or tabs"
                 throw BatchConversionError(
                     file: name, line: header.line, column: nil,
-                    message: "the header lacks a \(wanted) column; expected date, amount, from and to (in any order)")
+                    message:
+                        "the header lacks a \(wanted) column; expected date, amount, from and to (in any order), \(separated)"
+                )
             }
             columns.append(index)
         }
@@ -99,11 +123,17 @@ public struct BatchConverter: Sendable {
         // With skipBadRows, every row stays, in the input's order, with an error column: empty for
         // a converted row, the reason for a bad one (whose rate, rate_day and result are empty).
         let added = ["rate", "rate_day", "result"] + (skipBadRows ? ["error"] : [])
-        var pendingHeader: String? = CSVText.line(header.fields + added)
+        let separator = String(UnicodeScalar(delimiter.byte))
+        var pendingHeader: String? =
+            (header.fields + added).map { CSVText.quoted($0, delimiter: delimiter.byte) }
+            .joined(separator: separator) + "\n"
         let queries = RateQueries(context: context, cachedDays: 16_384, now: now)
         let box = QueriesBox(queries)
         var summary = Summary()
         let settings = (fallback, precision, skipBadRows)
+        let format = amountFormat ?? .plain
+        let reading = Reading(
+            format: format, named: amountFormat != nil, semicolons: delimiter == .semicolon, door: door)
         func readBlock() throws -> [CSVRecordReader.Record] {
             var block: [CSVRecordReader.Record] = []
             block.reserveCapacity(rowsPerTurn)
@@ -123,26 +153,26 @@ public struct BatchConverter: Sendable {
                 case .converted(let rate, let day, let result):
                     // The row as it came (quoted where needed), then the three new fields.
                     for field in record.fields {
-                        CSVText.append(field, to: &text)
-                        text += ","
+                        CSVText.append(field, to: &text, delimiter: delimiter.byte)
+                        text += separator
                     }
-                    text += rate
-                    text += ","
+                    CSVText.append(format.write(rate), to: &text, delimiter: delimiter.byte)
+                    text += separator
                     text += day
-                    text += ","
-                    text += result
-                    if skipBadRows { text += "," }
+                    text += separator
+                    CSVText.append(format.write(result), to: &text, delimiter: delimiter.byte)
+                    if skipBadRows { text += separator }
                     text += "\n"
                     summary.converted += 1
                 case .skipped(let line, let message):
                     summary.skippedCount += 1
                     if summary.skipped.count < 100 { summary.skipped.append((line: line, message: message)) }
                     for field in record.fields {
-                        CSVText.append(field, to: &text)
-                        text += ","
+                        CSVText.append(field, to: &text, delimiter: delimiter.byte)
+                        text += separator
                     }
-                    text += ",,,"
-                    CSVText.append("line \(line): \(message)", to: &text)
+                    text += separator + separator + separator
+                    CSVText.append("line \(line): \(message)", to: &text, delimiter: delimiter.byte)
                     text += "\n"
                 }
             }
@@ -150,7 +180,9 @@ public struct BatchConverter: Sendable {
         }
         while !block.isEmpty {
             // Rows are parsed here; the context's queue only looks up and computes.
-            let rows = block.map { Self.parse($0, name: name, columns: columns, width: header.fields.count) }
+            let rows = block.map {
+                Self.parse($0, name: name, columns: columns, width: header.fields.count, reading: reading)
+            }
             async let turn = context.perform { () throws -> [Outcome] in
                 try Self.convert(rows, queries: box.queries, name: name, settings: settings)
             }
@@ -178,6 +210,14 @@ public struct BatchConverter: Sendable {
         init(_ queries: RateQueries) { self.queries = queries }
     }
 
+    /// How the amounts are read, and the door that asked (for its advice).
+    private struct Reading: Sendable {
+        let format: AmountFormat
+        let named: Bool
+        let semicolons: Bool
+        let door: Door
+    }
+
     /// A row read and checked, ready to convert; or what is wrong with it.
     private enum ParsedRow: Sendable {
         case row(line: Int, day: CalendarDay, dayText: String, amount: Decimal, from: String, to: String)
@@ -186,7 +226,9 @@ public struct BatchConverter: Sendable {
 
     /// The row's day, amount and currencies, or the ``BatchConversionError`` it is (thrown in
     /// its turn, so that the first bad row of the file is the one that stops a batch).
-    private static func parse(_ record: CSVRecordReader.Record, name: String, columns: [Int], width: Int) -> ParsedRow {
+    private static func parse(
+        _ record: CSVRecordReader.Record, name: String, columns: [Int], width: Int, reading: Reading
+    ) -> ParsedRow {
         func bad(_ message: String) -> ParsedRow {
             .bad(BatchConversionError(file: name, line: record.line, column: nil, message: message))
         }
@@ -198,9 +240,26 @@ public struct BatchConverter: Sendable {
             return bad("date \"\(dayText)\" is not a day; expected YYYY-MM-DD")
         }
         let amountText = Self.trimmed(record.fields[columns[1]])
-        guard case .value(let amount) = DecimalMath.amount(amountText) else {
+        let amount: Decimal
+        switch reading.format.read(amountText, named: reading.named, semicolons: reading.semicolons) {
+        case .value(let value, _): amount = value
+        case .ambiguous(let why):
             return bad(
-                "amount \"\(amountText)\" is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)"
+                "amount \"\(amountText)\" (column \(columns[1] + 1)) is ambiguous: \(why); name the number format with \(reading.door.spellNumberFormats)"
+            )
+        case .notANumber where reading.named:
+            return bad(
+                "amount \"\(amountText)\" (column \(columns[1] + 1)) is not a number in the format \(reading.format.rawValue)"
+            )
+        case .notANumber, .tooManyDigits:
+            // A thousands separator the default cannot take: said how to name it.
+            let grouped = amountText.contains { "'’ \u{00A0}\u{202F}".contains($0) }
+            let advice =
+                grouped
+                ? "; if it has a thousands separator, name the number format with \(reading.door.spellNumberFormats)"
+                : ""
+            return bad(
+                "amount \"\(amountText)\" (column \(columns[1] + 1)) is not a number like 100, 12.50 or -3.10 (of at most \(DecimalMath.amountDigits) digits)\(advice)"
             )
         }
         return .row(

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Records of a CSV file (RFC 4180: fields separated by commas, optionally in double quotes,
-/// with `""` for a quote inside), read from a file descriptor a block at a time: memory holds
-/// one block and one record, however long the file.
+/// Records of a CSV file (RFC 4180: fields separated by commas, or by ``delimiter``, optionally
+/// in double quotes, with `""` for a quote inside), read from a file descriptor a block at a
+/// time: memory holds one block and one record, however long the file.
 ///
 /// ```swift
 /// let reader = CSVRecordReader(descriptor: STDIN_FILENO, name: "-")
@@ -69,18 +69,58 @@ public final class CSVRecordReader {
 
     private var atStart = true
 
-    /// The next record, or nil at the end of the file. A blank line is not a record; a UTF-8
-    /// byte-order mark at the start of the file (Excel's "CSV UTF-8") is not part of it.
-    public func next() throws -> Record? {
-        if atStart {
-            atStart = false
-            if index == count, !atEnd, let first = try byte() {
-                index -= 1
-                if first == 0xEF, count - index >= 3, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF {
-                    index += 3
-                }
+    /// The byte between fields (a comma, unless set before the first record is read).
+    public var delimiter = UInt8(ascii: ",")
+
+    /// Skips a UTF-8 byte-order mark at the start of the file (Excel's "CSV UTF-8").
+    private func skipByteOrderMark() throws {
+        guard atStart else { return }
+        atStart = false
+        if index == count, !atEnd, let first = try byte() {
+            index -= 1
+            if first == 0xEF, count - index >= 3, buffer[index + 1] == 0xBB, buffer[index + 2] == 0xBF {
+                index += 3
             }
         }
+    }
+
+    /// The bytes of the file's first line (after a byte-order mark, up to its first line break
+    /// outside quotes, within the first 64 KiB), not consumed: what a caller reads to choose the
+    /// ``delimiter`` before the first ``next()``.
+    public func peekFirstLine() throws -> [UInt8] {
+        try skipByteOrderMark()
+        while true {
+            var inQuotes = false
+            for position in index..<count {
+                if buffer[position] == UInt8(ascii: "\"") { inQuotes.toggle() }
+                if buffer[position] == UInt8(ascii: "\n") && !inQuotes { return Array(buffer[index..<position]) }
+            }
+            // Not all of it here yet (a pipe gives what it has): read on, after what is here.
+            guard !atEnd, count < buffer.count else { return Array(buffer[index..<count]) }
+            if index > 0 {
+                buffer.replaceSubrange(0..<(count - index), with: buffer[index..<count])
+                (count, index) = (count - index, 0)
+            }
+            var read: Int
+            repeat {
+                read = buffer.withUnsafeMutableBytes {
+                    Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count)
+                }
+            } while read < 0 && errno == EINTR
+            guard read > 0 else {
+                if read == 0 { atEnd = true }
+                return Array(buffer[index..<count])
+            }
+            count += read
+        }
+    }
+
+    /// The next record, or nil at the end of the file. A blank line is not a record; a UTF-8
+    /// byte-order mark at the start of the file (Excel's "CSV UTF-8") is not part of it. (The
+    /// delimiter may not be a quote or a line break.)
+    public func next() throws -> Record? {
+        try skipByteOrderMark()
+        let delimiter = delimiter
         var fields: [String] = []
         var field: [UInt8] = []
         var start = line
@@ -122,7 +162,7 @@ public final class CSVRecordReader {
                         file: name, line: line, column: column - 1,
                         message: "a quote inside an unquoted field; quote the whole field")
                 }
-            case UInt8(ascii: ","):
+            case delimiter:
                 fields.append(String(decoding: field, as: UTF8.self))
                 field.removeAll(keepingCapacity: true)
                 quoted = false
@@ -144,7 +184,9 @@ public final class CSVRecordReader {
                 if afterQuote {
                     throw SyntaxError(
                         file: name, line: line, column: column - 1,
-                        message: "text after a closing quote; expected , or the end of the line")
+                        message:
+                            "text after a closing quote; expected \(CSVDelimiter(byte: delimiter)?.spelled ?? "the delimiter") or the end of the line"
+                    )
                 }
                 field.append(byte)
             }

@@ -46,6 +46,18 @@ public enum Door: Sendable, Equatable {
         }
     }
 
+    /// How to name a batch's number format: `--number-format 1,234.56 or 1.234,56 (or 1'234.56,
+    /// 1234,56)`, `number_format=…`.
+    public var spellNumberFormats: String {
+        let name = self == .commandLine ? "--number-format " : self == .api ? "number_format=" : "\"number_format\": "
+        return "\(name)1,234.56 or \(name)1.234,56 (or 1'234.56, 1234,56)"
+    }
+
+    /// How a batch's delimiter is named: `--delimiter semicolon`, `delimiter=semicolon`.
+    public func spellDelimiter(_ delimiter: CSVDelimiter) -> String {
+        self == .commandLine ? "--delimiter \(delimiter.rawValue)" : "delimiter=\(delimiter.rawValue)"
+    }
+
     /// What a field is called in the door's words: an argument or option, a parameter, an argument.
     var fieldWord: String {
         switch self {

@@ -12,8 +12,10 @@ struct ConvertCommand: ParsableCommand {
             half away from zero, to the target currency's minor units (2 for USD, 0 for JPY) unless --precision.
 
             With --input, every row of a CSV file is converted on its own day: the header names date, amount, from
-            and to columns (in any order, among others); the output is the same rows plus rate, rate_day and result,
-            streamed in constant memory. A bad row stops the batch with its line number (exit 65), unless
+            and to columns (in any order, among others), separated by commas, semicolons or tabs (found in the
+            header, and said when not commas; --delimiter chooses); the output is the same rows plus rate, rate_day
+            and result, with the same separator, streamed in constant memory. Amounts are read as 1234.56 unless
+            --number-format names their form (1,234.56, 1.234,56, …); one that could be read two ways is refused. A bad row stops the batch with its line number (exit 65), unless
             --skip-bad-rows. --output writes the result whole or not at all.
             """)
 
@@ -30,6 +32,17 @@ struct ConvertCommand: ParsableCommand {
                 "With --input: keep going past bad rows, each kept with its reason in an error column; list and count them."
         ))
     var skipBadRows: Bool
+    @Option(
+        .choice(
+            "--delimiter", value: "delimiter",
+            help: "With --input: comma, semicolon or tab between fields (default: found in the header).")
+    ) var delimiter: CSVDelimiter?
+    @Option(
+        .choice(
+            "--number-format", value: "format",
+            help:
+                "With --input: how amounts are written: 1234.56 (default), 1,234.56, 1'234.56, 1.234,56 (or 1 234,56) or 1234,56."
+        )) var numberFormat: AmountFormat?
     @Option(CommonOptions.output) var output: String?
     @Option(CommonOptions.format([.text, .json, .csv])) var format: OutputFormat?
     @Option(CommonOptions.store) var store: String?
@@ -46,6 +59,8 @@ struct ConvertCommand: ParsableCommand {
         let name = Self.configuration.name
         let question = try QuerySupport.question(ConvertQuestion.self, asked)
         if skipBadRows { throw UsageError("'--skip-bad-rows' needs '--input <file>'", command: name) }
+        if delimiter != nil { throw UsageError("'--delimiter <delimiter>' needs '--input <file>'", command: name) }
+        if numberFormat != nil { throw UsageError("'--number-format <format>' needs '--input <file>'", command: name) }
         if output != nil { throw UsageError("'--output <file>' needs '--input <file>'", command: name) }
         let format = format ?? .text
         let answer = try await QuerySupport.answer(question, store: store, context: context, answering: format)
@@ -83,8 +98,17 @@ struct ConvertCommand: ParsableCommand {
         let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: .csv)
         let output = try OutputFile(path: output, console: context.console)
         let now = store.asOf ?? context.now
-        let converter = BatchConverter(
+        var converter = BatchConverter(
             store: store, fallback: fallback, precision: precision, skipBadRows: skipBadRows, now: { now })
+        converter.delimiter = delimiter
+        converter.amountFormat = numberFormat
+        // A separator found, not given, is said (a comma, the standard's, goes without saying).
+        let console = context.console
+        converter.foundDelimiter = { found in
+            console.err(
+                "note: \(input) is read as \(found.rawValue)-separated (so its header names date, amount, from and to); --delimiter chooses another\n"
+            )
+        }
         let summary: BatchConverter.Summary
         do {
             summary = try await output.write { output in

@@ -11,9 +11,10 @@ struct BatchEndpoint {
     let store: RatesStore
 
     func answer(_ request: HTTPRequest, now: Date) throws -> EndpointAnswer {
-        // The parameters of `convert` that apply to every row, read as the question reads them.
+        // The parameters of `convert` that apply to every row, read as the question reads them,
+        // and how the body is written.
         let input = try QuestionInput.reading(
-            [ConvertQuestion.field("fallback"), ConvertQuestion.field("precision")],
+            [ConvertQuestion.field("fallback"), ConvertQuestion.field("precision"), Self.delimiter, Self.numberFormat],
             parameters: request.query.map { (name: $0.name, value: $0.value) })
         let fallback = input.choice("fallback", RateFallback.self) ?? .previous
         let precision = input.count("precision")
@@ -29,7 +30,10 @@ struct BatchEndpoint {
         guard written == request.body.count, lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw ServiceError(status: 500, "cannot hold the request body")
         }
-        let converter = BatchConverter(store: store, fallback: fallback, precision: precision, now: { now })
+        var converter = BatchConverter(store: store, fallback: fallback, precision: precision, now: { now })
+        converter.delimiter = input.choice("delimiter", CSVDelimiter.self)
+        converter.amountFormat = input.choice("number_format", AmountFormat.self)
+        converter.door = .api
         let reader = CSVRecordReader(descriptor: descriptor, name: "request body")
         let (stream, writer) = try HTTPBodyStream.make()
         handedOff = true
@@ -65,6 +69,15 @@ struct BatchEndpoint {
         answer.stream = stream
         return answer
     }
+
+    /// `delimiter`: what separates the body's fields (default: found in its header).
+    static let delimiter = QuestionField(
+        name: "delimiter", kind: .choice(CSVDelimiter.allCases.map(\.rawValue)),
+        help: "comma, semicolon or tab between fields (default: found in the header).")
+    /// `number_format`: how the body's amounts are written.
+    static let numberFormat = QuestionField(
+        name: "number_format", kind: .choice(AmountFormat.allCases.map(\.rawValue)),
+        help: "How amounts are written: 1234.56 (default), 1,234.56, 1'234.56, 1.234,56 (or 1 234,56) or 1234,56.")
 
     /// The bytes read before the answer's status is decided.
     static let decidingBytes = 65_536

@@ -24,10 +24,13 @@ final class ServiceHarness: Sendable {
         service = RateService(store: store, settings: settings, clock: { moment })
     }
 
-    /// The response to `method target` with `headers`.
-    func request(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> HTTPResponse {
+    /// The response to `method target` with `headers` (and `body`).
+    func request(
+        _ target: String, method: String = "GET", headers: [String: String] = [:], body: String = ""
+    ) throws -> HTTPResponse {
         let lowered = Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), $0.value) })
-        return service.respond(to: try HTTPRequest(method: method, target: target, headers: lowered)).response
+        let request = try HTTPRequest(method: method, target: target, headers: lowered, body: Array(body.utf8))
+        return service.respond(to: request).response
     }
 
     /// The body of a response, as text.
