@@ -61,7 +61,7 @@ import Testing
         )
         #expect(
             out[4]
-                == #"2024-03-28,x,USD,JPY,,,,"line 5: amount ""x"" is not a number like 100, 12.50 or -3.10 (of at most 28 digits)""#
+                == #"2024-03-28,x,USD,JPY,,,,"line 5: amount ""x"" (column 2) is not a number like 100, 12.50 or -3.10 (of at most 28 digits)""#
         )
         #expect(out[5].hasPrefix("2024-03-28,2,USD,GBP,0.79") && out[5].hasSuffix(","), "\(out[5])")
         let lines = skipped.err.split(separator: "\n").map(String.init)
@@ -72,7 +72,7 @@ import Testing
                 "in.csv:4: RUB has no rate on 2023-06-01: the ECB suspended its rouble rate from 2022-03-02; RUB was last quoted on 2022-03-01, and not since"
             ))
         #expect(
-            lines[2].hasSuffix("in.csv:5: amount \"x\" is not a number like 100, 12.50 or -3.10 (of at most 28 digits)")
+            lines[2].hasSuffix("in.csv:5: amount \"x\" (column 2) is not a number like 100, 12.50 or -3.10 (of at most 28 digits)")
         )
         #expect(
             lines[3] == "warning: 3 bad rows not converted, each kept with its reason in the error column; 2 converted")
@@ -82,7 +82,7 @@ import Testing
         arguments: [
             (
                 "day,amount,from,to\n2024-03-28,1,USD,JPY\n",
-                "in.csv:1: the header lacks a date column; expected date, amount, from and to (in any order)"
+                "in.csv:1: the header lacks a date column; expected date, amount, from and to (in any order), separated by commas, semicolons or tabs"
             ),
             (
                 "date,amount,from,to,rate\n2024-03-28,1,USD,JPY,2\n",
