@@ -15,8 +15,9 @@ struct ConvertCommand: ParsableCommand {
             and to columns (in any order, among others), separated by commas, semicolons or tabs (found in the
             header, and said when not commas; --delimiter chooses); the output is the same rows plus rate, rate_day
             and result, with the same separator, streamed in constant memory. Amounts are read as 1234.56 unless
-            --number-format names their form (1,234.56, 1.234,56, …); one that could be read two ways is refused. A bad row stops the batch with its line number (exit 65), unless
-            --skip-bad-rows. --output writes the result whole or not at all.
+            --number-format names their form (1,234.56, 1.234,56, …); one that could be read two ways is refused.
+            A bad row stops the batch with its line number (exit 65), unless --skip-bad-rows. --output writes the
+            result whole or not at all.
             """)
 
     @Asked(ConvertQuestion.self, argumentsOptional: true) var asked: QuestionInput

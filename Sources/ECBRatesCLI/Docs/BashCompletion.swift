@@ -44,7 +44,9 @@ enum BashCompletion {
                 guard case .option = option.kind else { continue }
                 let action: String
                 if !option.choices.isEmpty {
-                    action = "COMPREPLY=( $(compgen -W \"\(option.choices.joined(separator: " "))\" -- \"$cur\") )"
+                    // A choice with a quote (`1'234.56`) is typed, not offered: compgen would read the quote.
+                    let offered = option.choices.filter { !$0.contains("'") }
+                    action = "COMPREPLY=( $(compgen -W \"\(offered.joined(separator: " "))\" -- \"$cur\") )"
                 } else {
                     switch option.completion {
                     case .currencies: action = "_ecbrates_codes \"$cur\""

@@ -58,7 +58,8 @@ enum FishCompletion {
 
     /// The flags that say what completes a value: one of `choices`, or by `completion`.
     private static func value(_ choices: [String], _ completion: ValueCompletion) -> String {
-        if !choices.isEmpty { return "-x -a '\(choices.joined(separator: " "))'" }
+        // A choice with a quote (`1'234.56`) is typed, not offered: fish would read the quote.
+        if !choices.isEmpty { return "-x -a '\(choices.filter { !$0.contains("'") }.joined(separator: " "))'" }
         switch completion {
         case .currencies: return "-x -a '(__ecbrates_codes)'"
         case .file: return "-r -F"

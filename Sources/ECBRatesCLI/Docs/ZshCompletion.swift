@@ -100,7 +100,8 @@ enum ZshCompletion {
 
     /// What completes a value: one of `choices`, or by `completion`.
     private static func action(_ choices: [String], _ completion: ValueCompletion) -> String {
-        if !choices.isEmpty { return "(" + choices.joined(separator: " ") + ")" }
+        // A choice with a quote (`1'234.56`) is typed, not offered: _arguments would read the quote.
+        if !choices.isEmpty { return "(" + choices.filter { !$0.contains("'") }.joined(separator: " ") + ")" }
         switch completion {
         case .currencies: return "_ecbrates_codes"
         case .file: return "_files"
