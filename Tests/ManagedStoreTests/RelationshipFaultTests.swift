@@ -34,7 +34,9 @@ import Testing
             #expect(author.isFault, "asking fired nothing")
             _ = author.portrait?.caption
             #expect(!author.hasFault(forRelationshipNamed: "portrait"), "its destination is loaded")
-            #expect(author.hasFault(forRelationshipNamed: "books"), "a to-many is read from the store each time")
+            #expect(author.hasFault(forRelationshipNamed: "books"), "not read yet")
+            _ = author.books.count
+            #expect(!author.hasFault(forRelationshipNamed: "books"), "firing the fault loaded it")
         }
         try reader.performAndWait {
             reader.reset()
@@ -42,6 +44,48 @@ import Testing
             request.relationshipKeyPathsForPrefetching = ["books"]
             let author = try reader.fetch(request)[0]
             #expect(!author.hasFault(forRelationshipNamed: "books"), "prefetched")
+        }
+    }
+
+    /// Apple, "Faulting and Uniquing": a relationship is "represented by a fault until it is
+    /// accessed"; "firing a fault" loads it. `hasFault(forRelationshipNamed:)` then says false,
+    /// and the members are not fetched again: another context's save shows only once the owner
+    /// is refreshed (`refresh(_:mergeChanges:)` "turns the object into a fault") or the save
+    /// is merged; the context's own unsaved changes show at once.
+    @Test func aToManyReadOnceStaysLoadedUntilTheOwnerIsRefreshed() throws {
+        let dir = TemporaryDirectory()
+        let container = try makeContainer(in: dir, name: "Library", model: LibraryModel.model)
+        let writer = container.newBackgroundContext()
+        let authorID = try writer.performAndWait { () throws -> ManagedObjectID in
+            let author = Author(context: writer)
+            author.name = "Tolstoy"
+            let book = Book(context: writer)
+            book.title = "War and Peace"
+            book.author = author
+            try writer.save()
+            return author.objectID
+        }
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait { () throws in
+            let author = reader.object(with: authorID) as! Author
+            #expect(author.hasFault(forRelationshipNamed: "books"))
+            #expect(author.books.count == 1)
+            #expect(!author.hasFault(forRelationshipNamed: "books"), "accessed: the fault fired")
+            try writer.performAndWait {
+                let book = Book(context: writer)
+                book.title = "Anna Karenina"
+                book.author = (writer.object(with: authorID) as! Author)
+                try writer.save()
+            }
+            #expect(author.books.map(\.title) == ["War and Peace"], "not fetched again")
+            let local = Book(context: reader)
+            local.title = "Resurrection"
+            local.author = author
+            #expect(Set(author.books.map(\.title)) == ["War and Peace", "Resurrection"], "its own changes show")
+            reader.delete(local)
+            reader.refresh(author, mergeChanges: false)
+            #expect(author.hasFault(forRelationshipNamed: "books"), "refreshed: a fault again")
+            #expect(Set(author.books.map(\.title)) == ["War and Peace", "Anna Karenina"])
         }
     }
 

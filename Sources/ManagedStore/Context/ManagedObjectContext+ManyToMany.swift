@@ -22,11 +22,14 @@ extension ManagedObjectContext {
             else { return }
             result.append(object)
         }
+        let key = PrefetchKey(owner: owner.objectID, relationship: relationship.name)
         if let prefetched {
             prefetched.forEach(add)
         } else if parent != nil {
             // The parent's members, its unsaved changes applied (as for any to-many).
-            for row in try memberRows(ownerID: owner.objectID, relationship) { add(materialize(row)) }
+            let fired = try memberRows(ownerID: owner.objectID, relationship).map { materialize($0) }
+            fired.forEach(add)
+            prefetchedMembers[key] = fired
         } else if !owner.objectID.isTemporaryID, let join = relationship.join {
             let destination = relationship.destination
             var query = StoreQuery(entity: destination)
@@ -34,7 +37,10 @@ extension ManagedObjectContext {
                 "Z_PK IN (SELECT \(join.otherColumn) FROM \(join.quotedName) WHERE \(join.ownColumn) = ?)"
             query.arguments = [.integer(owner.objectID.key)]
             query.orderBy = "Z_PK"
-            for row in try store().fetch(query, in: queryGeneration) { add(materialize(row)) }
+            // The fault fired: its members are known until a refresh, save, merge or reset.
+            let fired = try store().fetch(query, in: queryGeneration).map { materialize($0) }
+            fired.forEach(add)
+            prefetchedMembers[key] = fired
         }
         for change in changes where change.linked { add(change.object) }
         return result

@@ -17,13 +17,19 @@ extension ManagedObjectContext {
                 if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
             }
         } else if !owner.objectID.isTemporaryID || parent != nil {
+            var fired: [ManagedObject] = []
             for row in try memberRows(ownerID: owner.objectID, relationship) {
                 let object = materialize(row)
+                fired.append(object)
                 guard !object.isDeletedState, object.values.indices.contains(slot), object.values[slot] == target else {
                     continue
                 }
                 if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
             }
+            // The fault fired: its members are known until the owner is refreshed, or the
+            // context saves, merges or resets (Core Data keeps a fired to-many, too). This
+            // context's own changes are applied over them at each read, as above.
+            prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] = fired
         }
         for object in inserted.objects where object.entity === destination && object.values[slot] == target {
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
@@ -76,8 +82,9 @@ extension ManagedObjectContext {
     }
 
     /// Whether `owner`'s to-many `relationship` would be read from the store (or the parent)
-    /// when next accessed: false only when its members are known without I/O (prefetched, or
-    /// an unsaved owner of a context on a coordinator, whose members are all in the context).
+    /// when next accessed: false only when its members are known without I/O (prefetched, read
+    /// once already, or an unsaved owner of a context on a coordinator, whose members are all
+    /// in the context).
     func isFaultingMembers(of owner: ManagedObject, _ relationship: ResolvedRelationship) -> Bool {
         if prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] != nil {
             return false

@@ -5,15 +5,23 @@ extension ManagedObject {
     ///
     /// - A to-one is a fault when this object is, or when its destination is not loaded in
     ///   the context (a nil to-one is not a fault).
-    /// - A to-many is a fault unless its members are known in memory: prefetched
-    ///   (``FetchRequest/relationshipKeyPathsForPrefetching``), or this object is unsaved in a
-    ///   context on a coordinator. (ManagedStore keeps no cache of a to-many it read: each read
-    ///   asks the store, so reading it leaves it a fault, where Core Data would keep the set.)
+    /// - A to-many is a fault until it is accessed ("Faulting and Uniquing": firing the fault
+    ///   loads it): it is not once read, or prefetched
+    ///   (``FetchRequest/relationshipKeyPathsForPrefetching``), or when this object is unsaved
+    ///   in a context on a coordinator. Read once, its members are kept, and not fetched again,
+    ///   until the object is refreshed (``ManagedObjectContext/refresh(_:mergeChanges:)``) or
+    ///   the context saves, merges another's save, or resets; the context's own unsaved
+    ///   changes show in every read.
     ///
     /// Traps, naming it, on a relationship the entity does not have.
     public func hasFault(forRelationshipNamed name: String) -> Bool {
         checkAccess()
         let relationship = resolvedRelationship(name)
+        // A to-many read already is loaded, even of an object whose attributes are a fault.
+        if relationship.isToMany, let context = managedObjectContext, !context.isFaultingMembers(of: self, relationship)
+        {
+            return false
+        }
         if isFaultState { return true }
         guard let context = managedObjectContext else { return false }
         if relationship.isToMany { return context.isFaultingMembers(of: self, relationship) }
