@@ -8,7 +8,8 @@ import Foundation
 /// to-one, to-many or many-to-many relationship that is optional, an index or a uniqueness
 /// constraint;
 /// renaming an entity, attribute or relationship (`renamingIdentifier` names the old one);
-/// making an attribute optional, or mandatory with a default. Anything else (a type changed, a
+/// making an attribute optional, or mandatory with a default (in a staged migration, also without
+/// one: the rows are judged after the stage's `willMigrateHandler`). Anything else (a type changed, a
 /// new mandatory attribute without a default) is refused before anything is written, naming
 /// the entity and the property.
 ///
@@ -41,14 +42,22 @@ struct InferredMigration {
     let summary: [String]
     /// `.date` attributes that become `.day`: their stored values must all be midnights (UTC).
     let dayChecks: [(table: String, column: String, entity: String, property: String)]
+    /// Optional properties that become mandatory without a default, in a staged migration:
+    /// judged on the rows, after the stage's `willMigrateHandler` ran (it may have filled them).
+    let nullChecks: [(table: String, column: String, entity: String, property: String)]
 
     /// Infers the migration from `stored` to `model`; throws
     /// ``ManagedStoreError/cannotInferMapping(url:entity:property:reason:)`` for a change that
     /// cannot be inferred.
-    init(from stored: [StoredEntity], to model: ManagedObjectModel, url: URL) throws {
+    ///
+    /// `judgingRows`: a property made mandatory without a default is judged on the stored rows
+    /// when the migration is applied, rather than refused here (a staged migration, whose
+    /// `willMigrateHandler` may fill the nils, as Apple's `NSCustomMigrationStage` describes).
+    init(from stored: [StoredEntity], to model: ManagedObjectModel, url: URL, judgingRows: Bool = false) throws {
         var changes: [TableChange] = []
         var summary: [String] = []
         var dayChecks: [(table: String, column: String, entity: String, property: String)] = []
+        var nullChecks: [(table: String, column: String, entity: String, property: String)] = []
         var matched = Set<String>()
         for entity in model.entities {
             // A renaming identifier names the old entity, and wins over a same-named one (a swap).
@@ -110,7 +119,11 @@ struct InferredMigration {
                             "its type changed from \(column.kind) to \(kind), which a lightweight migration cannot convert"
                     )
                 }
-                if column.isOptional && !isOptional && (relationship != nil || property.defaultValue.isNull) {
+                if column.isOptional && !isOptional && (relationship != nil || property.defaultValue.isNull)
+                    && judgingRows
+                {
+                    nullChecks.append((old.name, column.name, entity.name, property.name))
+                } else if column.isOptional && !isOptional && (relationship != nil || property.defaultValue.isNull) {
                     throw ManagedStoreError.cannotInferMapping(
                         url: url, entity: entity.name, property: property.name,
                         reason: "it became mandatory without a default, so stored rows without a value would break it")
@@ -152,6 +165,7 @@ struct InferredMigration {
         self.joinChanges = Self.joinChanges(from: stored, to: model, summary: &summary)
         self.summary = summary
         self.dayChecks = dayChecks
+        self.nullChecks = nullChecks
     }
 
     /// The join tables to make, rename and drop: a many-to-many relationship of the model
@@ -220,7 +234,9 @@ struct InferredMigration {
 
     /// Runs the migration on `connection`, inside the caller's write transaction, and records
     /// `model` as the store's model.
-    func apply(on connection: SQLiteConnection, model: ManagedObjectModel, url: URL) throws {
+    func apply(
+        on connection: SQLiteConnection, model: ManagedObjectModel, url: URL, identifier: String? = nil
+    ) throws {
         for check in dayChecks {
             let column = SQLiteConnection.quote(check.column)
             let times =
@@ -233,6 +249,21 @@ struct InferredMigration {
                     url: url, entity: check.entity, property: check.property,
                     reason:
                         "\(times) stored value\(times == 1 ? " has" : "s have") a time of day, which a calendar day cannot hold"
+                )
+            }
+        }
+        // A property made mandatory: every row has a value by now, or the first without one
+        // (by primary key) fails the migration, naming its object, and nothing is changed.
+        for check in nullChecks {
+            let column = SQLiteConnection.quote(check.column)
+            if let key = try connection.scalarInt(
+                "SELECT Z_PK FROM \(SQLiteConnection.quote(check.table)) WHERE \(column) IS NULL ORDER BY Z_PK LIMIT 1")
+            {
+                let object = identifier.map { "x-managedstore://\($0)/\(check.table)/p\(key)" } ?? "p\(key)"
+                throw ManagedStoreError.cannotInferMapping(
+                    url: url, entity: check.entity, property: check.property,
+                    reason:
+                        "it became mandatory, but the stored object \(object) has no value for it (after the stage's willMigrateHandler, if any)"
                 )
             }
         }

@@ -95,8 +95,9 @@ public final class StagedMigrationManager: Sendable {
                 throw failure(step.stage, "its recorded model cannot be read")
             }
             do {
-                let migration = try InferredMigration(from: stored, to: next, url: url)
-                try migration.apply(on: connection, model: next, url: url)
+                // Rows are judged after the willMigrateHandler: it may have filled what becomes mandatory.
+                let migration = try InferredMigration(from: stored, to: next, url: url, judgingRows: true)
+                try migration.apply(on: connection, model: next, url: url, identifier: identifier)
                 summary += migration.summary
             } catch ManagedStoreError.cannotInferMapping(_, let entity, let property, let reason) {
                 throw failure(step.stage, "\(property.map { "\(entity).\($0)" } ?? entity): \(reason)")
