@@ -25,6 +25,9 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// For a derived attribute (Core Data's `NSDerivedAttributeDescription`), how the store
     /// computes its value; nil for an attribute the program sets.
     public let derivation: Derivation?
+    /// The derivation expression as given (Core Data's `derivationExpression`), also one that
+    /// ``derivation`` could not read (which ``ManagedObjectModel/validate()`` refuses).
+    public let derivationExpression: String?
 
     /// An attribute named `name` of `type`.
     ///
@@ -33,7 +36,8 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// row when a migration adds it or changes its expression); it is nil until the object is
     /// first saved, the saving context's objects take the computed values, and setting one
     /// traps. A derived attribute is optional whatever `isOptional` says. An expression
-    /// ManagedStore does not compute traps.
+    /// ManagedStore does not compute (or that does not fit the entity) is an error of the model:
+    /// ``ManagedObjectModel/validate()`` throws it, and so does loading a store with the model.
     ///
     /// ```swift
     /// AttributeDescription(name: "searchName", type: .string, derivationExpression: "canonical:(name)")
@@ -51,18 +55,16 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
             "ManagedStore: the default value \(defaultValue) of attribute '\(name)' does not fit its type \(type)")
         var derivation: Derivation?
         if let derivationExpression {
-            guard let parsed = Derivation(expression: derivationExpression) else {
-                preconditionFailure(
-                    "ManagedStore: attribute '\(name)' has the derivation expression '\(derivationExpression)', which ManagedStore does not compute (see Derivation)"
-                )
-            }
+            // One it cannot compute is kept, and refused by the model's validate() and by the
+            // store's loading, with its reason: never a trap.
+            derivation = Derivation(expression: derivationExpression)
             precondition(defaultValue.isNull, "ManagedStore: the derived attribute '\(name)' cannot have a default")
-            derivation = parsed
         }
         self.derivation = derivation
+        self.derivationExpression = derivationExpression
         self.name = name
         self.type = type
-        self.isOptional = isOptional || derivation != nil
+        self.isOptional = isOptional || derivationExpression != nil
         self.defaultValue = defaultValue
         self.renamingIdentifier = renamingIdentifier
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion

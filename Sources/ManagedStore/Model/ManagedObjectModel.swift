@@ -57,9 +57,37 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.joinTables = entities.flatMap { entity in
             entity.resolvedRelationships.compactMap { $0.join?.isPrimary == true ? $0.join : nil }
         }
-        self.derivedAttributes = entities.flatMap { entity in
-            entity.derivedSlots.map { DerivedAttributeSQL(entity.attributes[$0], of: entity) }
+        var derived: [DerivedAttributeSQL] = []
+        var problems: [String] = []
+        for entity in entities {
+            for attribute in entity.attributes where attribute.derivationExpression != nil {
+                guard attribute.derivation != nil else {
+                    problems.append(
+                        "\(entity.name).\(attribute.name) has the derivation expression '\(attribute.derivationExpression!)', which ManagedStore does not compute (a key path, a to-one's attribute, to-many.@count, to-many.@sum/@min/@max/@avg.attribute, now(), lowercase:, uppercase:, canonical:)"
+                    )
+                    continue
+                }
+                do {
+                    derived.append(try DerivedAttributeSQL(attribute, of: entity))
+                } catch {
+                    problems.append(error.message)
+                }
+            }
         }
+        self.derivedAttributes = derived
+        self.problems = problems
+    }
+
+    /// What is wrong with the model that only its use would show (a derived attribute's
+    /// expression ManagedStore does not compute, or that does not fit its entity).
+    let problems: [String]
+
+    /// Throws ``ManagedStoreError/invalidModel(problems:)`` naming what is wrong with the model
+    /// (a derived attribute's expression that ManagedStore does not compute, or that does not
+    /// fit its entity: an unknown name, a type that does not fit), as Core Data refuses such a
+    /// model when a store is added with it. Adding a store calls it first.
+    public func validate() throws(ManagedStoreError) {
+        if !problems.isEmpty { throw ManagedStoreError.invalidModel(problems: problems) }
     }
 
     /// A checksum of everything a store records of the model (its entities' schema, as

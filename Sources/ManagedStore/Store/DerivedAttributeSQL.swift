@@ -18,32 +18,44 @@ struct DerivedAttributeSQL: Sendable {
     /// The statement that computes the attribute for every row.
     let recompute: String
 
-    /// The SQL of `attribute` (derived) of `entity`, whose relationships are resolved; traps on
-    /// a derivation the entity cannot have (an unknown name, a type that does not fit).
-    init(_ attribute: AttributeDescription, of entity: EntityDescription) {
-        guard let derivation = attribute.derivation else { preconditionFailure("not derived") }
+    /// Why a derivation cannot be computed for its entity (an unknown name, a type that does
+    /// not fit): what ``ManagedObjectModel/validate()`` reports.
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// The SQL of `attribute` (derived) of `entity`, whose relationships are resolved; a
+    /// ``Problem`` for a derivation the entity cannot have (an unknown name, a type that does
+    /// not fit).
+    init(_ attribute: AttributeDescription, of entity: EntityDescription) throws(Problem) {
+        guard let derivation = attribute.derivation else { throw Problem(message: "\(attribute.name) is not derived") }
         let table = entity.quotedTable
         let column = SQLiteConnection.quote(attribute.name)
         let label = "\(entity.name).\(attribute.name) (\(derivation))"
-        func source(_ name: String, types: Set<AttributeType>? = nil) -> String {
+        func source(_ name: String, types: Set<AttributeType>? = nil) throws(Problem) -> String {
             ownSources.append(SQLiteConnection.quote(name))
             guard let found = entity.attribute(named: name), found.derivation == nil else {
-                preconditionFailure(
-                    "ManagedStore: the derived attribute \(label) names '\(name)', which is not an attribute of \(entity.name) that is not derived"
+                throw Problem(
+                    message:
+                        "the derived attribute \(label) names '\(name)', which is not an attribute of \(entity.name) that is not derived"
                 )
             }
-            precondition(
-                (types ?? [attribute.type]).contains(found.type),
-                "ManagedStore: the derived attribute \(label) is \(attribute.type), but '\(name)' is \(found.type)")
+            guard (types ?? [attribute.type]).contains(found.type) else {
+                throw Problem(
+                    message: "the derived attribute \(label) is \(attribute.type), but '\(name)' is \(found.type)")
+            }
             return "\(table).\(SQLiteConnection.quote(name))"
         }
-        func relationship(_ name: String) -> ResolvedRelationship {
+        func relationship(_ name: String) throws(Problem) -> ResolvedRelationship {
             guard let found = entity.resolvedRelationship(named: name) else {
-                preconditionFailure(
-                    "ManagedStore: the derived attribute \(label) names '\(name)', which is not a relationship of \(entity.name)"
-                )
+                throw Problem(
+                    message:
+                        "the derived attribute \(label) names '\(name)', which is not a relationship of \(entity.name)")
             }
             return found
+        }
+        func require(_ condition: Bool, _ message: String) throws(Problem) {
+            if !condition { throw Problem(message: "the derived attribute \(label) \(message)") }
         }
         let strings: Set<AttributeType> = [.string]
         // The value over the row, and the triggers on other tables: (table, event, the rows of this entity to recompute).
@@ -53,34 +65,34 @@ struct DerivedAttributeSQL: Sendable {
         var ownSources: [String] = []
         switch derivation {
         case .attribute(let name):
-            value = source(name)
+            value = try source(name)
         case .lowercase(let name):
-            precondition(attribute.type == .string, "ManagedStore: the derived attribute \(label) must be a string")
-            value = "managedstore_lowercase(\(source(name, types: strings)))"
+            try require(attribute.type == .string, "must be a string")
+            value = "managedstore_lowercase(\(try source(name, types: strings)))"
         case .uppercase(let name):
-            precondition(attribute.type == .string, "ManagedStore: the derived attribute \(label) must be a string")
-            value = "managedstore_uppercase(\(source(name, types: strings)))"
+            try require(attribute.type == .string, "must be a string")
+            value = "managedstore_uppercase(\(try source(name, types: strings)))"
         case .canonical(let name):
-            precondition(attribute.type == .string, "ManagedStore: the derived attribute \(label) must be a string")
-            value = "managedstore_canonical(\(source(name, types: strings)))"
+            try require(attribute.type == .string, "must be a string")
+            value = "managedstore_canonical(\(try source(name, types: strings)))"
         case .now:
-            precondition(attribute.type == .date, "ManagedStore: the derived attribute \(label) must be a date")
+            try require(attribute.type == .date, "must be a date")
             value = "((julianday('now') - 2440587.5) * 86400.0)"
             // Any write of the row's own values (not another derived attribute's).
             ownSources = entity.storedProperties.indices.filter { !entity.derivedSlots.contains($0) }.map {
                 entity.quotedColumns[$0]
             }
         case .destinationAttribute(let name, let attributeName):
-            let link = relationship(name)
+            let link = try relationship(name)
             guard let slot = link.slot, let found = link.destination.attribute(named: attributeName) else {
-                preconditionFailure(
-                    "ManagedStore: the derived attribute \(label) needs a to-one relationship and an attribute of its destination"
+                throw Problem(
+                    message:
+                        "the derived attribute \(label) needs a to-one relationship and an attribute of its destination"
                 )
             }
-            precondition(
+            try require(
                 found.type == attribute.type,
-                "ManagedStore: the derived attribute \(label) is \(attribute.type), but \(link.destination.name).\(attributeName) is \(found.type)"
-            )
+                "is \(attribute.type), but \(link.destination.name).\(attributeName) is \(found.type)")
             let destination = link.destination.quotedTable
             let key = entity.quotedColumns[slot]
             ownSources.append(key)
@@ -89,10 +101,8 @@ struct DerivedAttributeSQL: Sendable {
             dependencies.append((destination, "AFTER UPDATE OF \(other)", "\(key) = NEW.Z_PK"))
             dependencies.append((destination, "AFTER DELETE", "\(key) = OLD.Z_PK"))
         case .count(let name):
-            let link = relationship(name)
-            precondition(
-                [.integer16, .integer32, .integer64].contains(attribute.type),
-                "ManagedStore: the derived attribute \(label) must be an integer")
+            let link = try relationship(name)
+            try require([.integer16, .integer32, .integer64].contains(attribute.type), "must be an integer")
             if let join = link.join {
                 value = "(SELECT COUNT(*) FROM \(join.quotedName) AS j WHERE j.\(join.ownColumn) = \(table).Z_PK)"
                 dependencies.append((join.quotedName, "AFTER INSERT", "Z_PK = NEW.\(join.ownColumn)"))
@@ -105,8 +115,56 @@ struct DerivedAttributeSQL: Sendable {
                 dependencies.append((destination, "AFTER DELETE", "Z_PK = OLD.\(key)"))
                 dependencies.append((destination, "AFTER UPDATE OF \(key)", "Z_PK IN (OLD.\(key), NEW.\(key))"))
             } else {
-                preconditionFailure(
-                    "ManagedStore: the derived attribute \(label) counts '\(name)', which is not to-many")
+                throw Problem(message: "the derived attribute \(label) counts '\(name)', which is not to-many")
+            }
+        case .aggregate(let function, let name, let attributeName):
+            let link = try relationship(name)
+            guard link.isToMany, let found = link.destination.attribute(named: attributeName) else {
+                throw Problem(
+                    message:
+                        "the derived attribute \(label) needs a to-many relationship and an attribute of its destination"
+                )
+            }
+            // Computed in SQL, exactly: integers and doubles (a decimal is text to SQLite, which
+            // would sum it in floating point).
+            let numbers: Set<AttributeType> = [.integer16, .integer32, .integer64, .double]
+            try require(
+                numbers.contains(found.type),
+                "applies @\(function.rawValue) to \(link.destination.name).\(attributeName), a \(found.type); ManagedStore computes it over integer and double attributes"
+            )
+            let wanted: Set<AttributeType> = function == .avg ? [.double] : [found.type]
+            try require(
+                wanted.contains(attribute.type),
+                "is \(attribute.type), but @\(function.rawValue) of \(link.destination.name).\(attributeName) is \(wanted.first!)"
+            )
+            let other = SQLiteConnection.quote(attributeName)
+            let sql =
+                switch function {
+                case .sum: "COALESCE(SUM(z.\(other)), 0)"
+                case .min: "MIN(z.\(other))"
+                case .max: "MAX(z.\(other))"
+                case .avg: "AVG(z.\(other))"
+                }
+            let destination = link.destination.quotedTable
+            if let join = link.join {
+                value =
+                    "(SELECT \(sql) FROM \(join.quotedName) AS j JOIN \(destination) AS z ON z.Z_PK = j.\(join.otherColumn) WHERE j.\(join.ownColumn) = \(table).Z_PK)"
+                dependencies.append((join.quotedName, "AFTER INSERT", "Z_PK = NEW.\(join.ownColumn)"))
+                dependencies.append((join.quotedName, "AFTER DELETE", "Z_PK = OLD.\(join.ownColumn)"))
+                dependencies.append(
+                    (
+                        destination, "AFTER UPDATE OF \(other)",
+                        "Z_PK IN (SELECT \(join.ownColumn) FROM \(join.quotedName) WHERE \(join.otherColumn) = NEW.Z_PK)"
+                    ))
+            } else if let inverse = link.inverseSlot {
+                let key = link.destination.quotedColumns[inverse]
+                value = "(SELECT \(sql) FROM \(destination) AS z WHERE z.\(key) = \(table).Z_PK)"
+                dependencies.append((destination, "AFTER INSERT", "Z_PK = NEW.\(key)"))
+                dependencies.append((destination, "AFTER DELETE", "Z_PK = OLD.\(key)"))
+                dependencies.append(
+                    (destination, "AFTER UPDATE OF \(key), \(other)", "Z_PK IN (OLD.\(key), NEW.\(key))"))
+            } else {
+                throw Problem(message: "the derived attribute \(label) needs '\(name)' to have an inverse")
             }
         }
         let set = "UPDATE \(table) SET \(column) = \(value)"

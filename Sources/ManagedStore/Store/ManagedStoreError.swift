@@ -59,6 +59,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     /// A query generation asked of a store that cannot hold one (an in-memory store), or a
     /// token of another store.
     case queryGenerationUnavailable(reason: String)
+    /// The model cannot be used: what is wrong with it (``ManagedObjectModel/validate()``).
+    case invalidModel(problems: [String])
 
     public var description: String {
         switch self {
@@ -126,6 +128,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
                 "history token \(token.transactionNumber) is later than the store's history, which reaches \(current.transactionNumber): it is not one this store gave (or the store was made again since)"
         case .queryGenerationUnavailable(let reason):
             return "no query generation: \(reason)"
+        case .invalidModel(let problems):
+            return "the model cannot be used: " + problems.joined(separator: "; ")
         }
     }
 

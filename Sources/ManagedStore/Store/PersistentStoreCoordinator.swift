@@ -46,6 +46,7 @@ public final class PersistentStoreCoordinator: Sendable {
         if let existing = backend.withLock({ $0?.persistentStore }) {
             throw ManagedStoreError.storeAlreadyAdded(url: existing.url)
         }
+        try managedObjectModel.validate()
         let store = try SQLiteStore.open(description, model: managedObjectModel)
         // The monitor first: a store whose notifications cannot be had is not added at all.
         let monitor =
