@@ -49,7 +49,7 @@ import Testing
             "Stack (1)", "Stack (2)", "Stack (3)", "Import with the defaults", "Query: `ecbrates rate USD",
             "Query: a rate lookup in process", "Query: full USD series as JSON", "Import peak RSS", "Reader: parse",
             "Import eurofxref-hist-90d.xml in process, history recorded",
-            "Import eurofxref-hist-90d.xml, fresh store, --method batch",
+            "Import eurofxref-hist-90d.xml, fresh store, --method object (default)",
             "Remote change", "`watch` idle CPU",
         ]
         for prefix in expected {

@@ -78,7 +78,9 @@ import Testing
     /// Import the history, then a 90-day file with seeded random rates changed, then another with
     /// some of them changed again: `corrections` lists each change, and `--as-of` a moment
     /// between the imports gives the values of that moment, for the changed rates and the rest.
-    @Test func correctionsAreListedAndAsOfGivesEachMomentsValues() async throws {
+    /// On both of the import's methods (`object`, the default, and `batch`).
+    @Test(arguments: ["object", "batch"])
+    func correctionsAreListedAndAsOfGivesEachMomentsValues(method: String) async throws {
         let seed =
             UInt64(ProcessInfo.processInfo.environment["CORRECTIONS_SEED"] ?? "")
             ?? UInt64(Date().timeIntervalSince1970)
@@ -109,12 +111,12 @@ import Testing
         try Self.changing(xml, first, from: original).write(to: firstFile, atomically: true, encoding: .utf8)
         try Self.changing(Self.changing(xml, first, from: original), again, from: first.merging(original) { a, _ in a })
             .write(to: secondFile, atomically: true, encoding: .utf8)
-        let imported = await ecbrates(["import", firstFile.path], store: store)
+        let imported = await ecbrates(["import", firstFile.path, "--method", method], store: store)
         #expect(imported.status == 0, "seed \(seed): \(imported)")
         try await Task.sleep(for: .milliseconds(20))
         let between = Date()
         try await Task.sleep(for: .milliseconds(20))
-        let reimported = await ecbrates(["import", secondFile.path], store: store)
+        let reimported = await ecbrates(["import", secondFile.path, "--method", method], store: store)
         #expect(reimported.status == 0, "seed \(seed): \(reimported)")
         try await Task.sleep(for: .milliseconds(20))
         let after = Date()

@@ -52,7 +52,9 @@ import Testing
     /// transaction that brought it (here one per day); SIGINT ends it cleanly with the token to
     /// resume from, and `--since TOKEN` (any event's) or `--since DAY` replays exactly what came
     /// after.
-    @Test func anotherProcesssImportReachesARunningWatch() throws {
+    /// On both of the import's methods: objects saved per chunk (the default), and batch inserts.
+    @Test(arguments: ["object", "batch"])
+    func anotherProcesssImportReachesARunningWatch(method: String) throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
         try Self.importing(FixturePaths.history, store: store, ["--to", "2026-08-31"])
@@ -63,7 +65,7 @@ import Testing
         #expect(first.text == "rates 2026-08-31 GBP=0.85648 USD=1.1596")
 
         let file = try Self.correctedNinetyDays(in: dir)
-        try Self.importing(file, store: store, ["--chunk-days", "1", "--workers", "1"])
+        try Self.importing(file, store: store, ["--chunk-days", "1", "--workers", "1", "--method", method])
         var events: [(text: String, token: Int)] = []
         let expectedDays = try Self.expectedRates(file, after: "2026-08-31")
         let correction = "correction 2026-08-28 USD 1.1643 1.165"

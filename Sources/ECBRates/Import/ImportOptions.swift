@@ -17,12 +17,12 @@ public struct ImportOptions: Sendable {
     public var dryRun: Bool
     /// The day it is (in Frankfurt), for refusing days in the future; nil: today.
     public var today: CalendarDay?
-    /// How a worker stores a chunk's new rates. By default one batch insert per chunk: in
-    /// `scripts/bench` ("--method batch", three runs of 5-7 paired imports of the full history)
-    /// its wall time was the object path's within the noise (medians 0.95x, 0.97x, 1.03x) and its
-    /// peak memory lower every time (0.96x-0.97x), with the same reports, corrections and whole
-    /// days.
-    public var method: ImportMethod = .batch
+    /// How a worker stores a chunk's new rates. By default the design's own pattern: managed
+    /// objects inserted on the worker's background context and saved, a save per chunk, whose
+    /// didSave notifications the main context merges (``ImportMethod/object``). The batch insert
+    /// (``ImportMethod/batch``) is the option beside it: no objects, no didSave; `scripts/bench`
+    /// ("Import … --method object") shows the two side by side.
+    public var method: ImportMethod = .object
 
     /// The defaults: one worker per core, and the chunk size `scripts/bench` found best.
     public init(
