@@ -81,6 +81,18 @@ struct InsertedObjects {
         return fresh.reversed()
     }
 
+    /// The objects inserted since the last ``takeUnnotified()`` (the current event's), without
+    /// taking them.
+    var unnotified: [ManagedObject] {
+        guard nextSequence > notifiedSequence else { return [] }
+        var fresh: [ManagedObject] = []
+        for entry in entries.reversed() {
+            if entry.sequence <= notifiedSequence { break }
+            if Self.isLive(entry) { fresh.append(entry.object) }
+        }
+        return fresh.reversed()
+    }
+
     /// Whether any object was inserted since the last ``takeUnnotified()``.
     var hasUnnotified: Bool { nextSequence > notifiedSequence && count > 0 }
 }

@@ -65,6 +65,7 @@ extension ManagedObjectContext {
         case .binaryData(let data): return data
         case .uuid(let uuid): return uuid
         case .object(let id): return id
+        case .objects(let ids): return ids
         case .day: return value
         }
     }

@@ -105,6 +105,10 @@ extension ManagedObjectContext {
     {
         // Only a change is linked or unlinked here: the state before was the other.
         if undoManagerStorage != nil { eventLinks.append((object, relationship, other, !linked)) }
+        eventMemberChanges.append((ObjectIdentifier(object), relationship.name, other.objectID, linked))
+        if let inverse = relationship.resolvedInverse {
+            eventMemberChanges.append((ObjectIdentifier(other), inverse.name, object.objectID, linked))
+        }
         manyToMany.set(linked, object, relationship, other)
         noteLinkChange(object)
         noteLinkChange(other)

@@ -193,6 +193,7 @@ extension ManagedObjectContext {
         manyToMany.removeAll()
         // Core Data's rollback "removes everything from the undo stack".
         eventLinks.removeAll()
+        eventMemberChanges.removeAll()
         eventUndeleted.removeAll()
         undoManagerStorage?.removeAllActions()
     }
@@ -207,6 +208,7 @@ extension ManagedObjectContext {
         registry.removeAll()
         manyToMany.removeAll()
         eventLinks.removeAll()
+        eventMemberChanges.removeAll()
         eventUndeleted.removeAll()
         undoManagerStorage?.removeAllActions()
         advanceQueryGeneration()

@@ -80,5 +80,6 @@ extension ManagedObjectContext {
         }
         // The event is over: what its observers read of it (changedValuesForCurrentEvent) goes.
         for object in changed { object.eventValues = nil }
+        eventMemberChanges.removeAll()
     }
 }

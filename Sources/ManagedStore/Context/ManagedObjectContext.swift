@@ -77,6 +77,10 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     var undoManagerStorage: UndoManager?
     var eventLinks: [(object: ManagedObject, relationship: ResolvedRelationship, other: ManagedObject, linked: Bool)] =
         []
+    /// The many-to-many links and unlinks of the current event (since the last
+    /// objectsDidChange), by side, for ``ManagedObject/changedValuesForCurrentEvent()``.
+    var eventMemberChanges: [(owner: ObjectIdentifier, relationship: String, member: ManagedObjectID, linked: Bool)] =
+        []
     /// While it is set, the objects the current event brought back from deletion.
     var eventUndeleted: [ManagedObject] = []
     /// Whether a child context has read through this one or saved into it (see

@@ -19,6 +19,9 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     /// The destination of a to-one relationship (an ID is 16 bytes, so that every value of
     /// every attribute stays 24: `ManagedObjectID`).
     case object(ManagedObjectID)
+    /// The members of a to-many relationship, by ID: what ``ManagedObject/changedValues()`` and
+    /// ``ManagedObject/committedValues(forKeys:)`` give for one (never a column's value).
+    case objects(Set<ManagedObjectID>)
 
     /// True for `.null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
@@ -37,6 +40,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         case .binaryData(let value): return "<\(value.count) bytes>"
         case .uuid(let value): return value.uuidString
         case .object(let id): return id.description
+        case .objects(let ids): return "[" + ids.map(\.description).sorted().joined(separator: ", ") + "]"
         }
     }
 

@@ -121,23 +121,47 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         !isFaultState && !isInsertedState && values != committedValues
     }
 
-    /// The attributes (and to-one relationships) changed since the object was last saved, fetched
-    /// or merged, with their new values. For an inserted object: every one that has a value.
+    /// The persistent properties changed since the object was last saved, fetched or merged,
+    /// with their new values (Core Data: "the keys and new values of persistent properties with
+    /// changes since the last fetching or saving"): attributes, to-ones (`.object`), and
+    /// to-manys whose members this context changed (`.objects`, the members now: a member's
+    /// to-one set to it or away, a many-to-many link, a member deleted), both sides of each
+    /// change. For an inserted object: every one that has a value. A to-many's change is found
+    /// from the context's changes, without firing a fault; its members are then read by ID.
     public func changedValues() -> [String: AttributeValue] {
         checkAccess()
         var changed: [String: AttributeValue] = [:]
-        guard !isFaultState else { return changed }
-        for (slot, attribute) in entity.storedProperties.enumerated() {
-            if isInsertedState || committedValues.isEmpty {
-                if !values[slot].isNull { changed[attribute.name] = values[slot] }
-            } else if values[slot] != committedValues[slot] {
-                changed[attribute.name] = values[slot]
+        guard !isFaultState || managedObjectContext != nil else { return changed }
+        if !isFaultState {
+            for (slot, attribute) in entity.storedProperties.enumerated() {
+                if isInsertedState || committedValues.isEmpty {
+                    if !values[slot].isNull { changed[attribute.name] = values[slot] }
+                } else if values[slot] != committedValues[slot] {
+                    changed[attribute.name] = values[slot]
+                }
+            }
+        }
+        guard let context = managedObjectContext else { return changed }
+        for relationship in entity.resolvedRelationships where relationship.isToMany {
+            if let members = readMembers({ try context.changedMemberIDs(of: self, relationship) }, relationship) {
+                changed[relationship.name] = .objects(members)
             }
         }
         return changed
     }
 
-    /// The values of `keys` (every attribute when nil) as last saved, fetched or merged.
+    /// `read`'s members, trapping (as reading the relationship would) when the store cannot be read.
+    private func readMembers(
+        _ read: () throws -> Set<ManagedObjectID>?, _ relationship: ResolvedRelationship
+    ) -> Set<ManagedObjectID>? {
+        do {
+            return try read()
+        } catch {
+            preconditionFailure(
+                "ManagedStore: could not read relationship '\(relationship.name)' of \(objectID): \(error)")
+        }
+    }
+
     /// The persistent properties changed since the context last posted
     /// ``ManagedObjectContext/objectsDidChangeNotification``, with their *old* values (Core
     /// Data's `changedValuesForCurrentEvent()`: "the keys and old values of persistent
@@ -145,24 +169,43 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// NSManagedObjectContextObjectsDidChange"). An observer of that notification reads here
     /// what the event changed; once posted, the event is over and this is empty again. (For an
     /// object inserted in the current event, empty: it had no values before.)
+    ///
+    /// A to-many the event changed is there too, with its members before the event (`.objects`):
+    /// old values, as for the attributes (Apple's page leaves open which; ManagedStore gives the
+    /// old ones throughout, so that an observer sees what each change replaced).
     public func changedValuesForCurrentEvent() -> [String: AttributeValue] {
         checkAccess()
-        guard let old = eventValues, !isFaultState else { return [:] }
         var changed: [String: AttributeValue] = [:]
-        for (slot, property) in entity.storedProperties.enumerated() where old[slot] != values[slot] {
-            changed[property.name] = old[slot]
+        if let old = eventValues, !isFaultState {
+            for (slot, property) in entity.storedProperties.enumerated() where old[slot] != values[slot] {
+                changed[property.name] = old[slot]
+            }
+        }
+        guard let context = managedObjectContext, !isInsertedState || insertionAnnounced else { return changed }
+        for relationship in entity.resolvedRelationships where relationship.isToMany {
+            if let members = readMembers({ try context.memberIDsBeforeEvent(of: self, relationship) }, relationship) {
+                changed[relationship.name] = .objects(members)
+            }
         }
         return changed
     }
 
+    /// The values of `keys` (every persistent property when nil: attributes and relationships)
+    /// as last saved, fetched or merged. A to-many's value is its members then (`.objects`),
+    /// read by ID.
     public func committedValues(forKeys keys: [String]? = nil) -> [String: AttributeValue] {
         checkAccess()
         if isFaultState { fireFault() }
         var result: [String: AttributeValue] = [:]
         guard !committedValues.isEmpty else { return result }
-        for name in keys ?? entity.storedProperties.map(\.name) {
-            guard let slot = entity.slotByName[name] else { continue }
-            result[name] = committedValues[slot]
+        let toManys = entity.resolvedRelationships.filter(\.isToMany)
+        for name in keys ?? (entity.storedProperties.map(\.name) + toManys.map(\.name)) {
+            if let slot = entity.slotByName[name] {
+                result[name] = committedValues[slot]
+            } else if let relationship = toManys.first(where: { $0.name == name }), let context = managedObjectContext {
+                result[name] = .objects(
+                    readMembers({ try context.committedMemberIDs(of: self, relationship) }, relationship) ?? [])
+            }
         }
         return result
     }
@@ -196,6 +239,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         case .binaryData(let value): return value
         case .uuid(let value): return value
         case .object(let id): return managedObjectContext?.object(with: id)
+        case .objects(let ids): return Set(ids.compactMap { managedObjectContext?.object(with: $0) })
         }
     }
 

@@ -26,6 +26,8 @@ extension AttributeValue {
         case .object(let id):
             precondition(!id.isTemporaryID, "ManagedStore: \(id) is still temporary where a stored key is needed")
             return .integer(id.key)
+        case .objects:
+            preconditionFailure("ManagedStore: a to-many's members are no column's value")
         }
     }
 }
@@ -58,7 +60,7 @@ extension SQLiteStatement {
         case .date(let value): try bind(value.timeIntervalSince1970, index)
         case .day(let days): try bind(Double(days) * 86_400, index)
         case .binaryData(let value): try bind(value, index)
-        case .uuid, .object: try bind(value.sqliteValue, index)
+        case .uuid, .object, .objects: try bind(value.sqliteValue, index)
         }
     }
 
