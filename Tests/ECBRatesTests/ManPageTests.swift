@@ -117,7 +117,13 @@ struct ManPageTests {
                     URL(fileURLWithPath: "/bin/bash"), ["-c", "cd \"$WORK\" && " + example.line],
                     environment: environment.merging(["WORK": work.path]) { $1 })
                 if example.line.hasPrefix("ecbrates serve") || example.line.hasPrefix("ecbrates watch") {
-                    try await Task.sleep(for: .seconds(1.5))
+                    // Stopped once it is running (its first line said so, after its signal
+                    // handling is in place): on a loaded machine, start-up takes its time.
+                    let serve = example.line.hasPrefix("ecbrates serve")
+                    _ = Waiting.until(timeout: .seconds(60)) {
+                        running.hasEnded
+                            || (serve ? running.errorSoFar.contains("serving ") : !running.outputSoFar.isEmpty)
+                    }
                     #expect(!running.hasEnded, "\(example.line) ended: \(running.errorSoFar)")
                     running.kill(SIGTERM)
                 }

@@ -74,6 +74,11 @@ public struct SpawnedProcess: Sendable {
             self.pid = pid
         }
 
+        /// What the child has written to standard output so far.
+        public var outputSoFar: String {
+            (try? String(contentsOf: scratch.file("out"), encoding: .utf8)) ?? ""
+        }
+
         /// What the child has written to standard error so far.
         public var errorSoFar: String {
             (try? String(contentsOf: scratch.file("err"), encoding: .utf8)) ?? ""
@@ -105,7 +110,9 @@ public struct SpawnedProcess: Sendable {
             var status: Int32 = 0
             var usage = rusage()
             var peakKilobytes = 0
-            let deadline = started + .seconds(timeout)
+            // From this call: a child that has run long already (a server a test used for
+            // minutes on a loaded machine) still gets its `timeout` to end.
+            let deadline = ContinuousClock.now + .seconds(timeout)
             while true {
                 // The peak is read while the child runs: its ru_maxrss would start from this
                 // (large) process's high-water mark, which the kernel carries across exec.
