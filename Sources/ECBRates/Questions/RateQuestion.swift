@@ -52,6 +52,14 @@ public struct RateQuestion: Question {
         case one(RateAnswer)
         case several(RatesAnswer)
 
+        /// The rates, one or several.
+        public var rates: [RateAnswer] {
+            switch self {
+            case .one(let answer): [answer]
+            case .several(let answers): answers.rates
+            }
+        }
+
         private var rendering: any RenderableAnswer {
             switch self {
             case .one(let answer): answer

@@ -79,11 +79,7 @@ struct FrankfurterV1 {
     /// when it has none).
     private func day(_ question: RateQuestion, amount: Decimal, now: Date) throws -> EndpointAnswer {
         let asked = try api.ask(question, now: now, fixedConversionRates: false)
-        let answers: [RateAnswer]
-        switch asked.answered.answer {
-        case .one(let answer): answers = [answer]
-        case .several(let several): answers = several.rates
-        }
+        let answers = asked.answered.answer.rates
         let base = question.base
         // The base's own answer (rate 1) is left out, and dated by the day asked, not by a publication.
         let others = answers.filter { $0.currency != base }

@@ -192,11 +192,7 @@ struct FrankfurterV2 {
             input.remove("currencies")
         }
         let asked = try api.ask(RateQuestion(input), now: now, fixedConversionRates: false)
-        var answers: [RateAnswer]
-        switch asked.answered.answer {
-        case .one(let answer): answers = [answer]
-        case .several(let several): answers = several.rates
-        }
+        var answers = asked.answered.answer.rates
         // The base's own answer is dated by the day asked, not by a publication.
         answers.removeAll { $0.currency == base }
         var records: [RateRecord] = []
