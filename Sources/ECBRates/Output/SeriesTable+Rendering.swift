@@ -12,7 +12,8 @@ extension SeriesTable: RenderableAnswer {
     /// The date column's name: `date`, `week`, `month`, `quarter` or `year`.
     public var dateColumn: String { grouping?.period.rawValue ?? "date" }
 
-    func cell(_ value: Decimal, machine: Bool) -> String {
+    /// A figure of the table as its text (`machine`: false) or its JSON and CSV (true) write it.
+    public func cell(_ value: Decimal, machine: Bool) -> String {
         NumberText.figure(value, derived: isDerived, machine: machine)
     }
 

@@ -5,7 +5,7 @@ extension StoreStatus: RenderableAnswer {
     static func stamp(_ date: Date) -> String { date.formatted(.iso8601) }
 
     /// The lines of the text, as label and value.
-    var fields: [(String, String)] {
+    public var fields: [(String, String)] {
         let status = self
         var fields: [(String, String)] = [("store", store + (storeLocation.map { " (\($0.reason))" } ?? ""))]
         if let first = status.firstDay, let last = status.lastDay {

@@ -1,4 +1,5 @@
-/// The way a question comes in: the command line, the HTTP API (`/api/`) or an MCP tool call.
+/// The way a question comes in: the command line, the HTTP API (`/api/`), an MCP tool call, or
+/// a form of the server's page.
 /// Each spells a question's fields its own way (`--partial`, `partial=true`, `"partial": true`),
 /// and every message that names a field (a refusal, a piece of advice) names it the door's way.
 public enum Door: Sendable, Equatable {
@@ -8,6 +9,10 @@ public enum Door: Sendable, Equatable {
     case api
     /// `tools/call` of `rate` with `{"currencies": "USD", "date": "2024-03-28"}`.
     case mcp
+    /// A form of the server's page (`GET /?…`): `/api/`'s spelling, with the fields in
+    /// `renamed` under the form's own names (the chart's `start` and `end` for a series' `from`
+    /// and `to`, the converter having those).
+    case page(renamed: [String: String])
 
     /// How a message names `field`: `'--date <day>'` or `'<currencies>'`, `date`, `"date"`.
     public func label(_ field: QuestionField) -> String {
@@ -15,6 +20,7 @@ public enum Door: Sendable, Equatable {
         case .commandLine:
             field.placement == .argument ? "'<\(field.name)>'" : "'\(field.optionName) <\(field.valueName)>'"
         case .api: field.name
+        case .page(let renamed): renamed[field.name] ?? field.name
         case .mcp: "\"\(field.name)\""
         }
     }
@@ -26,7 +32,7 @@ public enum Door: Sendable, Equatable {
         switch self {
         case .commandLine:
             field.kind == .flag ? field.optionName : "\(field.optionName) \(value ?? "<\(field.valueName)>")"
-        case .api: "\(field.name)=\(value ?? (field.kind == .flag ? "true" : field.valueName))"
+        case .api, .page: "\(label(field))=\(value ?? (field.kind == .flag ? "true" : field.valueName))"
         case .mcp:
             field.kind == .flag
                 ? "\"\(field.name)\": true" : "\"\(field.name)\": \"\(value ?? field.valueName)\""
@@ -41,7 +47,7 @@ public enum Door: Sendable, Equatable {
         let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
         switch self {
         case .commandLine: return "\(field.optionName) \(list)"
-        case .api: return "\(field.name)=" + (words.count < 2 ? list : "\(list) (one of them)")
+        case .api, .page: return "\(label(field))=" + (words.count < 2 ? list : "\(list) (one of them)")
         case .mcp: return "\"\(field.name)\": \(list)"
         }
     }
@@ -49,7 +55,7 @@ public enum Door: Sendable, Equatable {
     /// How to name a batch's number format: `--number-format 1,234.56 or 1.234,56 (or 1'234.56,
     /// 1234,56)`, `number_format=…`.
     public var spellNumberFormats: String {
-        let name = self == .commandLine ? "--number-format " : self == .api ? "number_format=" : "\"number_format\": "
+        let name = self == .commandLine ? "--number-format " : self == .mcp ? "\"number_format\": " : "number_format="
         return "\(name)1,234.56 or \(name)1.234,56 (or 1'234.56, 1234,56)"
     }
 
@@ -62,7 +68,7 @@ public enum Door: Sendable, Equatable {
     var fieldWord: String {
         switch self {
         case .commandLine: "option"
-        case .api: "parameter"
+        case .api, .page: "parameter"
         case .mcp: "argument"
         }
     }

@@ -31,8 +31,9 @@ public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
         switch (reason, door) {
         case (.badValue(let field, let given, let expected), .commandLine):
             return "The value '\(given)' is invalid for \(door.label(field)): expected \(expected)"
-        case (.badValue(let field, let given, let expected), .api):
-            return "parameter \(field.name)=\(given) is invalid: expected \(expected)"
+        case (.badValue(let field, let given, let expected), .api),
+            (.badValue(let field, let given, let expected), .page):
+            return "parameter \(door.label(field))=\(given) is invalid: expected \(expected)"
         case (.badValue(let field, let given, let expected), .mcp):
             return "argument \"\(field.name)\" (\(given)) is invalid: expected \(expected)"
         case (.missing(let field), .commandLine):

@@ -7,7 +7,8 @@ import Synchronization
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "serve",
-        abstract: "Answer rate queries over HTTP: Frankfurter's v1 and v2 APIs, /api/ (our JSON), /healthz, /metrics.",
+        abstract:
+            "Answer rate queries over HTTP: a page for browsers at /, Frankfurter's v1 and v2 APIs, /api/, /healthz, /metrics.",
         discussion: """
             Listens on loopback by default. Every answer is read from one state of the store, beside any
             import (a cron import shows in the next request). An ETag names the answer's bytes (the same on

@@ -24,6 +24,8 @@ struct EndpointAnswer: Sendable {
     /// The codes of the answer's warnings, for a format that has no room for them (CSV, NDJSON):
     /// sent as `Ecbrates-Warnings`.
     var warningCodes: [String] = []
+    /// Headers of its own (a page's Content-Security-Policy), sent with it whatever its status.
+    var headers: [(String, String)] = []
 
     /// A JSON answer, one document and a newline.
     static func json(_ json: JSONText, token: HistoryToken?, freshness: Freshness) -> EndpointAnswer {

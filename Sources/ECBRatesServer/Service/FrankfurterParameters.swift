@@ -25,8 +25,15 @@ struct FrankfurterParameters {
     static func input(
         _ request: HTTPRequest, _ names: [Name], handled: Set<String> = []
     ) throws(QuestionRefusal) -> QuestionInput {
+        try input(request.query, names, handled: handled)
+    }
+
+    /// The values of `query` for `names`, as ``input(_:_:handled:)-(HTTPRequest,_,_)`` reads a request's.
+    static func input(
+        _ query: [(name: String, value: String)], _ names: [Name], handled: Set<String> = []
+    ) throws(QuestionRefusal) -> QuestionInput {
         let fields = names.map { $0.field.renamed($0.names[0], aliases: Array($0.names.dropFirst())) }
-        let parameters = request.query.filter { !handled.contains($0.name) }.map { (name: $0.name, value: $0.value) }
+        let parameters = query.filter { !handled.contains($0.name) }
         let read = try QuestionInput.reading(fields, parameters: parameters)
         var input = QuestionInput()
         for name in names {

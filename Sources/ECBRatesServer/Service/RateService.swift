@@ -135,6 +135,17 @@ package final class RateService: Sendable {
         let answered: Result<(EndpointAnswer, String), any Error> = Result {
             if path == "/healthz" { return (try health(now: now), "healthz") }
             if path == "/metrics" { return (try metricsAnswer(now: now), "metrics") }
+            if path == "/" {
+                // A browser gets the page; a program, the entry points.
+                if Self.prefersHTML(request.header("accept")) {
+                    return (
+                        try HomePage(store: store, storeLocation: settings.storeLocation, version: settings.version)
+                            .answer(request, now: now), "page"
+                    )
+                }
+                return (.json(SiteIndex.json, token: nil, freshness: .past), "index")
+            }
+            if let asset = try PageAssets.answer(request) { return (asset, "assets") }
             if path == "/api/openapi.json" {
                 return (
                     .json(OpenAPIDocument.document(version: settings.version), token: nil, freshness: .past),
@@ -164,7 +175,9 @@ package final class RateService: Sendable {
         case .failure(let error):
             var status = ServiceError.status(of: error)
             // Frankfurter answers a request it cannot read with 422, its validation status.
-            let ours = path.hasPrefix("/api/") || path == "/healthz" || path == "/metrics"
+            let ours =
+                path.hasPrefix("/api/") || path == "/healthz" || path == "/metrics" || path == "/"
+                || path.hasPrefix("/assets/")
             if !ours && status == 400 { status = 422 }
             let response = ServiceError.response(
                 status: status, ServiceError.message(of: error), code: ServiceError.code(of: error, status: status))
@@ -172,13 +185,19 @@ package final class RateService: Sendable {
             let route =
                 path.hasPrefix("/api/")
                 ? "api/" + (path.dropFirst(5).split(separator: "/").first.map(String.init) ?? "")
-                : path.hasPrefix("/v2/") ? "v2" : ours ? String(path.dropFirst()) : "v1"
+                : path.hasPrefix("/v2/")
+                    ? "v2"
+                    : path == "/"
+                        ? "page"
+                        : path.hasPrefix("/assets/")
+                            ? "assets"
+                            : ours ? String(path.dropFirst()) : "v1"
             return (response, route)
         }
     }
 
     /// Whether `request` is heavy: a range of days (`/api/series`, `/api/stats`, v1's
-    /// `/start..end`, v2's `/v2/rates?from=`) that the answer cache does not hold. What the daemon
+    /// `/start..end`, v2's `/v2/rates?from=`, the page's chart with a `start`) that the answer cache does not hold. What the daemon
     /// bounds (``HTTPDaemonSettings/maximumHeavy``); the route names a refusal in the metrics.
     package func weigh(_ request: HTTPRequest) -> (heavy: Bool, route: String) {
         let path = request.path
@@ -188,6 +207,9 @@ package final class RateService: Sendable {
             route = "api/" + path.dropFirst(5)
         } else if path.hasPrefix("/v2/rates") && request.query.contains(where: { $0.name == "from" }) {
             route = "v2/rates"
+        } else if path == "/" && request.query.contains(where: { $0.name == "start" && !$0.value.isEmpty }) {
+            // The page's chart over a range of its choosing.
+            route = "page"
         } else if !path.hasPrefix("/api/") && !path.hasPrefix("/v2/") && path.contains("..") {
             route = "v1"
         } else {
@@ -203,6 +225,19 @@ package final class RateService: Sendable {
         return (true, route)
     }
 
+    /// Whether `accept` takes HTML before JSON (a browser's `text/html,…`; not `*/*` alone).
+    static func prefersHTML(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        let types = accept.split(separator: ",").map {
+            $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard let html = types.firstIndex(where: { $0 == "text/html" || $0 == "application/xhtml+xml" }) else {
+            return false
+        }
+        let json = types.firstIndex(of: "application/json") ?? types.count
+        return html < json
+    }
+
     private func allowed(_ path: String) -> String {
         path == "/api/convert" ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS"
     }
@@ -211,7 +246,8 @@ package final class RateService: Sendable {
     private func dress(
         _ answer: EndpointAnswer, for request: HTTPRequest, now: Date, cached: AnswerCache.Entry? = nil
     ) -> HTTPResponse {
-        var response = HTTPResponse(status: answer.status, headers: [("Content-Type", answer.contentType)])
+        var response = HTTPResponse(
+            status: answer.status, headers: [("Content-Type", answer.contentType)] + answer.headers)
         if let stream = answer.stream {
             response.stream = stream
             response.headers.append(("Cache-Control", "no-store"))

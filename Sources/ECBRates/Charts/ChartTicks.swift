@@ -3,10 +3,10 @@ import Foundation
 
 /// Where a chart's axes get their ticks: round values (1, 2 or 5 × 10ⁿ apart) and calendar
 /// boundaries (years, months or days, whichever gives a handful).
-enum ChartTicks {
+public enum ChartTicks {
     /// Round values from at most `low` to at least `high`, about `count` of them, and the
     /// number of decimals their labels need.
-    static func values(low: Double, high: Double, count: Int = 5) -> (ticks: [Double], decimals: Int) {
+    public static func values(low: Double, high: Double, count: Int = 5) -> (ticks: [Double], decimals: Int) {
         let span = high > low ? high - low : max(abs(low) * 0.01, 1e-6)
         let step = niceStep(span / Double(max(1, count - 1)))
         let first = (low / step).rounded(.down) * step
@@ -25,14 +25,14 @@ enum ChartTicks {
     }
 
     /// A value's label with `decimals` decimals.
-    static func label(_ value: Double, decimals: Int) -> String {
+    public static func label(_ value: Double, decimals: Int) -> String {
         String(format: "%.\(decimals)f", abs(value) < 1e-12 ? 0 : value)
     }
 
     /// Calendar boundaries among `days` (sorted): the first day of every k-th year, month or
     /// day, whichever unit gives at most `maximum` ticks; each with the index of the first day
     /// on or after it, and its label (`2024`, `2024-03`, `03-28`).
-    static func dates(_ days: [CalendarDay], maximum: Int = 6) -> [(index: Int, label: String)] {
+    public static func dates(_ days: [CalendarDay], maximum: Int = 6) -> [(index: Int, label: String)] {
         guard let first = days.first, let last = days.last else { return [] }
         let spanDays = last.days(since: first)
         let candidates: [(CalendarDay, String)]

@@ -1,18 +1,22 @@
-import ECBRates
 import EurofxrefFeed
 import Foundation
 
 /// The numbers a chart draws: one line per currency, as rates or, for several currencies, as an
 /// index (first day = 100) so that they share a scale.
-struct ChartSeries {
-    let days: [CalendarDay]
+public struct ChartSeries: Sendable {
+    /// The days (or periods) drawn, in order.
+    public let days: [CalendarDay]
     /// Per currency, a value per day (nil where it has no rate).
-    let lines: [[Double?]]
-    let currencies: [String]
-    let isIndex: Bool
-    let base: String
+    public let lines: [[Double?]]
+    /// The currencies, a line each.
+    public let currencies: [String]
+    /// Whether the lines are indexes (several currencies) rather than rates.
+    public let isIndex: Bool
+    /// The currency quoted against, as a title names it ("euro").
+    public let base: String
 
-    init(_ table: SeriesTable) {
+    /// The numbers of `table`.
+    public init(_ table: SeriesTable) {
         days = table.rows.map(\.day)
         currencies = table.currencies
         base = table.base == "EUR" ? "euro" : table.base
@@ -27,17 +31,18 @@ struct ChartSeries {
     }
 
     /// The lowest and highest value drawn.
-    var range: (low: Double, high: Double) {
+    public var range: (low: Double, high: Double) {
         let all = lines.flatMap { $0.compactMap { $0 } }
         return (all.min() ?? 0, all.max() ?? 1)
     }
 
-    var title: String {
+    /// What the chart shows ("USD per euro").
+    public var title: String {
         isIndex
             ? currencies.joined(separator: ", ") + " per \(base), as an index (first day = 100)"
             : "\(currencies[0]) per \(base)"
     }
 
     /// The mark that tells a line apart without colour: 1, 2, 3, … (for several currencies).
-    static func marker(_ index: Int) -> Character { Character(String(index + 1 < 10 ? index + 1 : 0)) }
+    public static func marker(_ index: Int) -> Character { Character(String(index + 1 < 10 ? index + 1 : 0)) }
 }

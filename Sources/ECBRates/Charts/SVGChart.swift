@@ -1,14 +1,35 @@
-import ECBRates
 import Foundation
 
 /// A line chart as an SVG document, written by hand: axes with round value ticks and calendar
 /// date ticks, a line per currency (each with its own colour and its own dash pattern, so that
-/// they are told apart in black and white too), and a legend.
-enum SVGChart {
+/// they are told apart in black and white too), and a legend. `series --chart svg` writes it as
+/// a document; the server's page embeds it in HTML (``Style/embedded``).
+public enum SVGChart {
+    /// A standalone document (black on white) or a drawing inside a page (in the page's
+    /// colour, on its background, each line naming its currency for scripts and tests).
+    public enum Style: Sendable {
+        /// A document of its own: black on a white background (`series --chart svg`).
+        case document
+        /// Inside an HTML page: `currentColor` on the page's background, labelled for
+        /// assistive technology by `titleID`, each line's `data-currency` naming its currency.
+        case embedded(titleID: String)
+    }
+
     static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"]
     static let dashes = ["", "6 3", "2 3", "10 3 2 3", "1 2", "12 4"]
 
-    static func render(_ table: SeriesTable, width: Double = 800, height: Double = 420) -> String {
+    /// The chart of `table` in `style`, `width` × `height` user units (its `viewBox`).
+    public static func render(
+        _ table: SeriesTable, width: Double = 800, height: Double = 420, style: Style = .document
+    ) -> String {
+        var ink = "black", grid = #"stroke="rgb(221,221,221)""#, opening = "", background = true
+        var titleID: String?
+        if case .embedded(let id) = style {
+            (ink, grid, background, titleID) = (
+                "currentColor", #"stroke="currentColor" stroke-opacity="0.2""#, false, id
+            )
+            opening = #" fill="currentColor" role="img" aria-labelledby="\#(escape(id))""#
+        }
         let series = ChartSeries(table)
         let left = 70.0, right = 20.0, top = 40.0, bottom = 60.0
         let plotWidth = width - left - right, plotHeight = height - top - bottom
@@ -23,21 +44,22 @@ enum SVGChart {
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
         var svg =
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))" font-family="sans-serif" font-size="12">"#
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))" font-family="sans-serif" font-size="12"\#(opening)>"#
             + "\n"
-        svg += #"<rect width="100%" height="100%" fill="white"/>"# + "\n"
-        svg += #"<text x="\#(number(left))" y="24" font-size="15">\#(escape(series.title))</text>"# + "\n"
+        if background { svg += #"<rect width="100%" height="100%" fill="white"/>"# + "\n" }
+        let id = titleID.map { #" id="\#(escape($0))""# } ?? ""
+        svg += #"<text x="\#(number(left))" y="24" font-size="15"\#(id)>\#(escape(series.title))</text>"# + "\n"
         // Axes, with round value ticks and calendar date ticks.
         svg +=
-            #"<line x1="\#(number(left))" y1="\#(number(top))" x2="\#(number(left))" y2="\#(number(top + plotHeight))" stroke="black"/>"#
+            #"<line x1="\#(number(left))" y1="\#(number(top))" x2="\#(number(left))" y2="\#(number(top + plotHeight))" stroke="\#(ink)"/>"#
             + "\n"
         svg +=
-            #"<line x1="\#(number(left))" y1="\#(number(top + plotHeight))" x2="\#(number(left + plotWidth))" y2="\#(number(top + plotHeight))" stroke="black"/>"#
+            #"<line x1="\#(number(left))" y1="\#(number(top + plotHeight))" x2="\#(number(left + plotWidth))" y2="\#(number(top + plotHeight))" stroke="\#(ink)"/>"#
             + "\n"
         for value in ticks {
             let ty = y(value)
             svg +=
-                #"<line x1="\#(number(left - 5))" y1="\#(number(ty))" x2="\#(number(left + plotWidth))" y2="\#(number(ty))" stroke="rgb(221,221,221)"/>"#
+                #"<line x1="\#(number(left - 5))" y1="\#(number(ty))" x2="\#(number(left + plotWidth))" y2="\#(number(ty))" \#(grid)/>"#
                 + "\n"
             svg +=
                 #"<text x="\#(number(left - 8))" y="\#(number(ty + 4))" text-anchor="end">\#(ChartTicks.label(value, decimals: decimals))</text>"#
@@ -46,7 +68,7 @@ enum SVGChart {
         for (index, label) in ChartTicks.dates(series.days, maximum: 8) {
             let tx = x(index)
             svg +=
-                #"<line x1="\#(number(tx))" y1="\#(number(top + plotHeight))" x2="\#(number(tx))" y2="\#(number(top + plotHeight + 5))" stroke="black"/>"#
+                #"<line x1="\#(number(tx))" y1="\#(number(top + plotHeight))" x2="\#(number(tx))" y2="\#(number(top + plotHeight + 5))" stroke="\#(ink)"/>"#
                 + "\n"
             svg +=
                 #"<text x="\#(number(tx))" y="\#(number(top + plotHeight + 20))" text-anchor="middle">\#(label)</text>"#
@@ -64,8 +86,9 @@ enum SVGChart {
                 path += (pen ? "L" : "M") + number(x(index)) + " " + number(y(value)) + " "
                 pen = true
             }
+            let name = titleID == nil ? "" : #" data-currency="\#(escape(series.currencies[lineIndex]))""#
             svg +=
-                #"<path d="\#(path.trimmingCharacters(in: .whitespaces))" fill="none" stroke="\#(palette[lineIndex % palette.count])" stroke-width="1.5"\#(dash(lineIndex))/>"#
+                #"<path\#(name) d="\#(path.trimmingCharacters(in: .whitespaces))" fill="none" stroke="\#(palette[lineIndex % palette.count])" stroke-width="1.5"\#(dash(lineIndex))/>"#
                 + "\n"
         }
         // The legend.
@@ -88,6 +111,6 @@ enum SVGChart {
 
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
