@@ -15,7 +15,9 @@ public enum SVGChart {
         case embedded(titleID: String)
     }
 
-    static let palette = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"]
+    /// Six colours of 3:1 contrast or more on white and on a dark page (#0d1117), as WCAG asks
+    /// of graphics.
+    static let palette = ["#1f77b4", "#d62728", "#2a8a2a", "#9467bd", "#c45a00", "#0e8a96"]
     static let dashes = ["", "6 3", "2 3", "10 3 2 3", "1 2", "12 4"]
 
     /// The chart of `table` in `style`, `width` × `height` user units (its `viewBox`).
@@ -43,8 +45,12 @@ public enum SVGChart {
         func y(_ value: Double) -> Double { top + (high - value) / span * plotHeight }
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
 
+        // The legend: as many rows of 90 units as its entries need, below the plot.
+        let perRow = max(1, Int((width - left) / 90))
+        let legendRows = max(1, (series.currencies.count + perRow - 1) / perRow)
+        let fullHeight = height + Double(legendRows - 1) * 18
         var svg =
-            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" viewBox="0 0 \#(Int(width)) \#(Int(height))" font-family="sans-serif" font-size="12"\#(opening)>"#
+            #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(fullHeight))" viewBox="0 0 \#(Int(width)) \#(Int(fullHeight))" font-family="sans-serif" font-size="12"\#(opening)>"#
             + "\n"
         if background { svg += #"<rect width="100%" height="100%" fill="white"/>"# + "\n" }
         let id = titleID.map { #" id="\#(escape($0))""# } ?? ""
@@ -70,13 +76,17 @@ public enum SVGChart {
             svg +=
                 #"<line x1="\#(number(tx))" y1="\#(number(top + plotHeight))" x2="\#(number(tx))" y2="\#(number(top + plotHeight + 5))" stroke="\#(ink)"/>"#
                 + "\n"
+            // A label at the right end ends there, rather than being cut at the picture's edge.
+            let anchor = tx > left + plotWidth - 30 ? "end" : "middle"
             svg +=
-                #"<text x="\#(number(tx))" y="\#(number(top + plotHeight + 20))" text-anchor="middle">\#(label)</text>"#
+                #"<text x="\#(number(tx))" y="\#(number(top + plotHeight + 20))" text-anchor="\#(anchor)">\#(label)</text>"#
                 + "\n"
         }
-        // One line per currency; a gap where it has no rate.
+        // One line per currency; a gap where it has no rate, and a dot for a figure alone
+        // (no line reaches it).
         for (lineIndex, line) in series.lines.enumerated() {
             var path = ""
+            var dots = ""
             var pen = false
             for (index, value) in line.enumerated() {
                 guard let value else {
@@ -84,18 +94,24 @@ public enum SVGChart {
                     continue
                 }
                 path += (pen ? "L" : "M") + number(x(index)) + " " + number(y(value)) + " "
+                let alone = !pen && (index + 1 == line.count || line[index + 1] == nil)
+                if alone {
+                    dots +=
+                        #"<circle cx="\#(number(x(index)))" cy="\#(number(y(value)))" r="3" fill="\#(color(lineIndex))"/>"#
+                        + "\n"
+                }
                 pen = true
             }
             let name = titleID == nil ? "" : #" data-currency="\#(escape(series.currencies[lineIndex]))""#
             svg +=
-                #"<path\#(name) d="\#(path.trimmingCharacters(in: .whitespaces))" fill="none" stroke="\#(palette[lineIndex % palette.count])" stroke-width="1.5"\#(dash(lineIndex))/>"#
-                + "\n"
+                #"<path\#(name) d="\#(path.trimmingCharacters(in: .whitespaces))" fill="none" stroke="\#(color(lineIndex))" stroke-width="1.5"\#(dash(lineIndex))/>"#
+                + "\n" + dots
         }
         // The legend.
         for (index, code) in series.currencies.enumerated() {
-            let lx = left + Double(index) * 90, ly = height - 18
+            let lx = left + Double(index % perRow) * 90, ly = height - 18 + Double(index / perRow) * 18
             svg +=
-                #"<line x1="\#(number(lx))" y1="\#(number(ly - 4))" x2="\#(number(lx + 24))" y2="\#(number(ly - 4))" stroke="\#(palette[index % palette.count])" stroke-width="3"\#(dash(index))/>"#
+                #"<line x1="\#(number(lx))" y1="\#(number(ly - 4))" x2="\#(number(lx + 24))" y2="\#(number(ly - 4))" stroke="\#(color(index))" stroke-width="3"\#(dash(index))/>"#
                 + "\n"
             svg += #"<text x="\#(number(lx + 30))" y="\#(number(ly))">\#(escape(code))</text>"# + "\n"
         }
@@ -103,9 +119,14 @@ public enum SVGChart {
         return svg
     }
 
-    /// The dash pattern of line `index`, as an attribute (none for the first: solid).
+    /// The colour of line `index`.
+    static func color(_ index: Int) -> String { palette[index % palette.count] }
+
+    /// The dash pattern of line `index`, as an attribute (none for the first: solid). With the
+    /// colour, it tells 36 lines apart: the seventh line has the first one's colour and the
+    /// second one's dashes.
     static func dash(_ index: Int) -> String {
-        let pattern = dashes[index % dashes.count]
+        let pattern = dashes[(index + index / palette.count) % dashes.count]
         return pattern.isEmpty ? "" : #" stroke-dasharray="\#(pattern)""#
     }
 

@@ -95,6 +95,7 @@ struct HomePage {
                 latest: outcome(.success(LatestQuestion(QuestionInput()))),
                 currencies: outcome(.success(CurrenciesQuestion(QuestionInput()))),
                 convert: outcome(asked.convert), chart: outcome(asked.chart, door: Self.chartDoor),
+                chartRange: (try? asked.chart.get()).flatMap { try? $0.range(queries) },
                 storeStatus: outcome(.success(StatusQuestion(QuestionInput()))), version: version)
         }
         var answer = EndpointAnswer(

@@ -8,11 +8,11 @@ extension PageContent {
     var converterSection: String {
         let fallbacks = RateFallback.allCases.map { fallback -> (String, String) in
             switch fallback {
-            case .previous: ("previous", "the publication before (default)")
-            case .next: ("next", "the publication after")
-            case .nearest: ("nearest", "the nearest publication")
-            case .interpolate: ("interpolate", "interpolated between the two")
-            case .none: ("none", "none: refuse the day")
+            case .previous: ("previous", "the one before (default)")
+            case .next: ("next", "the one after")
+            case .nearest: ("nearest", "the nearest")
+            case .interpolate: ("interpolate", "interpolated")
+            case .none: ("none", "none: refuse")
             }
         }
         let form = """
@@ -34,13 +34,30 @@ extension PageContent {
             result = Self.failureBlock(failure, id: "conversion-error")
         case .answered(let answered):
             let answer = answered.answer, rate = answer.rate
+            let exact = NumberText.isPublished(rate)
             var facts: [(String, String)] = [
                 ("Result", "\(answer.resultText) \(rate.currency)"),
-                ("Rate", "1 \(rate.base) = \(NumberText.rate(rate)) \(rate.currency)"),
-                ("Publication used", "\(rate.day)"),
+                (
+                    exact ? "Rate, as published" : "Rate, to 6 significant digits",
+                    "1 \(rate.base) = \(NumberText.rate(rate)) \(rate.currency)"
+                ),
             ]
+            if let between = rate.interpolatedBetween, between.count == 2 {
+                facts.append(("Interpolated between", "\(between[0]) and \(between[1])"))
+            } else {
+                facts.append(("Publication used", "\(rate.day)"))
+            }
             if let asked = rate.asked { facts.append(("Day asked", "\(asked)")) }
             if let reason = rate.reason { facts.append(("Why", reason)) }
+            // The ECB's own figures it was computed from, so that it can be checked by hand.
+            for leg in rate.legs {
+                let figures = leg.sources.map { "1 EUR = \(NumberText.exact($0.perEuro)) \(leg.currency) on \($0.day)" }
+                let words =
+                    leg.fixedRate == nil
+                    ? figures.joined(separator: " and ")
+                    : "1 EUR = \(NumberText.exact(leg.source.perEuro)) \(leg.currency), irrevocably from \(leg.source.day)"
+                facts.append(("ECB rate of \(leg.currency)", words))
+            }
             if let euro = answer.throughEuro {
                 facts.append(("Through the euro", "\(NumberText.text(euro, places: 3)) EUR (Regulation (EC) 1103/97)"))
             }

@@ -32,29 +32,29 @@ extension PageContent {
             let parameters = (operation["parameters"]?.elements ?? []).map { parameter -> String in
                 let name = parameter["name"]?.string ?? ""
                 let required = parameter["required"]?.bool == true ? " <em>(required)</em>" : ""
-                let schema = parameter["schema"]
-                let kind =
-                    schema?["enum"]?.elements.map { $0.compactMap(\.string).joined(separator: ", ") }
-                    ?? schema?["type"]?.string ?? ""
                 return
-                    "<tr><th scope=\"row\"><code>\(HTMLText.escape(name))</code>\(required)</th><td>\(HTMLText.escape(kind))</td><td>\(HTMLText.escape(parameter["description"]?.string ?? ""))</td></tr>"
+                    "<tr><th scope=\"row\"><code>\(HTMLText.escape(name))</code>\(required)</th><td>\(Self.schemaWords(parameter["schema"]))</td><td>\(Self.prose(parameter["description"]?.string ?? ""))</td></tr>"
             }.joined()
             let table =
                 parameters.isEmpty
                 ? "<p>No parameters.</p>"
                 : "<table><thead><tr><th scope=\"col\">Parameter</th><th scope=\"col\">Values</th><th scope=\"col\">Meaning</th></tr></thead><tbody>\(parameters)</tbody></table>"
-            let summary = operation["summary"]?.string ?? ""
+            let responses = (operation["responses"]?.members ?? []).map { status, response in
+                "<li><strong>\(HTMLText.escape(status))</strong>: \(Self.prose(response["description"]?.string ?? ""))</li>"
+            }.joined()
+            let description = operation["description"]?.string ?? ""
             return """
-                <details class="operation"><summary><code>GET \(HTMLText.escape(path))</code> \(HTMLText.escape(summary))</summary>
-                <p>\(HTMLText.escape(operation["description"]?.string ?? ""))</p>
+                <details class="operation"><summary><code>GET \(HTMLText.escape(path))</code> \(Self.prose(operation["summary"]?.string ?? ""))</summary>
+                \(description.isEmpty ? "" : "<p>\(Self.prose(description))</p>")
                 \(table)
+                <p>Responses:</p><ul class="responses">\(responses)</ul>
                 </details>
                 """
         }.joined(separator: "\n")
         return """
             <section id="api" aria-labelledby="api-title">
             <h2 id="api-title">The HTTP API</h2>
-            <p>\(HTMLText.escape(document["info"]?["description"]?.string ?? ""))</p>
+            <p>\(Self.prose(document["info"]?["description"]?.string ?? ""))</p>
             <p>The OpenAPI 3.1 document: <a href="/api/openapi.json"><code>/api/openapi.json</code></a>. Add <code>format=csv</code> or <code>format=ndjson</code> for those formats.</p>
             \(operations)
             </section>
@@ -80,6 +80,40 @@ extension PageContent {
             </section>
 
             """
+    }
+}
+
+extension PageContent {
+    /// A description from the OpenAPI document as HTML: escaped, its `code` spans (Markdown's
+    /// backticks, as the document writes them) as `<code>`.
+    static func prose(_ text: String) -> String {
+        let parts = text.split(separator: "`", omittingEmptySubsequences: false)
+        guard parts.count % 2 == 1 else { return HTMLText.escape(text) }
+        return parts.enumerated().map { index, part in
+            index % 2 == 1 ? "<code>\(HTMLText.escape(String(part)))</code>" : HTMLText.escape(String(part))
+        }.joined()
+    }
+
+    /// What a parameter's JSON Schema allows, in words: its type and format, its choices, its
+    /// pattern, bounds and default.
+    static func schemaWords(_ schema: JSONText?) -> String {
+        guard let schema else { return "" }
+        var words: [String] = []
+        if let choices = schema["enum"]?.elements {
+            words.append(
+                "one of "
+                    + choices.compactMap(\.string).map { "<code>\(HTMLText.escape($0))</code>" }.joined(separator: ", ")
+            )
+        } else {
+            let type = schema["type"]?.string ?? ""
+            words.append(HTMLText.escape(schema["format"]?.string.map { "\(type) (\($0))" } ?? type))
+        }
+        if let pattern = schema["pattern"]?.string { words.append("matching <code>\(HTMLText.escape(pattern))</code>") }
+        if let minimum = schema["minimum"], let maximum = schema["maximum"] {
+            words.append("from \(HTMLText.escape(minimum.text)) to \(HTMLText.escape(maximum.text))")
+        }
+        if let value = schema["default"] { words.append("default <code>\(HTMLText.escape(value.text))</code>") }
+        return words.joined(separator: "; ")
     }
 }
 

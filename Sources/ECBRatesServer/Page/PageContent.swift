@@ -16,6 +16,8 @@ struct PageContent {
     let currencies: Outcome<CurrencyList>
     let convert: Outcome<ConversionAnswer>
     let chart: Outcome<SeriesTable>
+    /// The chart's range as asked, its defaults filled in (nil when the chart was refused).
+    let chartRange: (first: CalendarDay, last: CalendarDay)?
     let storeStatus: Outcome<StoreStatus>
     /// The server's version.
     let version: String

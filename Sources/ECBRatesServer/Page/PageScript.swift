@@ -7,6 +7,8 @@ enum PageScript {
     static let javaScript = """
         "use strict";
         // ecbrates: every answer on this page is written by the server; this only saves a reload.
+        // Whether this page shows an answer the script fetched (Back must then load the page).
+        let answered = false;
         document.addEventListener("submit", async (event) => {
           const form = event.target;
           if (!(form instanceof HTMLFormElement) || !form.dataset.section || event.defaultPrevented) return;
@@ -23,14 +25,19 @@ enum PageScript {
             if (!main || !page.getElementById(section)) throw new Error("no " + section + " in the answer");
             document.querySelector("main").replaceWith(document.adoptNode(main));
             document.title = page.title;
-            history.pushState(null, "", url + "#" + section);
+            history.pushState({ ecbrates: true }, "", url + "#" + section);
+            answered = true;
             const answer = document.querySelector("#" + section + " [aria-live]");
             if (answer) { answer.tabIndex = -1; answer.focus(); }
           } catch (error) {
             form.submit();
           }
         });
-        window.addEventListener("popstate", () => location.reload());
+        // Back or Forward across an answer the script fetched loads that address's page; within
+        // the page (a link to a section) it does nothing.
+        window.addEventListener("popstate", (event) => {
+          if (answered || (event.state && event.state.ecbrates)) location.reload();
+        });
 
         """
 }

@@ -61,12 +61,14 @@ enum PageStyle {
         .number { text-align: right; }
         abbr { text-decoration: none; }
         figure { margin: 1rem 0 0; }
-        figure svg { display: block; width: 100%; height: auto; max-width: 60rem; }
+        .chart-scroll { overflow-x: auto; }
+        figure svg { display: block; width: 100%; height: auto; max-width: 60rem; min-width: 640px; }
+        th[scope="row"], td.number { white-space: nowrap; }
         figcaption { color: var(--muted); margin-top: 0.25rem; }
         details.operation { border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem 0.75rem; margin: 0.5rem 0; }
         details.operation table { margin: 0.5rem 0; }
         summary { cursor: pointer; overflow-wrap: anywhere; }
-        #mcp-tools li { margin: 0.4rem 0; }
+        #mcp-tools li, .responses li { margin: 0.4rem 0; }
         footer { color: var(--muted); font-size: 0.9rem; padding-top: 1rem; }
 
         """

@@ -174,4 +174,62 @@ import Testing
         #expect(refused.status == 400)
         #expect(refusal.contains("start (2022-12-31) is after end (2022-01-01)"), "the form's own names")
     }
+
+    /// What a new user's review found: the facts of an interpolation and the ECB's own rates
+    /// behind an answer; the chart's default form, its caption, one point, many currencies,
+    /// an index of lines that start on different days.
+    @Test func theConvertersFactsNameWhatTheAnswerIsMadeOf() async throws {
+        let harness = try await ServiceHarness()
+        let (_, interpolated) = try Self.page(
+            harness, "/?amount=100&from=USD&to=EUR&date=2024-03-30&fallback=interpolate")
+        #expect(interpolated.contains("<dt>Interpolated between</dt><dd>2024-03-28 and 2024-04-02</dd>"))
+        #expect(!interpolated.contains("<dt>Publication used</dt>"), "no publication of a Saturday")
+        #expect(
+            interpolated.contains(
+                "<dt>ECB rate of USD</dt><dd>1 EUR = 1.0811 USD on 2024-03-28 and 1 EUR = 1.0749 USD on 2024-04-02</dd>"
+            ))
+        let (_, cross) = try Self.page(harness, "/?amount=1234.56&from=GBP&to=JPY&date=2024-03-29")
+        #expect(cross.contains("<dt>Rate, to 6 significant digits</dt><dd>1 GBP = 191.147 JPY</dd>"))
+        #expect(cross.contains("<dt>ECB rate of JPY</dt><dd>1 EUR = 163.45 JPY on 2024-03-28</dd>"))
+        #expect(cross.contains("<dt>ECB rate of GBP</dt><dd>1 EUR = 0.8551 GBP on 2024-03-28</dd>"))
+        let (_, legacy) = try Self.page(harness, "/?amount=100&from=DEM&to=EUR&date=2001-06-01")
+        #expect(legacy.contains("<dt>ECB rate of DEM</dt><dd>1 EUR = 1.95583 DEM, irrevocably from 1999-01-01</dd>"))
+    }
+
+    @Test func theChartsFormDrawsEveryPublicationAndSaysWhatItDrew() async throws {
+        let harness = try await ServiceHarness()
+        let (empty, page) = try Self.page(harness, "/")
+        #expect(empty.status == 200)
+        #expect(page.contains("<option value=\"\" selected>mean (default)</option>"), "no statistic sent by default")
+        // What the form sends when "every publication" is chosen: empty group and statistic.
+        let (daily, html) = try Self.page(harness, "/?currencies=CHF&start=2022-01-01&end=2022-12-31&group=&statistic=")
+        #expect(daily.status == 200)
+        let api = try harness.request("/api/series?currencies=CHF&from=2022-01-01&to=2022-12-31")
+        let rows = try #require(
+            (try JSONSerialization.jsonObject(with: Data(api.body)) as? [String: Any])?["rows"] as? [Any])
+        #expect(html.contains("CHF per euro, 2022-01-01 to 2022-12-31, every publication: \(rows.count) points."))
+        let (_, monthly) = try Self.page(harness, "/?currencies=CHF&start=2022-01-01&end=2022-12-31&group=month")
+        #expect(
+            monthly.contains("2022-01-01 to 2022-12-31, one mean per month, each dated by the month&#39;s first day"))
+        let (_, one) = try Self.page(harness, "/?currencies=USD&start=2026-09-28&end=2026-10-20&group=week")
+        #expect(one.contains("<circle cx="), "a figure alone is drawn as a dot")
+        let many = ["CHF", "USD", "GBP", "JPY", "CYP", "SEK", "NOK", "DKK", "AUD", "CAD", "HKD", "SGD"]
+        let (_, crowded) = try Self.page(
+            harness, "/?currencies=\(many.joined(separator: ","))&start=2007-01-01&end=2008-12-31&group=quarter")
+        let svg = crowded
+        let height = try #require(svg.firstMatch(of: /viewBox="0 0 800 (\d+)"/).map { Double($0.1)! })
+        for code in many {
+            let legend = try #require(
+                svg.firstMatch(of: try Regex("<text x=\"[\\d.]+\" y=\"([\\d.]+)\">\(code)</text>")))
+            #expect(Double(legend.output[1].substring!)! < height, "\(code)'s legend is inside the picture")
+        }
+        let styles = svg.matches(
+            of:
+                /<path data-currency="[A-Z]{3}" d="[^"]*" fill="none" stroke="(#[0-9a-f]{6})" stroke-width="1.5"( stroke-dasharray="[^"]*")?/
+        )
+        .map { "\($0.1)\($0.2 ?? "")" }
+        #expect(styles.count == 12 && Set(styles).count == 12, "twelve lines, each its own colour and dashes")
+        let (_, late) = try Self.page(harness, "/?currencies=BRL,USD&start=2007-01-01&end=2008-12-31&group=quarter")
+        #expect(late.contains("BRL, USD per euro, as an index (2008-01-01 = 100)"), "one day is 100 for every line")
+    }
 }

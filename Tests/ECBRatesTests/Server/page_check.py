@@ -30,6 +30,7 @@ What is checked, each against something the page did not make:
     rounded to 6 significant digits, computed here with decimal), and every point of each line
     drawn, read back through the axis' own tick labels, is within half a pixel of its number
     (for several currencies, of the index value/first x 100, computed with fractions);
+  * the chart's form as a person leaves it (every publication) draws the series;
   * the keyboard alone: Tab reaches the skip link, Enter follows it, and typing and Tab fill
     the converter, Enter submits it; every visible control has a label;
   * screenshots at 1440 px and 390 px (and 390 px in the dark scheme), with no horizontal
@@ -323,6 +324,9 @@ class Check:
             return
         (y0, v0), (y1, v1) = (Fraction(ticks[0][0]), Fraction(ticks[0][1])), (Fraction(ticks[-1][0]), Fraction(ticks[-1][1]))
         per_pixel = (v1 - v0) / (y1 - y0)
+        # Several currencies are indexes: 100 on the first row where every one has a figure
+        # (each line its own first figure when no row has them all).
+        common = next((r for r in rows if all(r[c] is not None for c in codes)), None)
         for code in codes:
             match = re.search(r'<path data-currency="%s" d="([^"]*)"' % code, svg)
             values = [Fraction(str(r[code])) for r in rows if r[code] is not None]
@@ -330,7 +334,8 @@ class Check:
                 self.fail(case, f"{where}: no line for {code}")
                 return
             if len(codes) > 1 and values:
-                values = [v / values[0] * 100 for v in values]
+                base = Fraction(str(common[code])) if common else values[0]
+                values = [v / base * 100 for v in values]
             points = re.findall(r"[ML]([\d.]+) ([\d.]+)", match.group(1))
             if len(points) != len(values):
                 self.fail(case, f"{where}: {code} has {len(points)} points, {len(values)} numbers")
@@ -399,6 +404,26 @@ class Check:
             self.fail("keyboard", "the focus did not move to the answer")
         self.passed += 1
 
+    def check_chart_form(self, driver):
+        # The chart's form as a person leaves it: every publication, the default figure.
+        driver.get(self.base + "/")
+        field = driver.find_element(By.ID, "chart-currencies")
+        field.clear()
+        field.send_keys("CHF")
+        driver.execute_script("document.getElementById('chart-start').value = '2022-01-01';"
+                              "document.getElementById('chart-end').value = '2022-12-31'")
+        before = driver.find_element(By.ID, "chart-answer")
+        driver.find_element(By.CSS_SELECTOR, "#chart button[type=submit]").click()
+        WebDriverWait(driver, 30).until(lambda d: self.stale(before) and d.find_elements(
+            By.CSS_SELECTOR, "#chart-table, #chart-error"))
+        self.drain_logs(driver, "chart form")
+        status, _, body = self.http("/api/series?currencies=CHF&from=2022-01-01&to=2022-12-31",
+                                    accept="application/json")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#chart-table tbody tr")
+        if driver.find_elements(By.ID, "chart-error") or len(rows) != len(json.loads(body)["rows"]):
+            self.fail("chart form", f"the form's defaults drew {len(rows)} rows: {driver.current_url}")
+        self.passed += 1
+
     def screenshots(self, driver, directory):
         os.makedirs(directory, exist_ok=True)
         target = "/?amount=1234.56&from=GBP&to=JPY&date=2024-03-29&currencies=CHF&start=2022-01-01&end=2022-12-31&group=month"
@@ -448,6 +473,7 @@ def main():
             check.check_load(driver)
             check.check_hostile(driver)
             check.check_keyboard(driver)
+            check.check_chart_form(driver)
             check.screenshots(driver, shots)
         rng = random.Random(seed)
         for case in range(cases):
