@@ -1,6 +1,7 @@
 import ECBRates
 import EurofxrefFeed
 import Foundation
+import Synchronization
 
 /// `GET /` for a browser: one page with the newest day's rates, a converter, a chart, the
 /// server's status and the API's documentation. Every number on it is a question's answer,
@@ -13,11 +14,51 @@ import Foundation
 /// names), and the chart's `currencies`, `start`, `end`, `group`, `statistic` and `partial`
 /// (`/api/series`' `from` and `to` are `start` and `end` here, the converter having the first
 /// two). A field left empty is not given.
-struct HomePage {
+///
+/// What does not depend on the query (the newest rates, the currencies, the status, the API's
+/// documentation) is made once per state of the store and calendar day, not per page: a page
+/// of another conversion asks only its own questions.
+final class HomePage: Sendable {
     let store: RatesStore
     let storeLocation: StoreLocation?
     /// The server's version, as the OpenAPI document names it.
     let version: String
+    /// The API's documentation and the MCP tools, made once.
+    let reference: String
+    /// The answers every page shows, with the state of the store and the day they were read at.
+    private let shared = Mutex<Shared?>(nil)
+
+    /// The answers every page shows, whatever its query, and the state and day they are of.
+    struct Shared: Sendable {
+        let token: HistoryToken
+        let today: CalendarDay
+        let due: CalendarDay
+        let answers: Common
+    }
+
+    /// The newest rates, the currencies and the status.
+    struct Common: Sendable {
+        let latest: Outcome<RatesAnswer>
+        let currencies: Outcome<CurrencyList>
+        let storeStatus: Outcome<StoreStatus>
+    }
+
+    /// What one read of the store answered: the query's questions, and the common answers
+    /// unless they were known.
+    struct Read {
+        let convert: Outcome<ConversionAnswer>
+        let chart: Outcome<SeriesTable>
+        let chartRange: (first: CalendarDay, last: CalendarDay)?
+        let common: Common?
+    }
+
+    /// The page of `store` (found at `storeLocation`) for a server of `version`.
+    init(store: RatesStore, storeLocation: StoreLocation?, version: String) {
+        self.store = store
+        self.storeLocation = storeLocation
+        self.version = version
+        reference = PageContent.apiSection(version: version) + PageContent.mcpSection
+    }
 
     /// The converter's parameters: `/api/convert`'s own.
     static let converterNames: [FrankfurterParameters.Name] = ["amount", "from", "to", "date", "fallback"].map {
@@ -34,7 +75,7 @@ struct HomePage {
     ]
 
     /// What a section shows: nothing asked, an answer, or a refusal with its code and status.
-    enum Outcome<Answer: RenderableAnswer> {
+    enum Outcome<Answer: RenderableAnswer & Sendable>: Sendable {
         case notAsked
         case answered(Answered<Answer>)
         case failed(Failure)
@@ -46,7 +87,7 @@ struct HomePage {
     }
 
     /// A refusal as every door gives it: `/api/`'s message, code and status.
-    struct Failure: Error {
+    struct Failure: Error, Sendable {
         let message: String
         let code: String
         let status: Int
@@ -62,7 +103,7 @@ struct HomePage {
     struct Asked {
         /// The query's values as given (for the forms to show them again), empty ones left out.
         var given: [String: String] = [:]
-        /// A parameter no form has, or one given twice.
+        /// A parameter no form has (one given twice is its form's refusal).
         var refusal: Failure?
         var convert: Result<ConvertQuestion, Failure>?
         var chart: Result<SeriesQuestion, Failure>
@@ -78,8 +119,34 @@ struct HomePage {
     /// The page for `request`.
     func answer(_ request: HTTPRequest, now: Date) throws -> EndpointAnswer {
         let asked = Self.read(request)
+        let (today, due) = (TargetCalendar.today(at: now), TargetCalendar.latestDueDay(at: now))
+        var known = shared.withLock { $0 }.flatMap { $0.today == today && $0.due == due ? $0 : nil }
+        var (read, token) = try self.read(asked, now: now, knowing: known != nil)
+        if known != nil && token != known?.token {
+            // A commit since the common answers were read: a page is one state of the store.
+            known = nil
+            (read, token) = try self.read(asked, now: now, knowing: false)
+        }
+        guard let common = known?.answers ?? read.common else { preconditionFailure("read without common answers") }
+        if known == nil, let token {
+            shared.withLock { $0 = Shared(token: token, today: today, due: due, answers: common) }
+        }
+        let page = PageContent(
+            given: asked.given, refusal: asked.refusal, latest: common.latest, currencies: common.currencies,
+            convert: read.convert, chart: read.chart, chartRange: read.chartRange, storeStatus: common.storeStatus,
+            version: version, reference: reference)
+        var answer = EndpointAnswer(
+            body: page.html, contentType: "text/html; charset=utf-8", token: token, freshness: .current)
+        answer.status = page.httpStatus
+        answer.headers = PageAssets.pageHeaders
+        return answer
+    }
+
+    /// `asked`'s questions, and the common answers unless they are `known`, from one state of
+    /// the store, and that state's token.
+    private func read(_ asked: Asked, now: Date, knowing known: Bool) throws -> (Read, HistoryToken?) {
         let context = QuestionContext(store: store.url, storeLocation: storeLocation)
-        let (page, token) = try store.readSnapshot(now: now) { queries in
+        return try store.readSnapshot(now: now) { queries in
             func outcome<Q: Question>(_ question: Result<Q, Failure>?, door: Door = .api) -> Outcome<Q.Answer> {
                 switch question {
                 case nil: return .notAsked
@@ -90,19 +157,17 @@ struct HomePage {
                     }
                 }
             }
-            return PageContent(
-                given: asked.given, refusal: asked.refusal,
-                latest: outcome(.success(LatestQuestion(QuestionInput()))),
-                currencies: outcome(.success(CurrenciesQuestion(QuestionInput()))),
+            let common =
+                known
+                ? nil
+                : Common(
+                    latest: outcome(.success(LatestQuestion(QuestionInput()))),
+                    currencies: outcome(.success(CurrenciesQuestion(QuestionInput()))),
+                    storeStatus: outcome(.success(StatusQuestion(QuestionInput()))))
+            return Read(
                 convert: outcome(asked.convert), chart: outcome(asked.chart, door: Self.chartDoor),
-                chartRange: (try? asked.chart.get()).flatMap { try? $0.range(queries) },
-                storeStatus: outcome(.success(StatusQuestion(QuestionInput()))), version: version)
+                chartRange: (try? asked.chart.get()).flatMap { try? $0.range(queries) }, common: common)
         }
-        var answer = EndpointAnswer(
-            body: page.html, contentType: "text/html; charset=utf-8", token: token, freshness: .current)
-        answer.status = page.httpStatus
-        answer.headers = PageAssets.pageHeaders
-        return answer
     }
 
     /// The questions of `request`'s query: the converter's when any of its fields is given, the

@@ -25,7 +25,7 @@ extension PageContent {
 
     /// `/api/`'s documentation, rendered from its OpenAPI document: each operation, what it
     /// answers, and its parameters.
-    var apiSection: String {
+    static func apiSection(version: String) -> String {
         let document = OpenAPIDocument.document(version: version)
         let operations = (document["paths"]?.members ?? []).compactMap { path, item -> String? in
             guard let operation = item["get"] else { return nil }
@@ -63,7 +63,7 @@ extension PageContent {
     }
 
     /// The MCP tools `ecbrates mcp` offers: one per question, its arguments its fields.
-    var mcpSection: String {
+    static var mcpSection: String {
         let tools = MCPTool.all.map { tool in
             let arguments = tool.question.fields.map { "<code>\(HTMLText.escape($0.name))</code>" }
             return

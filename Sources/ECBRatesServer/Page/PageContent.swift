@@ -21,6 +21,9 @@ struct PageContent {
     let storeStatus: Outcome<StoreStatus>
     /// The server's version.
     let version: String
+    /// The API's documentation and the MCP tools (the same for every page of a server: made
+    /// once, by ``HomePage``).
+    let reference: String
 
     /// 200, or the status of the first refusal on the page (the unknown parameter, the
     /// converter's, the chart's).
@@ -52,7 +55,7 @@ struct PageContent {
             <nav aria-label="Sections"><ul><li><a href="#converter">Convert</a></li><li><a href="#rates">Rates</a></li><li><a href="#chart">Chart</a></li><li><a href="#status">Status</a></li><li><a href="#api">API</a></li><li><a href="#mcp">MCP tools</a></li></ul></nav>
             </header>
             <main>
-            \(refusalBanner)\(converterSection)\(ratesSection)\(chartSection)\(statusSection)\(apiSection)\(mcpSection)</main>
+            \(refusalBanner)\(converterSection)\(ratesSection)\(chartSection)\(statusSection)\(reference)</main>
             <footer><p>ecbrates \(HTMLText.escape(version)). Rates: the European Central Bank's euro foreign exchange reference rates, published on TARGET business days around 16:00 CET. No data leaves this server: every asset is its own.</p></footer>
             \(currencyList)
             </body>

@@ -28,7 +28,7 @@ struct FrankfurterParameters {
         try input(request.query, names, handled: handled)
     }
 
-    /// The values of `query` for `names`, as ``input(_:_:handled:)-(HTTPRequest,_,_)`` reads a request's.
+    /// The values of `query` for `names`, read as a request's query is (above).
     static func input(
         _ query: [(name: String, value: String)], _ names: [Name], handled: Set<String> = []
     ) throws(QuestionRefusal) -> QuestionInput {

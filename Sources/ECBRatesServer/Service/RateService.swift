@@ -43,6 +43,8 @@ package final class RateService: Sendable {
     private let healthDays = Mutex<(token: HistoryToken, lastDay: CalendarDay?)?>(nil)
     /// Answers kept while the store's history token stays the same.
     private let answers: AnswerCache
+    /// The page at `/` for a browser.
+    private let page: HomePage
     /// The TARGET calendar at the current second (computed once a second, not per request).
     private let calendar = Mutex<CalendarMoment?>(nil)
 
@@ -76,6 +78,7 @@ package final class RateService: Sendable {
         self.store = store
         self.settings = settings
         self.answers = AnswerCache(maximumBytes: settings.cacheBytes)
+        self.page = HomePage(store: store, storeLocation: settings.storeLocation, version: settings.version)
         self.metrics = metrics
         self.clock = clock
     }
@@ -139,8 +142,7 @@ package final class RateService: Sendable {
                 // A browser gets the page; a program, the entry points.
                 if Self.prefersHTML(request.header("accept")) {
                     return (
-                        try HomePage(store: store, storeLocation: settings.storeLocation, version: settings.version)
-                            .answer(request, now: now), "page"
+                        try page.answer(request, now: now), "page"
                     )
                 }
                 return (.json(SiteIndex.json, token: nil, freshness: .past), "index")

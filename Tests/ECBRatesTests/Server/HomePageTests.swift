@@ -232,4 +232,23 @@ import Testing
         let (_, late) = try Self.page(harness, "/?currencies=BRL,USD&start=2007-01-01&end=2008-12-31&group=quarter")
         #expect(late.contains("BRL, USD per euro, as an index (2008-01-01 = 100)"), "one day is 100 for every line")
     }
+
+    /// The answers every page shares (the newest rates, the status) are made once per state of
+    /// the store: another page reuses them, and an import that lands is on the next page.
+    @Test func theSharedAnswersFollowTheStore() async throws {
+        let harness = try await ServiceHarness()
+        let (_, before) = try Self.page(harness, "/?amount=1&from=USD&to=JPY")
+        let (_, again) = try Self.page(harness, "/?amount=2&from=USD&to=JPY")
+        let status = { (html: String) in html.firstMatch(of: /<dl id="status-facts">.*?<\/dl>/)?.0 }
+        #expect(status(before) != nil && status(before) == status(again))
+        let run = try CommandRun.process(
+            [
+                "import", FixturePaths.fixtures.appendingPathComponent("eurofxref-daily.xml").path, "--store",
+                harness.store.url.path,
+            ], environment: ["ECBRATES_NOW": "2026-10-01T12:00:00Z"])
+        #expect(run.status == 0, "\(run)")
+        let (_, after) = try Self.page(harness, "/?amount=3&from=USD&to=JPY")
+        #expect(status(after) != status(before), "the import is in the status of the next page")
+        #expect(status(after).map { $0.contains("eurofxref-daily.xml") } == true)
+    }
 }
