@@ -70,6 +70,13 @@ struct InsertedObjects {
     mutating func takeUnnotified() -> [ManagedObject] {
         defer { notifiedSequence = nextSequence }
         guard nextSequence > notifiedSequence else { return [] }
+        if deadEntries == 0, let first = entries.first, first.sequence > notifiedSequence {
+            // Every entry is the current event's and live (an importer's chunk): one pass.
+            return entries.map { entry in
+                entry.object.insertionAnnounced = true
+                return entry.object
+            }
+        }
         var fresh: [ManagedObject] = []
         for entry in entries.reversed() {
             if entry.sequence <= notifiedSequence { break }

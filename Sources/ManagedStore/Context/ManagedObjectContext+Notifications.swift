@@ -58,18 +58,25 @@ extension ManagedObjectContext {
     /// Posts objectsDidChange for the local changes made since the last call, if any.
     /// Called at the end of each outermost `perform`/`performAndWait` block and before a save.
     public func processPendingChanges() {
+        _ = postPendingChanges()
+    }
+
+    /// ``processPendingChanges()``, returning the inserted objects it announced (for a save to
+    /// hand on to didSave when they are the ones it saved, rather than hash them again).
+    func postPendingChanges() -> Set<ManagedObject> {
         checkQueue()
         guard
             inserted.hasUnnotified || !pendingUpdated.isEmpty || !pendingDeleted.isEmpty || !eventLinks.isEmpty
                 || !eventUndeleted.isEmpty
         else {
             undoManagerStorage?.endEvent()
-            return
+            return []
         }
         var info: [String: Any] = [:]
         let fresh = inserted.takeUnnotified()
         if undoManagerStorage != nil { registerUndo(inserted: fresh) }
-        if !fresh.isEmpty { info[NotificationKey.insertedObjects.rawValue] = Set(fresh) }
+        let announced = Set(fresh)
+        if !fresh.isEmpty { info[NotificationKey.insertedObjects.rawValue] = announced }
         if !pendingUpdated.isEmpty { info[NotificationKey.updatedObjects.rawValue] = Set(pendingUpdated.values) }
         if !pendingDeleted.isEmpty { info[NotificationKey.deletedObjects.rawValue] = Set(pendingDeleted.values) }
         let changed = Array(pendingUpdated.values) + Array(pendingDeleted.values)
@@ -81,5 +88,6 @@ extension ManagedObjectContext {
         // The event is over: what its observers read of it (changedValuesForCurrentEvent) goes.
         for object in changed { object.eventValues = nil }
         eventMemberChanges.removeAll()
+        return announced
     }
 }

@@ -44,7 +44,7 @@ extension ManagedObjectContext {
     /// brings an insertion back).
     func insert(_ object: ManagedObject, awakening: Bool) {
         checkQueue()
-        if object.managedObjectContext === self {
+        if owns(object) {
             if object.isDeletedState {
                 object.isDeletedState = false
                 deleted[ObjectIdentifier(object)] = nil
@@ -53,7 +53,7 @@ extension ManagedObjectContext {
             }
             return
         }
-        precondition(object.managedObjectContext == nil, "ManagedStore: \(object.objectID) belongs to another context")
+        precondition(object.contextIdentity == nil, "ManagedStore: \(object.objectID) belongs to another context")
         precondition(
             object.objectID.isTemporaryID,
             "ManagedStore: \(object.objectID) is already saved; use object(with:) to bring it into a context")

@@ -22,7 +22,7 @@ extension ManagedObjectContext {
     }
 
     private func saveChanges() throws {
-        processPendingChanges()
+        let announced = postPendingChanges()
         NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
 
         let insertedObjects = inserted.objects
@@ -37,7 +37,7 @@ extension ManagedObjectContext {
         for object in insertedObjects { object.willSave() }
         for object in updatedObjects { object.willSave() }
         for object in deletedObjects { object.willSave() }
-        try validate(insertedObjects + updatedObjects, deleting: deletedObjects)
+        try validate(insertedObjects, updatedObjects, deleting: deletedObjects)
         guard !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty else {
             // Only attributes set back to their saved values: nothing to write or announce.
             clearChanges()
@@ -52,9 +52,23 @@ extension ManagedObjectContext {
         }
         clearChanges()
         if parent == nil { advanceQueryGeneration() }
-        for object in insertedObjects where object.managedObjectContext === self { object.didSave() }
-        for object in updatedObjects where object.managedObjectContext === self { object.didSave() }
-        postDidSave(changes, inserted: insertedObjects, updated: updatedObjects, deleted: deletedObjects)
+        for object in insertedObjects where owns(object) { object.didSave() }
+        for object in updatedObjects where owns(object) { object.didSave() }
+        // An inserted object that lost a uniqueness conflict to another left the context.
+        let savedInserted = insertedObjects.filter { owns($0) }
+        // When this save's objectsDidChange announced every inserted object (they were all
+        // inserted in this event) and all of them were saved, its set is didSave's: handed on,
+        // not hashed again.
+        let insertedSet =
+            announced.count == insertedObjects.count && savedInserted.count == insertedObjects.count
+            ? announced : Set(savedInserted)
+        postDidSave(changes, inserted: insertedSet, updated: updatedObjects, deleted: deletedObjects)
+    }
+
+    /// Whether `object` belongs to this context (without loading its weak reference).
+    @inline(__always)
+    func owns(_ object: ManagedObject) -> Bool {
+        object.contextIdentity == ObjectIdentifier(self)
     }
 
     private func clearChanges() {
@@ -67,18 +81,22 @@ extension ManagedObjectContext {
         pendingDeleted.removeAll()
     }
 
-    private func validate(_ objects: [ManagedObject], deleting deletedObjects: [ManagedObject]) throws {
+    private func validate(
+        _ insertedObjects: [ManagedObject], _ updatedObjects: [ManagedObject], deleting deletedObjects: [ManagedObject]
+    ) throws {
         var failures: [ValidationFailure] = []
-        for object in objects {
-            for slot in object.entity.requiredSlots where object.values[slot].isNull {
-                failures.append(
-                    ValidationFailure(
-                        objectID: object.objectID, attribute: object.entity.attributes[slot].name,
-                        reason: "is nil, but the attribute is not optional"))
+        for objects in [insertedObjects, updatedObjects] {
+            for object in objects {
+                for slot in object.entity.requiredSlots where object.values[slot].isNull {
+                    failures.append(
+                        ValidationFailure(
+                            objectID: object.objectID, attribute: object.entity.attributes[slot].name,
+                            reason: "is nil, but the attribute is not optional"))
+                }
             }
         }
         if model.hasRelationships {
-            failures += relationshipFailures(saving: objects, deleting: deletedObjects)
+            failures += relationshipFailures(saving: [insertedObjects, updatedObjects], deleting: deletedObjects)
         }
         if !failures.isEmpty { throw ManagedStoreError.validationFailed(failures) }
     }
@@ -89,7 +107,7 @@ extension ManagedObjectContext {
         deleted deletedObjects: [ManagedObject]
     ) throws -> ContextSaveChanges {
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
-        if model.hasRelationships { try makeReferencedIDsPermanent(insertedObjects + updatedObjects) }
+        if model.hasRelationships { try makeReferencedIDsPermanent([insertedObjects, updatedObjects]) }
         var request = SaveRequest(mergePolicy: mergePolicy)
         (request.transactionAuthor, request.contextName) = settings.withLock { ($0.transactionAuthor, $0.name) }
         request.inserts = insertedObjects.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
@@ -249,14 +267,12 @@ extension ManagedObjectContext {
     /// Posts didSave (with the saved objects, as Core Data's does) and then didSaveObjectIDs
     /// (with their IDs only); both carry the ``ContextSaveChanges`` a merge needs.
     private func postDidSave(
-        _ changes: ContextSaveChanges, inserted insertedObjects: [ManagedObject],
+        _ changes: ContextSaveChanges, inserted insertedObjects: Set<ManagedObject>,
         updated updatedObjects: [ManagedObject], deleted deletedObjects: [ManagedObject]
     ) {
         let ids = changes.objectIDsUserInfo
         var objects = ids
-        // An inserted object that lost a uniqueness conflict to another left the context.
-        objects[NotificationKey.insertedObjects.rawValue] = Set(
-            insertedObjects.filter { $0.managedObjectContext === self })
+        objects[NotificationKey.insertedObjects.rawValue] = insertedObjects
         objects[NotificationKey.updatedObjects.rawValue] = Set(updatedObjects)
         objects[NotificationKey.deletedObjects.rawValue] = Set(deletedObjects)
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: objects)

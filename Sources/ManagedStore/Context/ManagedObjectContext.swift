@@ -112,6 +112,15 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         }
     }
 
+    deinit {
+        // Every object that names this context is held by it (registered, inserted, updated or
+        // deleted); once it is gone, none may match a later context at the same address.
+        for object in registry.allObjects { object.contextIdentity = nil }
+        for object in inserted.objects { object.contextIdentity = nil }
+        for object in updated.values { object.contextIdentity = nil }
+        for object in deleted.values { object.contextIdentity = nil }
+    }
+
     // MARK: Configuration
 
     /// The coordinator whose store this context saves to; a child context answers its parent's.

@@ -59,8 +59,18 @@ extension ManagedObject {
     /// in step.
     @usableFromInline
     final func setDestination(_ destination: ManagedObject?, _ relationship: ResolvedRelationship) {
+        guard relationship.inverseSlot != nil else {
+            // Only this side's key changes (no inverse, or a to-many one, which is read from
+            // the keys): the context is checked by identity, never loaded (an importer sets
+            // the run of every rate it inserts).
+            checkAccess()
+            guard let identity = contextIdentity else { trapOutsideContext(relationship) }
+            if let destination { check(destination, joins: relationship, inContextWith: identity) }
+            setKey(destination, relationship)
+            return
+        }
         let context = checkedContext(relationship)
-        if let destination { check(destination, joins: relationship, in: context) }
+        if let destination { check(destination, joins: relationship, inContextWith: ObjectIdentifier(context)) }
         setDestination(destination, relationship, in: context)
     }
 
@@ -68,30 +78,38 @@ extension ManagedObject {
         for objects: [ManagedObject], _ relationship: ResolvedRelationship
     ) -> ManagedObjectContext {
         let context = checkedContext(relationship)
-        for object in objects { check(object, joins: relationship, in: context) }
+        for object in objects { check(object, joins: relationship, inContextWith: ObjectIdentifier(context)) }
         return context
     }
 
     private func checkedContext(_ relationship: ResolvedRelationship) -> ManagedObjectContext {
         checkAccess()
-        guard let context = managedObjectContext else {
-            preconditionFailure(
-                "ManagedStore: relationship '\(relationship.name)' of \(objectID) was set outside a context")
-        }
+        guard let context = managedObjectContext else { trapOutsideContext(relationship) }
         return context
     }
 
+    private func trapOutsideContext(_ relationship: ResolvedRelationship) -> Never {
+        preconditionFailure(
+            "ManagedStore: relationship '\(relationship.name)' of \(objectID) was set outside a context")
+    }
+
     private func check(
-        _ object: ManagedObject, joins relationship: ResolvedRelationship, in context: ManagedObjectContext
+        _ object: ManagedObject, joins relationship: ResolvedRelationship, inContextWith context: ObjectIdentifier
     ) {
         precondition(
-            object.managedObjectContext === context,
+            object.contextIdentity == context,
             "ManagedStore: \(object.objectID) belongs to another context than \(objectID) (relationship '\(relationship.name)')"
         )
         precondition(
             object.entity === relationship.destination,
             "ManagedStore: \(object.objectID) is not a \(relationship.destination.name) (relationship '\(relationship.name)')"
         )
+    }
+
+    /// Sets the to-one key of `relationship` (one without a to-one inverse) to `destination`.
+    private func setKey(_ destination: ManagedObject?, _ relationship: ResolvedRelationship) {
+        guard let slot = relationship.slot else { return }
+        writeAttribute(destination.map { .object($0.objectID) } ?? .null, slot: slot)
     }
 
     /// Points the to-one `relationship` at `destination`, and fixes the inverse: a to-one
@@ -104,8 +122,7 @@ extension ManagedObject {
         guard let slot = relationship.slot else { return }
         let new: AttributeValue = destination.map { .object($0.objectID) } ?? .null
         guard let inverseSlot = relationship.inverseSlot else {
-            // No inverse, or a to-many one: only this side's key changes.
-            writeAttribute(new, slot: slot)
+            setKey(destination, relationship)
             return
         }
         let old: ManagedObject? =

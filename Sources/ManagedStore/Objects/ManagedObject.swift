@@ -24,7 +24,21 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's ID: temporary until the object is saved.
     public internal(set) var objectID: ManagedObjectID
     /// The context the object belongs to, or nil once it is deleted and saved, or never inserted.
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    ///
+    /// Weak, as Core Data's: an object does not keep its context alive.
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { contextReference }
+        set {
+            contextReference = newValue
+            contextIdentity = newValue.map(ObjectIdentifier.init)
+        }
+    }
+    private weak var contextReference: ManagedObjectContext?
+    /// The identity of ``managedObjectContext``, kept with it (and cleared by the context when
+    /// it goes), so that the context's own passes over its objects can ask "is it still mine?"
+    /// without loading the weak reference: a load retains and releases the context, through
+    /// its side table, and a save of an importer's chunk asked it twice per object.
+    var contextIdentity: ObjectIdentifier?
 
     // All state below is confined to the context's queue, like the object itself.
 
