@@ -82,18 +82,26 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     ///
     /// Subclasses that add stored properties must give them initial values, so that this
     /// initializer (which the stack uses for fetched objects too) is inherited.
-    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+    ///
+    /// The context is borrowed, not taken: a context that merges or has children is weakly
+    /// referenced, so each retain of it goes through its side table, and an importer makes an
+    /// object per rate.
+    public required init(entity: EntityDescription, insertInto context: borrowing ManagedObjectContext?) {
         self.entity = entity
         self.values = entity.defaultValues
         self.objectID = ManagedObjectID.makeTemporary(for: entity)
-        if let context { context.insert(self) }
+        switch context {
+        case .some(let context): context.insert(self)
+        case .none: break
+        }
     }
 
-    /// Makes an object of this class's entity, inserted into `context`.
+    /// Makes an object of this class's entity, inserted into `context` (borrowed, as by
+    /// ``init(entity:insertInto:)``).
     ///
     /// The entity is the one the context's model gives for this class.
-    public convenience init(context: ManagedObjectContext) {
-        self.init(entity: context.entityForInsertion(of: Self.self), insertInto: context)
+    public convenience init(context: borrowing ManagedObjectContext) {
+        self.init(entity: context.entityForInsertion(of: Self.self), insertInto: copy context)
     }
 
     // MARK: State
