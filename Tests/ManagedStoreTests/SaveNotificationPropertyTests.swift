@@ -116,10 +116,10 @@ import Testing
         _ = heldObjects
     }
 
-    /// Core Data: "a managed object ... has a reference to the context" that is not owning
-    /// (`NSManagedObject.managedObjectContext`, nil once the context is gone). An object whose
-    /// context went must be insertable into a new one, even a context made at the freed one's
-    /// address (the context's identity, which its passes compare, must go with it).
+    /// Core Data: an object does not own its context (`NSManagedObject.managedObjectContext` is
+    /// nil once the context is gone). An object whose context went must be insertable into a new
+    /// one, even a context made at the freed one's address: the context's passes compare its
+    /// objects by what they hold of it (a ``ContextLink``), never by the context's address.
     @Test func anObjectOutlivesItsContextAndJoinsAnother() throws {
         let container = try makeContainer(in: nil)
         for round in 0..<40 {

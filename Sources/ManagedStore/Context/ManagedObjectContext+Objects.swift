@@ -53,7 +53,9 @@ extension ManagedObjectContext {
             }
             return
         }
-        precondition(object.contextIdentity == nil, "ManagedStore: \(object.objectID) belongs to another context")
+        precondition(
+            object.link.map { $0.isGone.load(ordering: .acquiring) } ?? true,
+            "ManagedStore: \(object.objectID) belongs to another context")
         precondition(
             object.objectID.isTemporaryID,
             "ManagedStore: \(object.objectID) is already saved; use object(with:) to bring it into a context")

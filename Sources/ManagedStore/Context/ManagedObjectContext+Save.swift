@@ -54,21 +54,19 @@ extension ManagedObjectContext {
         if parent == nil { advanceQueryGeneration() }
         for object in insertedObjects where owns(object) { object.didSave() }
         for object in updatedObjects where owns(object) { object.didSave() }
-        // An inserted object that lost a uniqueness conflict to another left the context.
-        let savedInserted = insertedObjects.filter { owns($0) }
-        // When this save's objectsDidChange announced every inserted object (they were all
-        // inserted in this event) and all of them were saved, its set is didSave's: handed on,
-        // not hashed again.
+        // An inserted object that lost a uniqueness conflict to another left the context. When
+        // this save's objectsDidChange announced every inserted object (they were all inserted
+        // in this event) and none left, its set is didSave's: handed on, not hashed again.
         let insertedSet =
-            announced.count == insertedObjects.count && savedInserted.count == insertedObjects.count
-            ? announced : Set(savedInserted)
+            announced.count == insertedObjects.count && insertedObjects.allSatisfy({ owns($0) })
+            ? announced : Set(insertedObjects.filter { owns($0) })
         postDidSave(changes, inserted: insertedSet, updated: updatedObjects, deleted: deletedObjects)
     }
 
     /// Whether `object` belongs to this context (without loading its weak reference).
     @inline(__always)
     func owns(_ object: ManagedObject) -> Bool {
-        object.contextIdentity == ObjectIdentifier(self)
+        object.link === link
     }
 
     private func clearChanges() {

@@ -86,6 +86,8 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
     /// Whether a child context has read through this one or saved into it (see
     /// `ManagedObjectContext+ChildIDs.swift`): only then are retired temporary IDs kept.
     var hasChildren = false
+    /// What this context's objects hold of it (see ``ContextLink``).
+    let link = ContextLink()
     /// Deleted objects whose rows were gone when they were fired (see
     /// ``shouldDeleteInaccessibleFaults``): in ``deletedObjects``, never written.
     var inaccessible: [ObjectIdentifier: ManagedObject] = [:]
@@ -110,15 +112,11 @@ public final class ManagedObjectContext: @unchecked Sendable, CustomStringConver
         case .privateQueue:
             queue = DispatchQueue(label: "ManagedStore.context")
         }
+        link.context = self
     }
 
     deinit {
-        // Every object that names this context is held by it (registered, inserted, updated or
-        // deleted); once it is gone, none may match a later context at the same address.
-        for object in registry.allObjects { object.contextIdentity = nil }
-        for object in inserted.objects { object.contextIdentity = nil }
-        for object in updated.values { object.contextIdentity = nil }
-        for object in deleted.values { object.contextIdentity = nil }
+        link.isGone.store(true, ordering: .releasing)
     }
 
     // MARK: Configuration

@@ -64,13 +64,13 @@ extension ManagedObject {
             // the keys): the context is checked by identity, never loaded (an importer sets
             // the run of every rate it inserts).
             checkAccess()
-            guard let identity = contextIdentity else { trapOutsideContext(relationship) }
-            if let destination { check(destination, joins: relationship, inContextWith: identity) }
+            guard let link, !link.isGone.load(ordering: .acquiring) else { trapOutsideContext(relationship) }
+            if let destination { check(destination, joins: relationship, inContextWith: link) }
             setKey(destination, relationship)
             return
         }
         let context = checkedContext(relationship)
-        if let destination { check(destination, joins: relationship, inContextWith: ObjectIdentifier(context)) }
+        if let destination { check(destination, joins: relationship, inContextWith: context.link) }
         setDestination(destination, relationship, in: context)
     }
 
@@ -78,7 +78,7 @@ extension ManagedObject {
         for objects: [ManagedObject], _ relationship: ResolvedRelationship
     ) -> ManagedObjectContext {
         let context = checkedContext(relationship)
-        for object in objects { check(object, joins: relationship, inContextWith: ObjectIdentifier(context)) }
+        for object in objects { check(object, joins: relationship, inContextWith: context.link) }
         return context
     }
 
@@ -94,10 +94,10 @@ extension ManagedObject {
     }
 
     private func check(
-        _ object: ManagedObject, joins relationship: ResolvedRelationship, inContextWith context: ObjectIdentifier
+        _ object: ManagedObject, joins relationship: ResolvedRelationship, inContextWith link: ContextLink
     ) {
         precondition(
-            object.contextIdentity == context,
+            object.link === link,
             "ManagedStore: \(object.objectID) belongs to another context than \(objectID) (relationship '\(relationship.name)')"
         )
         precondition(

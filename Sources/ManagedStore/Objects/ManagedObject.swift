@@ -23,22 +23,17 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public let entity: EntityDescription
     /// The object's ID: temporary until the object is saved.
     public internal(set) var objectID: ManagedObjectID
-    /// The context the object belongs to, or nil once it is deleted and saved, or never inserted.
+    /// The context the object belongs to, or nil once it is deleted and saved, or never
+    /// inserted, or once the context is gone.
     ///
-    /// Weak, as Core Data's: an object does not keep its context alive.
+    /// Not owning, as Core Data's: an object does not keep its context alive (it holds the
+    /// context's ``ContextLink``, which references the context weakly).
     public internal(set) var managedObjectContext: ManagedObjectContext? {
-        get { contextReference }
-        set {
-            contextReference = newValue
-            contextIdentity = newValue.map(ObjectIdentifier.init)
-        }
+        get { link?.context }
+        set { link = newValue?.link }
     }
-    private weak var contextReference: ManagedObjectContext?
-    /// The identity of ``managedObjectContext``, kept with it (and cleared by the context when
-    /// it goes), so that the context's own passes over its objects can ask "is it still mine?"
-    /// without loading the weak reference: a load retains and releases the context, through
-    /// its side table, and a save of an importer's chunk asked it twice per object.
-    var contextIdentity: ObjectIdentifier?
+    /// The link to the context the object belongs to (see ``ContextLink``).
+    var link: ContextLink?
 
     // All state below is confined to the context's queue, like the object itself.
 
