@@ -10,10 +10,13 @@ import Testing
     let ninetyDays = FixturePaths.ninetyDays
     let daily = FixturePaths.daily
 
-    @Test func theFullHistoryStoresEveryRateExactlyAndAReimportChangesNothing() async throws {
+    /// On both of the import's methods (`object`, the default, and `batch`), as every test of
+    /// the import's guarantees here: the stored rates, the report, whole days, the run log.
+    @Test(arguments: ["object", "batch"])
+    func theFullHistoryStoresEveryRateExactlyAndAReimportChangesNothing(method: String) async throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
-        let first = await ecbrates(["import", history.path], store: store)
+        let first = await ecbrates(["import", history.path, "--method", method], store: store)
         #expect(first.status == 0, "\(first)")
         #expect(
             first.out.hasPrefix(
@@ -42,7 +45,7 @@ import Testing
             #expect(Double(unique) <= Double(sorted) * 1.3, "\(pages)")
         }
 
-        let second = await ecbrates(["import", history.path], store: store)
+        let second = await ecbrates(["import", history.path, "--method", method], store: store)
         #expect(second.status == 0)
         #expect(second.out.contains(": 0 new, 0 corrected, 221064 unchanged in "))
         #expect(second.out.hasSuffix("; nothing changed\n"))
@@ -156,7 +159,8 @@ import Testing
         #expect(waited.status == 0, "\(waited)")
     }
 
-    @Test func aBadFileMidWayStoresTheWholeDaysBeforeItAndARerunCompletes() async throws {
+    @Test(arguments: ["object", "batch"])
+    func aBadFileMidWayStoresTheWholeDaysBeforeItAndARerunCompletes(method: String) async throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
         // A bad USD rate on 2026-08-14, a day in the middle of the 90-day file.
@@ -168,7 +172,7 @@ import Testing
             try String(contentsOf: bad, encoding: .utf8).components(separatedBy: "\n").firstIndex {
                 $0.contains("1,1567")
             }! + 1
-        let run = await ecbrates(["import", bad.path, "--chunk-days", "7"], store: store)
+        let run = await ecbrates(["import", bad.path, "--chunk-days", "7", "--method", method], store: store)
         #expect(run.status == 65)
         #expect(
             run.err == "Error: \(bad.path):\(line):52: rate \"1,1567\" for USD on 2026-08-14 is not a decimal number\n")
@@ -181,7 +185,7 @@ import Testing
             ))
 
         let fixed = try edited(bad, replacing: "1,1567", with: "1.1567", in: dir, name: "90d-fixed.xml")
-        let rerun = await ecbrates(["import", fixed.path], store: store)
+        let rerun = await ecbrates(["import", fixed.path, "--method", method], store: store)
         #expect(rerun.status == 0)
         #expect(rerun.out.contains(": \(1856 - newer.count) new, 0 corrected, \(newer.count) unchanged in "))
         #expect(try storedRates(store) == fileRates(ninetyDays))
@@ -265,11 +269,14 @@ import Testing
         #expect(stored.contains("2019-03-01 JPY 127.11"))
     }
 
-    @Test func theImportRunsAreRecordedWithTheirOutcome() async throws {
+    @Test(arguments: ["object", "batch"])
+    func theImportRunsAreRecordedWithTheirOutcome(method: String) async throws {
         let dir = TemporaryDirectory()
         let store = dir.file("rates.sqlite")
-        _ = await ecbrates(["import", daily.path], store: store)
-        _ = await ecbrates(["import", FixturePaths.broken.appendingPathComponent("rate-comma.xml").path], store: store)
+        _ = await ecbrates(["import", daily.path, "--method", method], store: store)
+        _ = await ecbrates(
+            ["import", FixturePaths.broken.appendingPathComponent("rate-comma.xml").path, "--method", method],
+            store: store)
         let rates = try RatesStore(url: store)
         let context = rates.container.newBackgroundContext()
         let runs = try context.performAndWait {
@@ -282,6 +289,13 @@ import Testing
                 "succeeded 29 29 - true",
                 "failed 2 2 \(FixturePaths.broken.appendingPathComponent("rate-comma.xml").path):9:52: rate \"1,2345\" for USD on 2019-03-04 is not a decimal number; stored before it: 1 whole day (2019-03-01) of \(FixturePaths.broken.appendingPathComponent("rate-comma.xml").path) true",
             ])
+        // Each stored rate points at the run that stored it.
+        let storedBy = try context.performAndWait {
+            Dictionary(
+                grouping: try context.fetch(FetchRequest<Eurofxrefhist>()), by: { $0.importRun?.outcomeText ?? "none" }
+            ).mapValues(\.count)
+        }
+        #expect(storedBy == ["succeeded": 29, "failed": 2], "--method \(method)")
     }
 
     @Test func jsonOutputIsStable() async throws {
