@@ -105,14 +105,28 @@ extension ManagedObjectContext {
         deleted deletedObjects: [ManagedObject]
     ) throws -> ContextSaveChanges {
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
-        if model.hasRelationships { try makeReferencedIDsPermanent([insertedObjects, updatedObjects]) }
         var request = SaveRequest(mergePolicy: mergePolicy)
         (request.transactionAuthor, request.contextName) = settings.withLock { ($0.transactionAuthor, $0.name) }
-        request.inserts = insertedObjects.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
-        request.updates = updatedObjects.map {
-            SaveRequest.Update(
-                objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version,
-                changedRelationships: manyToMany.isEmpty ? [] : manyToMany.changedRelationships(of: $0))
+        // The rows are read in one pass that also looks for keys naming objects not saved yet
+        // (rare): only then are their permanent IDs obtained and the rows read again.
+        var referencesUnsaved = false
+        let relationships = model.hasRelationships
+        func readRows() {
+            request.inserts = insertedObjects.map {
+                if relationships && !referencesUnsaved { referencesUnsaved = $0.referencesTemporaryID }
+                return SaveRequest.Insert(objectID: $0.objectID, values: $0.values)
+            }
+            request.updates = updatedObjects.map {
+                if relationships && !referencesUnsaved { referencesUnsaved = $0.referencesTemporaryID }
+                return SaveRequest.Update(
+                    objectID: $0.objectID, values: $0.values, committed: $0.committedValues, version: $0.version,
+                    changedRelationships: manyToMany.isEmpty ? [] : manyToMany.changedRelationships(of: $0))
+            }
+        }
+        readRows()
+        if referencesUnsaved {
+            try makeReferencedIDsPermanent([insertedObjects, updatedObjects])
+            readRows()
         }
         request.links = manyToMany.isEmpty ? [] : linksToSave()
         request.deletes = deletedObjects.map { SaveRequest.Delete(objectID: $0.objectID, version: $0.version) }

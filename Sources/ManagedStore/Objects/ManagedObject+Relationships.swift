@@ -106,6 +106,16 @@ extension ManagedObject {
         )
     }
 
+    /// Whether a to-one key names an object that has no row yet (a temporary ID).
+    final var referencesTemporaryID: Bool {
+        let first = entity.attributes.count
+        guard values.count > first else { return false }
+        for slot in first..<values.count {
+            if case .object(let id) = values[slot], id.isTemporaryID { return true }
+        }
+        return false
+    }
+
     /// Sets the to-one key of `relationship` (one without a to-one inverse) to `destination`.
     private func setKey(_ destination: ManagedObject?, _ relationship: ResolvedRelationship) {
         guard let slot = relationship.slot else { return }
