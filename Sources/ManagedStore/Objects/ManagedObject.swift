@@ -78,9 +78,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Subclasses that add stored properties must give them initial values, so that this
     /// initializer (which the stack uses for fetched objects too) is inherited.
     ///
-    /// The context is borrowed, not taken: a context that merges or has children is weakly
-    /// referenced, so each retain of it goes through its side table, and an importer makes an
-    /// object per rate.
+    /// The context is borrowed, not taken: every context is weakly referenced (by its
+    /// ``ContextLink``), so each retain of it goes through its side table, and an importer makes
+    /// an object per rate.
     public required init(entity: EntityDescription, insertInto context: borrowing ManagedObjectContext?) {
         self.entity = entity
         self.values = entity.defaultValues
