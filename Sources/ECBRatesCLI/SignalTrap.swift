@@ -9,7 +9,8 @@ import Synchronization
 /// lazy-initialisation lock, which is not async-signal-safe.
 nonisolated(unsafe) private var trapPipeWrite: Int32 = -1
 
-/// SIGINT and SIGTERM for the whole process, from its first instant: a command that stops
+/// SIGINT and SIGTERM for the whole process, from its first instant (and SIGHUP while a command
+/// asks for it, ``onHangup(_:)``): a command that stops
 /// politely (an import, `watch`, `serve`) turns the first one into a stop (``ImportInterruption``)
 /// and lets a second one end the process at once, as the default action does (a second within
 /// 20 ms is the same request: see ``sameRequestWindow``); every other command has the default
@@ -78,6 +79,35 @@ final class SignalTrap: @unchecked Sendable {
         return Attachment(trap: trap)
     }
 
+    /// What SIGHUP does while a command has asked for it (``onHangup(_:)``): nil for the default
+    /// action (the process ends).
+    private static let hangupAction = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Calls `action` on each SIGHUP (on the trap's thread: it should only ask for work, as
+    /// `serve`'s reopening of its access log does) until the returned ``HangupAttachment`` is
+    /// released; then SIGHUP has its default action again.
+    static func onHangup(_ action: @escaping @Sendable () -> Void) -> HangupAttachment {
+        shared.withLock { trap in
+            if trap == nil { trap = SignalTrap(processWide: false) }
+        }
+        hangupAction.withLock { $0 = action }
+        var handler = sigaction()
+        handler.__sigaction_handler.sa_handler = signalCaught
+        sigemptyset(&handler.sa_mask)
+        handler.sa_flags = SA_RESTART
+        sigaction(SIGHUP, &handler, nil)
+        return HangupAttachment()
+    }
+
+    /// A command's hold on SIGHUP: ``release()`` when it is done.
+    struct HangupAttachment: Sendable {
+        /// SIGHUP's default action again.
+        func release() {
+            signal(SIGHUP, SIG_DFL)
+            SignalTrap.hangupAction.withLock { $0 = nil }
+        }
+    }
+
     /// Gives SIGINT and SIGTERM their default action for a command that does not stop
     /// politely; a signal that came while it was starting ends the process now, as it would
     /// have then.
@@ -135,6 +165,15 @@ final class SignalTrap: @unchecked Sendable {
 
     /// What the reading thread does with a signal caught at `time`.
     private func caught(_ number: Int32, at time: UInt64) {
+        if number == SIGHUP {
+            if let action = Self.hangupAction.withLock({ $0 }) {
+                action()
+            } else {
+                signal(SIGHUP, SIG_DFL)
+                raise(SIGHUP)
+            }
+            return
+        }
         enum Action { case wait, ignore, stop(ImportInterruption), endNow }
         let action: Action = mode.withLock { mode in
             switch mode {

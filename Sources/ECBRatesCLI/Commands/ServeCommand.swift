@@ -14,8 +14,12 @@ struct ServeCommand: ParsableCommand {
             import (a cron import shows in the next request). An ETag names the answer's bytes (the same on
             every replica, kept by an import that changes nothing), so a cache in front revalidates with 304s.
             A range not yet cached is made on a thread of its own, at most --max-heavy at once (503 with
-            Retry-After past it). One access-log line per request goes to standard error. SIGINT or SIGTERM
-            stop accepting, finish the requests in flight (up to 4 s) and exit 0.
+            Retry-After past it). One access-log line per request goes to standard error, or to --access-log's
+            file, written by a thread of its own from a 1 MiB buffer: when the log's reader does not keep up,
+            lines are dropped (counted in /metrics as ecbrates_access_log_dropped_lines_total, and said on
+            standard error once it flows again), never the requests. SIGHUP reopens the --access-log file
+            (after logrotate moved it). SIGINT or SIGTERM stop accepting, finish the requests in flight
+            (up to 4 s) and exit 0.
             Under systemd socket activation (LISTEN_FDS) it serves the socket it is given.
             """)
 
@@ -61,6 +65,13 @@ struct ServeCommand: ParsableCommand {
             "--print-openapi",
             help: "Print the OpenAPI 3.1 document of /api/ (also served at /api/openapi.json) and exit."))
     var printOpenAPI: Bool
+    @Option(
+        .text(
+            "--access-log", value: "path|-|off",
+            help:
+                "Where the access log goes: - for standard error (the default), a file (appended to; reopened on SIGHUP), or off.",
+            completion: .file))
+    var accessLog: String?
     @Option(CommonOptions.store) var store: String?
 
     /// `--refresh`'s values.
@@ -104,6 +115,10 @@ struct ServeCommand: ParsableCommand {
         case (_, nil): throw UsageError("'--tls-cert <file>' needs '--tls-key <file>'", command: name)
         }
         settings.listeningSocket = Self.systemdSocket(context.environment)
+        // Standard error and the access log are written by threads of their own: a reader that
+        // stops reading (a stalled journald, a full pipe) never holds up an answer.
+        let (errors, accessLog) = try Self.logs(accessLog, command: name)
+        defer { errors.finish() }
         let storeLocation = context.storeLocation(self.store)
         var serviceSettings = RateService.Settings(
             corsOrigin: cors, maxAgeDays: maxAgeDays, storeLocation: storeLocation)
@@ -118,23 +133,25 @@ struct ServeCommand: ParsableCommand {
             refreshing
             ? try RatesStore(url: storeURL, mergingIntoViewContext: false) : try RatesStore.forQueries(at: storeURL)
         let service = RateService(store: store, settings: serviceSettings, clock: { context.now })
-        let console = context.console
+        service.metrics.countLines(of: accessLog)
         let daemon = try HTTPDaemon(
             settings: settings, handler: { service.respond(to: $0) }, weigh: { service.weigh($0) },
             completed: { exchange in
                 service.metrics.record(exchange)
-                console.err(AccessLog.line(exchange, at: Date()))
-            }, log: { console.err("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
+                accessLog?.write(AccessLog.line(exchange, at: Date()))
+            }, log: { errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
         let stop = ImportInterruption()
         let signals = SignalTrap.attach(stop)
         defer { signals.release() }
+        let hangup = SignalTrap.onHangup { accessLog?.reopen() }
+        defer { hangup.release() }
         let scheme = settings.tls == nil ? "http" : "https"
         // `127.0.0.1:8080`, or `127.0.0.1:8080 (socket 3 from systemd)`: the URL, then any note.
         let (address, note) =
             daemon.listening.firstIndex(of: " ").map {
                 (String(daemon.listening[..<$0]), String(daemon.listening[$0...]))
             } ?? (daemon.listening, "")
-        console.err("serving \(store.url.path) on \(scheme)://\(address)/\(note) (Ctrl-C stops)\n")
+        errors.write("serving \(store.url.path) on \(scheme)://\(address)/\(note) (Ctrl-C stops)\n")
         // $ECBRATES_REFRESH_RETRY_SECONDS: the first retry's delay (60 s; at most twice it then),
         // for tests and for an operator watching a late publication.
         let retry = context.environment["ECBRATES_REFRESH_RETRY_SECONDS"].flatMap(Double.init).map { max(0.1, $0) }
@@ -144,7 +161,7 @@ struct ServeCommand: ParsableCommand {
                 await ScheduledRefresh(
                     store: store, clock: { context.now }, ecbBaseURL: ecbBaseURL, interruption: stop,
                     firstRetry: retry ?? 60, longestRetry: retry.map { $0 * 2 } ?? 1_800,
-                    log: { console.err($0) }
+                    log: { errors.write($0) }
                 ).run()
             } : nil
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in stop.observe { done.resume() } }
@@ -170,10 +187,31 @@ struct ServeCommand: ParsableCommand {
                     try? await Task.sleep(for: .seconds(10)); finish(false)
                 }
             }
-            if !finished { console.err("refresh: still at work 10 s after the stop; stopping without it\n") }
+            if !finished { errors.write("refresh: still at work 10 s after the stop; stopping without it\n") }
         }
-        console.err("stopped\n")
+        if let accessLog, accessLog !== errors { accessLog.finish() }
+        errors.write("stopped\n")
         return ExitCode.success
+    }
+
+    /// The writer of standard error, and the access log's (the same writer for `-`, the default;
+    /// nil for `off`): a usage error when the file cannot be opened.
+    static func logs(_ accessLog: String?, command: String) throws -> (errors: LogWriter, accessLog: LogWriter?) {
+        switch accessLog ?? "-" {
+        case "-":
+            let errors = try LogWriter(.standardError)
+            return (errors, errors)
+        case "off":
+            return (try LogWriter(.standardError, name: "standard error"), nil)
+        case "":
+            throw UsageError("'--access-log <path|-|off>' is empty: give a file, - (standard error) or off", command: command)
+        case let path:
+            let file: LogWriter
+            do { file = try LogWriter(.file(path)) } catch let error as LogWriterError {
+                throw UsageError("'--access-log \(path)': \(error)", command: command)
+            }
+            return (try LogWriter(.standardError, name: "standard error"), file)
+        }
     }
 
     /// The PEM text of `path`, which must hold a `kind` block (`PRIVATE KEY`, `CERTIFICATE`): a

@@ -14,6 +14,8 @@ package final class ServerMetrics: Sendable {
         var sum = 0.0
     }
     private let state = Mutex(State())
+    /// The access log's writer, whose written and dropped lines are reported (nil: no access log).
+    private let accessLog = Mutex<LogWriter?>(nil)
 
     /// Empty metrics.
     package init() {}
@@ -29,6 +31,11 @@ package final class ServerMetrics: Sendable {
             state.count += 1
             state.sum += seconds
         }
+    }
+
+    /// Reports `writer`'s lines (written, dropped) as the access log's.
+    package func countLines(of writer: LogWriter?) {
+        accessLog.withLock { $0 = writer }
     }
 
     /// The text of `/metrics`, with `gauges` (name, help, value) after the request figures.
@@ -47,6 +54,14 @@ package final class ServerMetrics: Sendable {
         out += "ecbrates_http_request_duration_seconds_bucket{le=\"+Inf\"} \(state.count)\n"
         out += "ecbrates_http_request_duration_seconds_sum \(state.sum)\n"
         out += "ecbrates_http_request_duration_seconds_count \(state.count)\n"
+        let lines = accessLog.withLock { $0 }?.counts ?? LogWriter.Counts()
+        out += "# HELP ecbrates_access_log_written_lines_total Access-log lines written.\n"
+        out += "# TYPE ecbrates_access_log_written_lines_total counter\n"
+        out += "ecbrates_access_log_written_lines_total \(lines.written)\n"
+        out +=
+            "# HELP ecbrates_access_log_dropped_lines_total Access-log lines dropped, their requests answered: the log's reader did not keep up, or a write failed.\n"
+        out += "# TYPE ecbrates_access_log_dropped_lines_total counter\n"
+        out += "ecbrates_access_log_dropped_lines_total \(lines.dropped)\n"
         for gauge in gauges {
             out += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) gauge\n\(gauge.name) \(gauge.value)\n"
         }
