@@ -160,6 +160,53 @@ import Testing
         #expect(!errors.contains("read-only"), "\(errors)")
     }
 
+    /// Issue 46: a store shipped read-only, its file alone (no `-wal`, no `-shm`: a read-only
+    /// volume, a package, a backup) in a folder the user cannot write. `rate`, `shell` and `watch`
+    /// all answer from it (SQLite reads it as an immutable file); `shell` and `watch` say that
+    /// later changes cannot be seen, and `watch` still stops cleanly on a signal.
+    @Test func aStoreShippedAloneAndReadOnlyIsAnsweredByRateShellAndWatch() async throws {
+        let directory = Self.sharedDirectory()
+        let store = try await PreparedStore.copy(into: directory)
+        // In WAL mode, as every store is, and closed: the file alone.
+        let wal = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/sqlite3"), [store.path, "PRAGMA journal_mode=WAL"])
+        #expect(wal.out == "wal\n", "\(wal.out) \(wal.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["rates.sqlite"])
+        chmod(store.path, 0o444)
+
+        let rate = try Self.runAsOther(
+            CommandRun.executable.path, ["rate", "USD", "--date", "2024-03-28", "--store", store.path],
+            in: directory.url)
+        #expect(rate.status == 0 && rate.out == "USD 1.0811 on 2024-03-28\n", "\(rate)")
+
+        let shell = try Self.runShellAsOther(["rate USD --date 2024-03-28", "quit"], store: store)
+        #expect(shell.status == 0 && shell.out.contains("USD 1.0811 on 2024-03-28"), "\(shell)")
+        #expect(shell.err.contains("later changes to it cannot be seen"), "\(shell.err)")
+
+        let watchArguments = ["watch", "USD", "--format", "ndjson", "--store", store.path]
+        let watch: InteractiveProcess
+        if getuid() == 0 {
+            watch = try InteractiveProcess(
+                Self.setpriv, arguments: Self.asNobody + [CommandRun.executable.path] + watchArguments,
+                directory: directory.url)
+        } else {
+            chmod(directory.url.path, 0o555)
+            watch = try InteractiveProcess(CommandRun.executable, arguments: watchArguments, directory: directory.url)
+        }
+        let first = watch.readLine(timeout: 30)
+        #expect(first?.contains(#""date":"2026-09-30""#) == true, "\(first ?? "nothing")")
+        watch.interrupt()
+        let (status, errors) = watch.finish()
+        chmod(directory.url.path, 0o755)
+        #expect(status == 0, "\(errors)")
+        #expect(
+            errors.contains(
+                "is read-only, in a folder this user cannot write and without its -shm file: it is read as it is, and later changes to it cannot be seen: watch shows the store as it is and will report no new day"
+            ), "\(errors)")
+        // Nothing was made beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["rates.sqlite"])
+    }
+
     /// Runs `ecbrates shell` as the other user with `lines` on its standard input.
     static func runShellAsOther(_ lines: [String], store: URL) throws -> CommandRun {
         let input = lines.joined(separator: "\n") + "\n"

@@ -114,6 +114,21 @@ public final class RatesStore: Sendable {
     /// The main-queue context.
     public var viewContext: ManagedObjectContext { container.viewContext }
 
+    /// True when the store is read as an immutable file: shipped read-only (a read-only volume, a
+    /// package, a backup) without its `-wal` and `-shm`, in a folder this user cannot write, so that
+    /// SQLite cannot make the WAL index it needs to see other processes' commits. It answers as it
+    /// is; later changes to it cannot be seen (``PersistentStore/isImmutable``).
+    public var isImmutableFile: Bool {
+        container.persistentStoreCoordinator.persistentStores.first?.isImmutable ?? false
+    }
+
+    /// Says why later changes cannot be seen, for a store read as an immutable file (nil for any other).
+    public var unseenChangesReason: String? {
+        guard isImmutableFile else { return nil }
+        return
+            "\(url.path) is read-only, in a folder this user cannot write and without its -shm file: it is read as it is, and later changes to it cannot be seen"
+    }
+
     /// Where the store is by default: `$ECBRATES_STORE`, else the user's own
     /// (`$XDG_DATA_HOME/ecbrates/rates.sqlite`, else `~/.local/share/ecbrates/rates.sqlite`),
     /// else, when the user has none, the system-wide store if there is one

@@ -33,6 +33,9 @@ struct ShellCommand: ParsableCommand {
             // Every other query reads a read-only store: so does the shell, without imports.
             store = try RatesStore.forQueries(at: url, observingOtherProcesses: true)
             context.console.err("note: \(url.path) is read-only: queries are answered, imports refused\n")
+            if let reason = store.unseenChangesReason {
+                context.console.err("note: \(reason) (other processes' imports will not show here)\n")
+            }
         }
         let merger = try RemoteChangeMerger(store: store) { error in
             context.console.err("warning: another process's changes could not be merged: \(error)\n")

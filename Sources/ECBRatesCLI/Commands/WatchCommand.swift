@@ -52,6 +52,10 @@ struct WatchCommand: ParsableCommand {
         let (codes, since, format) = (currencies, since, format)
         let url = context.storeURL(self.store)
         let store = try RatesStore.forQueries(at: url, observingOtherProcesses: true)
+        if let reason = store.unseenChangesReason {
+            // It shows the store as it is and goes on (a signal ends it), never claiming to watch.
+            context.console.err("warning: \(reason): watch shows the store as it is and will report no new day\n")
+        }
         if let codes {
             try await store.read { queries in
                 for code in codes where code != "EUR" { _ = try queries.knownCurrency(code) }

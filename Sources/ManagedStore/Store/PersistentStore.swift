@@ -9,6 +9,12 @@ public final class PersistentStore: Sendable, CustomStringConvertible {
     public let url: URL
     /// True when the store refuses saves.
     public let isReadOnly: Bool
+    /// True when the store is read as an immutable file (SQLite's `immutable=1`): a read-only
+    /// store in a folder this process cannot write, with no WAL beside it, so that SQLite cannot
+    /// make its WAL index (`-shm`). The file is read alone, and no later change to it can be seen:
+    /// the coordinator posts no remote change notifications for it, and a read that finds the file
+    /// changed fails rather than answer from a mix.
+    public let isImmutable: Bool
     /// True for an in-memory store.
     public var isInMemory: Bool { url.path == "/dev/null" }
 
@@ -19,10 +25,11 @@ public final class PersistentStore: Sendable, CustomStringConvertible {
     private static let all = Mutex<[UInt16: PersistentStore]>([:])
     private static let made = Atomic<Int>(0)
 
-    init(identifier: String, url: URL, isReadOnly: Bool) {
+    init(identifier: String, url: URL, isReadOnly: Bool, isImmutable: Bool = false) {
         self.identifier = identifier
         self.url = url
         self.isReadOnly = isReadOnly
+        self.isImmutable = isImmutable
         let number = Self.made.add(1, ordering: .relaxed).newValue
         precondition(number <= Int(UInt16.max), "ManagedStore: more than \(UInt16.max) stores opened in one process")
         self.number = UInt16(number)

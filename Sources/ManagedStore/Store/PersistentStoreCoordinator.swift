@@ -50,7 +50,7 @@ public final class PersistentStoreCoordinator: Sendable {
         let store = try SQLiteStore.open(description, model: managedObjectModel)
         // The monitor first: a store whose notifications cannot be had is not added at all.
         let monitor =
-            description.remoteChangeNotificationsEnabled && !description.isInMemory
+            description.remoteChangeNotificationsEnabled && !description.isInMemory && !store.persistentStore.isImmutable
             ? try makeRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval)
             : nil
         do {

@@ -36,6 +36,8 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Whether the coordinator posts ``PersistentStoreCoordinator/persistentStoreRemoteChangeNotification``
     /// when the store changes, whoever wrote it: another process, another coordinator, or this
     /// one (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`). Default false.
+    /// A store read as an immutable file (``PersistentStore/isImmutable``) cannot be watched:
+    /// none is posted for it, which its `isImmutable` says.
     public var remoteChangeNotificationsEnabled = false
     /// How often, in seconds, a coordinator posting remote change notifications looks at the
     /// store's change counter (SQLite's `data_version`, which costs a few microseconds): the

@@ -48,7 +48,8 @@ extension SQLiteStore {
                 let differences = StoreSchema.viewDifferences(stored: metadata.views, model: model)
                 if !differences.isEmpty { throw ManagedStoreError.storeNeedsMigration(url: url, changes: differences) }
             }
-            let store = PersistentStore(identifier: metadata.identifier, url: url, isReadOnly: true)
+            let store = PersistentStore(
+                identifier: metadata.identifier, url: url, isReadOnly: true, isImmutable: filename.uri)
             return SQLiteStore(
                 persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
                 readerFilename: filename)
