@@ -18,8 +18,9 @@ struct ServeCommand: ParsableCommand {
             file, written by a thread of its own from a 1 MiB buffer: when the log's reader does not keep up,
             lines are dropped (counted in /metrics as ecbrates_access_log_dropped_lines_total, and said on
             standard error once it flows again), never the requests. SIGHUP reopens the --access-log file
-            (after logrotate moved it). SIGINT or SIGTERM stop accepting, finish the requests in flight
-            (up to 4 s) and exit 0.
+            (after logrotate moved it). --health-listen adds a plain-HTTP listener for /healthz and /metrics
+            alone (a container's health check, a scraper, a probe beside a TLS server). SIGINT or SIGTERM
+            stop accepting, finish the requests in flight (up to 4 s) and exit 0.
             Under systemd socket activation (LISTEN_FDS) it serves the socket it is given.
             """)
 
@@ -28,6 +29,13 @@ struct ServeCommand: ParsableCommand {
             "--listen", value: "address:port",
             help: "Where to listen (default: 127.0.0.1:8080; [::1]:8080 for IPv6; port 0 for any free one)."))
     var listen: String?
+    @Option(
+        .text(
+            "--health-listen", value: "address:port",
+            help:
+                "Also answer /healthz and /metrics here, in plain HTTP (a container's health check or a scraper beside --tls-cert)."
+        ))
+    var healthListen: String?
     @Option(.integer("--threads", minimum: 1, help: "Threads answering requests (default: 4).")) var threads: Int?
     @Option(.text("--cors", value: "origin", help: "Let browsers on this origin (or *) read the answers."))
     var cors: String?
@@ -93,14 +101,14 @@ struct ServeCommand: ParsableCommand {
             return ExitCode.success
         }
         var settings = HTTPDaemonSettings()
-        if let listen {
-            guard let colon = listen.lastIndex(of: ":"), let port = UInt16(listen[listen.index(after: colon)...]) else {
-                throw UsageError("'--listen \(listen)' is not address:port (like 127.0.0.1:8080)", command: name)
-            }
-            var host = String(listen[..<colon])
-            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            settings.host = host.isEmpty ? "0.0.0.0" : host == "localhost" ? "127.0.0.1" : host
-            settings.port = port
+        if let listen { (settings.host, settings.port) = try Self.address(listen, option: "--listen", command: name) }
+        var healthSettings: HTTPDaemonSettings?
+        if let healthListen {
+            var health = HTTPDaemonSettings()
+            (health.host, health.port) = try Self.address(healthListen, option: "--health-listen", command: name)
+            health.threads = 1
+            health.connectionLimit = 64
+            healthSettings = health
         }
         if let threads { settings.threads = threads }
         if let maxHeavy { settings.maximumHeavy = maxHeavy }
@@ -140,6 +148,25 @@ struct ServeCommand: ParsableCommand {
                 service.metrics.record(exchange)
                 accessLog?.write(AccessLog.line(exchange, at: Date()))
             }, log: { errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
+        // The health listener: /healthz and /metrics, as the main one answers them, in plain HTTP.
+        let healthDaemon = try healthSettings.map { health in
+            try HTTPDaemon(
+                settings: health,
+                handler: { request in
+                    guard request.path == "/healthz" || request.path == "/metrics" else {
+                        return (
+                            HTTPResponse(
+                                status: 404, contentType: "text/plain; charset=utf-8",
+                                text: "--health-listen answers /healthz and /metrics only\n"), "health-other"
+                        )
+                    }
+                    return service.respond(to: request)
+                },
+                completed: { exchange in
+                    service.metrics.record(exchange)
+                    accessLog?.write(AccessLog.line(exchange, at: Date()))
+                }, log: { errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
+        }
         let stop = ImportInterruption()
         let signals = SignalTrap.attach(stop)
         defer { signals.release() }
@@ -152,6 +179,9 @@ struct ServeCommand: ParsableCommand {
                 (String(daemon.listening[..<$0]), String(daemon.listening[$0...]))
             } ?? (daemon.listening, "")
         errors.write("serving \(store.url.path) on \(scheme)://\(address)/\(note) (Ctrl-C stops)\n")
+        if let healthDaemon {
+            errors.write("health checks (/healthz, /metrics) on http://\(healthDaemon.listening)/\n")
+        }
         // $ECBRATES_REFRESH_RETRY_SECONDS: the first retry's delay (60 s; at most twice it then),
         // for tests and for an operator watching a late publication.
         let retry = context.environment["ECBRATES_REFRESH_RETRY_SECONDS"].flatMap(Double.init).map { max(0.1, $0) }
@@ -166,6 +196,7 @@ struct ServeCommand: ParsableCommand {
             } : nil
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in stop.observe { done.resume() } }
         daemon.stop()
+        healthDaemon?.stop()
         if let refresher {
             // The refresh stops between chunks; a fetch in flight is not waited for past 10 s
             // (what it stored is whole: a chunk commits or rolls back).
@@ -192,6 +223,17 @@ struct ServeCommand: ParsableCommand {
         if let accessLog, accessLog !== errors { accessLog.finish() }
         errors.write("stopped\n")
         return ExitCode.success
+    }
+
+    /// `host:port` of a listening option (`[::1]:8080`, `:8080` for every interface, `localhost`
+    /// for 127.0.0.1), or a usage error naming the option.
+    static func address(_ text: String, option: String, command: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
+            throw UsageError("'\(option) \(text)' is not address:port (like 127.0.0.1:8080)", command: command)
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "0.0.0.0" : host == "localhost" ? "127.0.0.1" : host, port)
     }
 
     /// The writer of standard error, and the access log's (the same writer for `-`, the default;

@@ -44,6 +44,37 @@ import Testing
         #expect(ended.status == 0)
     }
 
+    /// Issue 46: beside an HTTPS server, `--health-listen` answers /healthz and /metrics (and
+    /// nothing else) in plain HTTP, so that a health check with no TLS client can ask.
+    @Test func aHealthListenerAnswersHealthzAndMetricsInPlainHTTPBesideHTTPS() async throws {
+        let directory = TemporaryDirectory()
+        let (ca, cert, key) = try Self.certificates(in: directory)
+        let served = try await ServedStore([
+            "--tls-cert", cert.path, "--tls-key", key.path, "--health-listen", "127.0.0.1:0",
+        ])
+        var healthPort = 0
+        Waiting.until(timeout: .seconds(10)) {
+            let match = served.process.errorSoFar.firstMatch(
+                of: /health checks \(\/healthz, \/metrics\) on http:\/\/127\.0\.0\.1:(\d+)\//)
+            healthPort = match.flatMap { Int($0.1) } ?? 0
+            return healthPort != 0
+        }
+        try #require(healthPort != 0 && healthPort != served.port, "\(served.process.errorSoFar)")
+        let health = try RawHTTP.get("/healthz", port: healthPort)
+        #expect(health.status == 200, "\(health.body)")
+        let metrics = try RawHTTP.get("/metrics", port: healthPort)
+        #expect(metrics.status == 200 && metrics.body.contains("ecbrates_http_requests_total"), "\(metrics.body)")
+        let other = try RawHTTP.get("/2024-03-28?symbols=USD", port: healthPort)
+        #expect(other.status == 404 && other.body == "--health-listen answers /healthz and /metrics only\n")
+        // The main port still speaks HTTPS only.
+        let curl = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "--cacert", ca.path, "https://localhost:\(served.port)/2024-03-28?symbols=USD"])
+        #expect(curl.out == #"{"amount":1,"base":"EUR","date":"2024-03-28","rates":{"USD":1.0811}}"# + "\n")
+        let ended = try served.stop()
+        #expect(ended.status == 0)
+    }
+
     @Test func aMissingKeyOrANonPEMFileIsRefusedByName() async throws {
         let directory = TemporaryDirectory()
         let (_, cert, key) = try Self.certificates(in: directory)
