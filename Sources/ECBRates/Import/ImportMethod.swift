@@ -5,8 +5,8 @@ public enum ImportMethod: String, Sendable, CaseIterable {
     case object
     /// With one ``ManagedStore/BatchInsertRequest`` per chunk, without making objects. A chunk
     /// that corrects stored rates is stored as objects, so that the corrections and their
-    /// records commit with it. A batch insert posts no didSave: its new rows are merged into
-    /// the store's view context (when it merges) and reach other contexts and processes through
-    /// the persistent history, as in Core Data.
+    /// records commit with it. A batch insert posts no didSave: its new rows' IDs are relayed to
+    /// every context of the store that merges automatically (the view context, when it merges),
+    /// as a save is, and reach other processes through the persistent history, as in Core Data.
     case batch
 }

@@ -248,8 +248,9 @@ final class ImportPipeline: @unchecked Sendable {
         progress?(progressNow)
     }
 
-    /// Stores new rates with one batch insert, and hands the new rows to the view context when
-    /// the store merges into it (as a save's notification would be).
+    /// Stores new rates with one batch insert, and hands the new rows to every context that merges
+    /// automatically (the view context when the store merges into it, and any other) through the
+    /// coordinator's relay, as the object path's save is.
     private func insertInBatch(_ records: [RateRecord], in context: ManagedObjectContext) throws {
         let run: AttributeValue = runID.map { .object($0) } ?? .null
         var next = 0
@@ -263,13 +264,13 @@ final class ImportPipeline: @unchecked Sendable {
             ]
             return false
         })
-        let view = store.viewContext
-        let merging = view.automaticallyMergesChangesFromParent
+        let coordinator = store.container.persistentStoreCoordinator
+        let merging = coordinator.hasAutomaticallyMergingContexts
         request.resultType = merging ? .objectIDs : .statusOnly
         let result = try context.execute(request)
         if merging, let ids = result.objectIDs {
             let changes = ContextSaveChanges(insertedObjectIDs: Set(ids), updatedObjectIDs: [], deletedObjectIDs: [])
-            view.perform { view.mergeChanges(fromContextDidSave: changes) }
+            coordinator.relay(changes, from: context)
         }
     }
 

@@ -198,8 +198,17 @@ public final class PersistentStoreCoordinator: Sendable {
         mergingContexts.withLock { $0.removeAll { $0.context == nil || $0.context === context } }
     }
 
-    /// Hands a save made by `saver` to every other context that merges automatically.
-    func relay(_ changes: ContextSaveChanges, from saver: ManagedObjectContext) {
+    /// Whether any context of this coordinator merges saves automatically
+    /// (``ManagedObjectContext/automaticallyMergesChangesFromParent``): a batch request's caller
+    /// asks for object IDs to relay only then.
+    package var hasAutomaticallyMergingContexts: Bool {
+        mergingContexts.withLock { $0.contains { $0.context != nil } }
+    }
+
+    /// Hands a save made by `saver` (or changes made outside any context, such as a batch
+    /// insert's object IDs, when `saver` is the context that executed it) to every other context
+    /// that merges automatically: the one way a change reaches them, whichever way it was made.
+    package func relay(_ changes: ContextSaveChanges, from saver: ManagedObjectContext) {
         let receivers = mergingContexts.withLock { $0.compactMap(\.context) }
         for receiver in receivers where receiver !== saver {
             receiver.perform { receiver.mergeChanges(fromContextDidSave: changes) }
