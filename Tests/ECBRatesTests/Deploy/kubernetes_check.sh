@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Every Kubernetes manifest in deploy/kubernetes passes kubernetes-validate (PyPI), strictly
 # (an unknown field is an error), against the Kubernetes version that kubernetes-validate
-# defaults to (its own version's: 1.37 for 1.37.0).
+# defaults to (its own version's: 1.37 for 1.37.0), and against the minimum that
+# deploy/kubernetes/deployment.yaml states ("Needs Kubernetes 1.29 or later"); and the
+# Deployment fails against the version before it, so that the minimum stated is the real one.
 #
 #   Tests/ECBRatesTests/Deploy/kubernetes_check.sh [KUBERNETES_VALIDATE]
 #
@@ -36,5 +38,25 @@ for manifest in "${manifests[@]}"; do
         failed=$((failed + 1))
     fi
 done
-echo "kubernetes_check: $(("${#manifests[@]}" - failed)) passed, $failed failed ($("$validate" --version 2>&1 | tail -1), --strict)"
+# The minimum version the Deployment states, and the one before it.
+minimum=$(grep -o 'Needs Kubernetes 1\.[0-9]* or later' deploy/kubernetes/deployment.yaml | grep -o '1\.[0-9]*' || true)
+if [ -z "$minimum" ]; then
+    echo "FAIL deploy/kubernetes/deployment.yaml does not say \"Needs Kubernetes 1.N or later\""
+    failed=$((failed + 1))
+else
+    before=1.$((${minimum#1.} - 1))
+    for manifest in "${manifests[@]}"; do
+        if ! output=$("$validate" --strict -k "$minimum" "$manifest" 2>&1); then
+            echo "FAIL $manifest against Kubernetes $minimum, the minimum stated: $output"
+            failed=$((failed + 1))
+        fi
+    done
+    if "$validate" --strict -k "$before" deploy/kubernetes/deployment.yaml >/dev/null 2>&1; then
+        echo "FAIL deploy/kubernetes/deployment.yaml passes against Kubernetes $before too: the minimum it states ($minimum) is not the real one"
+        failed=$((failed + 1))
+    else
+        echo "Kubernetes $minimum, the minimum stated, takes every manifest; $before refuses the Deployment"
+    fi
+fi
+echo "kubernetes_check: $(("${#manifests[@]}" - failed)) passed, $failed failed ($("$validate" --version 2>&1 | tail -1), --strict; minimum Kubernetes ${minimum:-unknown})"
 [ "$failed" -eq 0 ]
