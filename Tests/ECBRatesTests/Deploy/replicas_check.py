@@ -8,8 +8,8 @@ STORE (default: Fixtures/eurofxref-hist.xml imported into a scratch store) is co
 times (SQLite's backup); each copy is served by a replica on a free loopback port. nginx runs
 in the foreground as a child (`nginx -p PREFIX -c PREFIX/conf/nginx.conf`, any user), with a
 main configuration of four lines that includes deploy's ecbrates.conf, in which only the
-listen port and two paths (the cache, the access log) are changed, and a generated
-ecbrates-replicas.conf (deploy's, with the replicas' ports). The file's optional
+cache's path is changed, deploy's ecbrates-site.conf with only its listen port and its access
+log's folder changed, and a generated ecbrates-replicas.conf (deploy's, with the replicas' ports). The file's optional
 ecbrates-local*.conf holds what only the test sets: a 1-second validity (instead of the
 replicas' Cache-Control, so that revalidation happens within the test) and a header naming
 each request's URI (so that wrk's script can tell which answer is which).
@@ -211,16 +211,18 @@ class Replica:
 def render_nginx(conf, prefix, port, replica_ports):
     """deploy's ecbrates.conf with its port and paths changed, the replicas' file with our
     ports, the test-only local file, and a main configuration that includes them."""
-    text = conf.read_text()
-    for old, new in [("listen 8080;", f"listen 127.0.0.1:{port};"),
-                     ("/var/cache/nginx/ecbrates", str(prefix / "cache")),
-                     ("/var/log/nginx/", str(prefix / "logs") + "/")]:
-        if text.count(old) != 1:
-            raise SystemExit(f"replicas_check: FAILED: {conf} has {text.count(old)} '{old}', not one: "
-                             "the check changes exactly that (update the check with the file)")
-        text = text.replace(old, new)
     (prefix / "conf").mkdir(parents=True)
-    (prefix / "conf" / "ecbrates.conf").write_text(text)
+    site = conf.parent / "ecbrates-site.conf"
+    for source, changes in [(conf, [("/var/cache/nginx/ecbrates", str(prefix / "cache"))]),
+                            (site, [("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{port};"),
+                                    ("/var/log/nginx/", str(prefix / "logs") + "/")])]:
+        text = source.read_text()
+        for old, new in changes:
+            if text.count(old) != 1:
+                raise SystemExit(f"replicas_check: FAILED: {source} has {text.count(old)} '{old}', not one: "
+                                 "the check changes exactly that (update the check with the file)")
+            text = text.replace(old, new)
+        (prefix / "conf" / source.name).write_text(text)
     replicas = conf.parent / "ecbrates-replicas.conf"
     lines = [line for line in replicas.read_text().splitlines() if line.startswith("server ")]
     if len(lines) != len(replica_ports):
