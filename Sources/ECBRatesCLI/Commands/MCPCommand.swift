@@ -8,11 +8,19 @@ struct MCPCommand: ParsableCommand {
         name: "mcp",
         abstract: "Answer rate queries for AI assistants over MCP (the Model Context Protocol, on stdio).",
         discussion: """
-            For AI assistants: an MCP client starts 'ecbrates mcp' and calls its tools rate, convert, latest,
-            series, currencies and status, whose arguments are those of the /api/ endpoints of 'ecbrates serve'
-            and whose answers are the same JSON, exact to the digit. Each call reads the store as it stands
-            (an import by cron shows in the next call). Ends when standard input closes.
+            For AI assistants: an MCP client starts 'ecbrates mcp' and calls its tools, one per question:
+              \(toolNames).
+            Their arguments are those of the /api/ endpoints of 'ecbrates serve', and their answers the same
+            JSON, exact to the digit. Each call reads the store as it stands (an import by cron shows in the
+            next call). Ends when standard input closes.
             """)
+
+    /// The tools, one per question (`rate, convert, … and status`): made from the questions, so that
+    /// help and the manual page list what `tools/list` does.
+    static var toolNames: String {
+        let names = Questions.all.map { $0.name }
+        return names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+    }
 
     @Option(CommonOptions.store) var store: String?
 

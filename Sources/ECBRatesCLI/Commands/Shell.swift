@@ -105,10 +105,24 @@ final class Shell: @unchecked Sendable {
         }
     }
 
+    /// The commands the shell runs (but import, which has its own line), as wrapped lines of help:
+    /// made from the command list, so that a new command is listed without another edit.
+    static var commandLines: String {
+        var lines: [String] = [], line = " "
+        for name in commands where name != "import" {
+            if line.count + name.count + 2 > 96 {
+                lines.append(line + ",")
+                line = " "
+            }
+            line += (line == " " ? " " : ", ") + name
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+
     private var help: String {
         """
         Commands (as on the command line, without 'ecbrates' and --store):
-          rate, convert, series, latest, stats, currencies, export, status, validate
+        \(Self.commandLines)
           import [<source> ...]   start an import in the background; queries keep answering
           wait                    wait for the imports to finish
           help                    show this

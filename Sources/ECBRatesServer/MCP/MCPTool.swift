@@ -49,37 +49,8 @@ struct MCPTool: Sendable {
         return .object(schema)
     }
 
-    /// The JSON Schema of one field's value, as a JSON argument gives it.
+    /// The JSON Schema of one field's value, as a JSON argument gives it (with its help).
     static func schema(of field: QuestionField) -> JSONText {
-        let code: JSONText = .object([("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))])
-        var schema: [(String, JSONText)]
-        switch field.kind {
-        case .currency:
-            schema = [("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))]
-        case .currencies:
-            schema = [
-                ("type", .array([.string("array"), .string("string")])), ("items", code),
-            ]
-        case .day:
-            schema = [("type", .string("string")), ("format", .string("date"))]
-        case .moment:
-            schema = [("type", .string("string"))]
-        case .amount:
-            schema = [("type", .array([.string("string"), .string("number")]))]
-        case .count(let minimum, let maximum):
-            schema = [
-                ("type", .string("integer")), ("minimum", .number(Double(minimum))),
-                ("maximum", .number(Double(maximum))),
-            ]
-        case .choice(let words):
-            schema = [("type", .string("string")), ("enum", .array(words.map { .string($0) }))]
-        case .flag:
-            schema = [("type", .string("boolean"))]
-        }
-        schema.append(("description", .string(field.help(for: .mcp))))
-        if let value = field.defaultText {
-            schema.append(("default", field.kind == .flag ? .bool(value == "true") : .string(value)))
-        }
-        return .object(schema)
+        field.valueSchema(for: .mcp, describing: true)
     }
 }

@@ -174,26 +174,7 @@ package enum OpenAPIDocument {
             ("description", .string(description ?? field.help(for: .api))),
         ]
         if field.isRequired && name == field.name { fields.append(("required", .bool(true))) }
-        var schema: [(String, JSONText)]
-        switch field.kind {
-        case .currency: schema = [("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))]
-        case .currencies:
-            schema = [("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}(,[A-Za-z]{3})*$"))]
-        case .day: schema = [("type", .string("string")), ("format", .string("date"))]
-        case .moment: schema = [("type", .string("string"))]
-        case .amount: schema = [("type", .string("string")), ("pattern", .string("^-?[0-9]+(\\.[0-9]+)?$"))]
-        case .count(let minimum, let maximum):
-            schema = [
-                ("type", .string("integer")), ("minimum", .number(Double(minimum))),
-                ("maximum", .number(Double(maximum))),
-            ]
-        case .choice(let words): schema = [("type", .string("string")), ("enum", .array(words.map { .string($0) }))]
-        case .flag: schema = [("type", .string("boolean"))]
-        }
-        if let value = field.defaultText {
-            schema.append(("default", field.kind == .flag ? .bool(value == "true") : .string(value)))
-        }
-        fields.append(("schema", .object(schema)))
+        fields.append(("schema", field.valueSchema(for: .api)))
         return .object(fields)
     }
 }

@@ -61,3 +61,22 @@ struct MCPServerTests {
         #expect(future.contains(#""code":-32022"#) && future.contains(#""supported":["2026-07-28"]"#), "\(future)")
     }
 }
+
+extension MCPServerTests {
+    /// Issue 43: `ecbrates help mcp` and `man ecbrates-mcp` name exactly the tools `tools/list`
+    /// gives (they named 6 of 8), in its order.
+    @Test func helpAndTheManualPageNameEveryToolOfToolsList() async throws {
+        let (server, directory) = try await Self.server()
+        defer { withExtendedLifetime(directory) {} }
+        let listed = server.handle(#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#) ?? ""
+        let names = listed.matches(of: /"name":"([a-z]+)","title"/).map { String($0.1) }
+        #expect(names.count >= 8, "\(listed.prefix(300))")
+        let sentence = names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "")
+        let help = try CommandRun.process(["help", "mcp"])
+        #expect(help.out.contains("calls its tools, one per question:\n  \(sentence).\n"), "\(help.out)")
+        let page = try CommandRun.process(["man", "mcp"])
+        #expect(
+            page.out.replacingOccurrences(of: "\n", with: " ").contains(sentence.replacingOccurrences(of: "-", with: "\\-")),
+            "\(page.out)")
+    }
+}
