@@ -1,3 +1,4 @@
+import ECBRates
 import Foundation
 import TestSupport
 import Testing
@@ -82,5 +83,46 @@ struct AsOfEdgeTests {
         let run = try CommandRun.process(["status", "--max-age-days", "3", "--store", store.path])
         #expect(run.status == 1, "\(run)")
         #expect(run.err == "the store is empty: no rates at all; run 'ecbrates import'\n", "\(run.err)")
+    }
+}
+
+extension AsOfEdgeTests {
+    /// Seeded: every RFC 3339 time with an offset from -23:59 to +23:59 (Foundation's parser
+    /// refused those past ±18 hours, which the OpenAPI document's `date-time` allows), with or
+    /// without fractions, is the moment Python's `datetime.fromisoformat` reads.
+    @Test func everyRFC3339OffsetIsTheMomentPythonReads() throws {
+        let seed = ProcessInfo.processInfo.environment["ECBRATES_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...999_999)
+        var generator = SeededGenerator(seed: seed)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var texts: [String] = []
+        for _ in 0..<300 {
+            let year = Int.random(in: 1000...2999, using: &generator)
+            let day = "\(year)-\(two(Int.random(in: 1...12, using: &generator)))-\(two(Int.random(in: 1...28, using: &generator)))"
+            let time = "\(two(Int.random(in: 0...23, using: &generator))):\(two(Int.random(in: 0...59, using: &generator))):\(two(Int.random(in: 0...59, using: &generator)))"
+            let fraction = Bool.random(using: &generator) ? ".\(Int.random(in: 1...999, using: &generator))" : ""
+            let zone =
+                Int.random(in: 0..<5, using: &generator) == 0
+                ? "Z"
+                : "\(Bool.random(using: &generator) ? "+" : "-")\(two(Int.random(in: 0...23, using: &generator))):\(two(Int.random(in: 0...59, using: &generator)))"
+            texts.append("\(day)T\(time)\(fraction)\(zone)")
+        }
+        // Python's reading, in milliseconds since 1970 (its own calendar arithmetic).
+        let script = """
+            import sys
+            from datetime import datetime
+            for line in sys.stdin.read().split():
+                moment = datetime.fromisoformat(line.replace("Z", "+00:00"))
+                print(round(moment.timestamp() * 1000))
+            """
+        let input = TemporaryDirectory()
+        try Data(texts.joined(separator: "\n").utf8).write(to: input.file("times.txt"))
+        let python = try SpawnedProcess.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "python3 -c \"$1\" < \"$2\"", "sh", script, input.file("times.txt").path])
+        let expected = python.out.split(separator: "\n").map { Int64($0) }
+        try #require(expected.count == texts.count, "\(python.err)")
+        for (text, milliseconds) in zip(texts, expected) {
+            let parsed = AsOfMoment.parse(text).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) }
+            #expect(parsed == milliseconds, "\(text): rebuild with ECBRATES_SEED=\(seed)")
+        }
     }
 }

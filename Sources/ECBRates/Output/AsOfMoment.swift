@@ -10,9 +10,51 @@ public enum AsOfMoment {
         if let day = CalendarDay(text) {
             return day.adding(days: 1).date.addingTimeInterval(-1)
         }
-        guard text.count >= 20, text.dropFirst(10).first == "T" else { return nil }
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        return try? Date.ISO8601FormatStyle().parse(text)
+        return time(text)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, RFC 3339's date-time, read by hand: its day in
+    /// the proleptic Gregorian calendar of ISO 8601 (Foundation's parser turns Julian before
+    /// 1583, and refuses offsets past ±18 hours, which RFC 3339 allows up to ±23:59).
+    private static func time(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+            bytes[16] == UInt8(ascii: ":"), let day = CalendarDay(String(text.prefix(10)))
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            hour <= 23, minute <= 59, second <= 59
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if bytes[index] == UInt8(ascii: ".") {
+            var end = index + 1
+            while end < bytes.count, bytes[end] >= UInt8(ascii: "0"), bytes[end] <= UInt8(ascii: "9") { end += 1 }
+            guard end > index + 1, let digits = Double("0" + String(decoding: bytes[index..<end], as: UTF8.self))
+            else { return nil }
+            fraction = digits
+            index = end
+        }
+        var offset = 0
+        if index == bytes.count - 1 && bytes[index] == UInt8(ascii: "Z") {
+            offset = 0
+        } else if index == bytes.count - 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+            bytes[index + 3] == UInt8(ascii: ":"), let hours = number(index + 1..<index + 3),
+            let minutes = number(index + 4..<index + 6), hours <= 23, minutes <= 59
+        {
+            offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
+        } else {
+            return nil
+        }
+        let seconds = Double(day.daysSince1970) * 86_400 + Double(hour * 3600 + minute * 60 + second - offset)
+        return Date(timeIntervalSince1970: seconds + fraction)
     }
 
     /// The moment `moment` stands for when asked at `now`: itself, except the last second of

@@ -17,11 +17,24 @@ extension QuestionField {
                 ("items", .object([("type", .string("string")), ("pattern", .string("^\(code)$"))])),
             ]
         case .currencies:
-            schema = [("type", .string("string")), ("pattern", .string("^\(code)(,\(code))*$"))]
+            // A query parameter's list, comma-separated (OpenAPI's style form, not exploded),
+            // each code once.
+            schema = [
+                ("type", .string("array")),
+                ("items", .object([("type", .string("string")), ("pattern", .string("^\(code)$"))])),
+                ("minItems", .number(1)), ("uniqueItems", .bool(true)),
+            ]
         case .day:
             schema = [("type", .string("string")), ("format", .string("date"))]
         case .moment:
-            schema = [("type", .string("string"))]
+            // A day or an ISO 8601 time with its zone (AsOfMoment.parse).
+            schema = [
+                ("type", .string("string")),
+                (
+                    "anyOf",
+                    .array([.object([("format", .string("date"))]), .object([("format", .string("date-time"))])])
+                ),
+            ]
         case .amount where door == .mcp:
             schema = [("type", .array([.string("string"), .string("number")]))]
         case .amount:

@@ -24,7 +24,10 @@ public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
     public init(_ reason: Reason) { self.reason = reason }
 
     /// The stable word a program tests.
-    public var code: String { "bad-parameter" }
+    public var code: String {
+        if case .conflict = reason { return "conflicting-parameters" }
+        return "bad-parameter"
+    }
 
     /// The refusal in `door`'s words.
     public func message(for door: Door) -> String {

@@ -13,9 +13,17 @@ struct BatchEndpoint {
     func answer(_ request: HTTPRequest, now: Date) throws -> EndpointAnswer {
         // The parameters of `convert` that apply to every row, read as the question reads them,
         // and how the body is written.
+        // A row's own fields given as parameters: the caller meant GET's one conversion.
+        if let row = request.query.first(where: { parameter in
+            ConvertQuestion.fields.contains { $0.name == parameter.name } && !Self.fields.contains { $0.name == parameter.name }
+        }) {
+            throw ServiceError(
+                status: 400,
+                "parameter \(row.name)=\(row.value) is not one of POST /api/convert's (\(Self.fields.map(\.name).joined(separator: ", "))): a POST converts the rows of its CSV body (date,amount,from,to); GET /api/convert?amount=…&from=…&to=… converts one amount",
+                code: "bad-parameter")
+        }
         let input = try QuestionInput.reading(
-            [ConvertQuestion.field("fallback"), ConvertQuestion.field("precision"), Self.delimiter, Self.numberFormat],
-            parameters: request.query.map { (name: $0.name, value: $0.value) })
+            Self.fields, parameters: request.query.map { (name: $0.name, value: $0.value) })
         let fallback = input.choice("fallback", RateFallback.self) ?? .previous
         let precision = input.count("precision")
         // The body, as a file the converter's reader reads (a temporary file, unlinked at once).
@@ -69,6 +77,10 @@ struct BatchEndpoint {
         answer.stream = stream
         return answer
     }
+
+    /// The parameters of a batch: those of `convert` that apply to every row, and how the body
+    /// is written (the OpenAPI document's, and the ones read).
+    static let fields = [ConvertQuestion.field("fallback"), ConvertQuestion.field("precision"), delimiter, numberFormat]
 
     /// `delimiter`: what separates the body's fields (default: found in its header).
     static let delimiter = QuestionField(

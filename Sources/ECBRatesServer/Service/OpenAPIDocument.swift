@@ -2,14 +2,17 @@ import ECBRates
 import Foundation
 
 /// The OpenAPI 3.1 document of `/api/`, made from ``Questions``: one `GET /api/<name>` per
-/// question, its fields as query parameters, its answer's JSON Schema, and the error statuses
+/// question (and `POST /api/convert`, the batch conversion), its fields as query parameters, its answer's JSON Schema, and the error statuses
 /// with their one shape. Served at `/api/openapi.json`, and written by `serve --print-openapi`
 /// (the Debian package installs it as `/usr/share/ecbrates/openapi.json`).
 package enum OpenAPIDocument {
     /// The document, for the server's `version`.
     package static func document(version: String) -> JSONText {
         var paths: [(String, JSONText)] = Questions.all.map { question in
-            ("/api/\(question.name)", .object([("get", operation(question))]))
+            var methods = [("get", operation(question))]
+            // The batch conversion beside the question it converts by (BatchEndpoint).
+            if question.name == ConvertQuestion.name { methods.append(("post", batchOperation())) }
+            return ("/api/\(question.name)", .object(methods))
         }
         paths.append(
             (
@@ -66,11 +69,15 @@ package enum OpenAPIDocument {
 
     /// `GET /api/<name>`.
     static func operation(_ question: any Question.Type) -> JSONText {
-        var parameters: [JSONText] = question.fields.map { parameter($0, name: $0.name) }
-        for field in question.fields {
-            for alias in field.aliases {
-                parameters.append(parameter(field, name: alias, description: "The same as \(field.name)."))
-            }
+        // Aliases (`currency` for `currencies`) are taken, and named in the description, but are not
+        // parameters of their own: the two given together are refused as one given twice, which a
+        // document of independent parameters could not say.
+        var parameters: [JSONText] = question.fields.map { field in
+            parameter(
+                field, name: field.name,
+                description: field.aliases.isEmpty
+                    ? nil
+                    : field.help(for: .api) + " (Also taken as \(field.aliases.joined(separator: " or ")), not both.)")
         }
         parameters.append(parameter(NativeAPI.formatField, name: NativeAPI.formatField.name))
         let error: JSONText = .object([("$ref", .string("#/components/schemas/Error"))])
@@ -145,7 +152,13 @@ package enum OpenAPIDocument {
                     "The store has no such answer: an unknown currency, a day outside the store or without the currency's rate."
                 )
             ))
-        responses.append(("422", failure("The answer cannot be exact (too many digits).")))
+        responses.append(
+            (
+                "422",
+                failure(
+                    "Parameters each well-formed that together ask what has no answer (code conflicting-parameters: statistic without group, from after to), or an answer that cannot be exact (too many digits)."
+                )
+            ))
         responses.append(
             (
                 "503",
@@ -174,6 +187,10 @@ package enum OpenAPIDocument {
             ("description", .string(description ?? field.help(for: .api))),
         ]
         if field.isRequired && name == field.name { fields.append(("required", .bool(true))) }
+        if case .currencies = field.kind {
+            // USD,GBP: one parameter, its items comma-separated.
+            fields += [("style", .string("form")), ("explode", .bool(false))]
+        }
         fields.append(("schema", field.valueSchema(for: .api)))
         return .object(fields)
     }

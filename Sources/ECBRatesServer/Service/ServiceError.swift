@@ -40,8 +40,10 @@ package struct ServiceError: Error, Sendable {
     }
 
     /// The one HTTP status of each code a question's answer may fail with: the question is
-    /// wrong (400); the store has no such answer (404); the answer cannot be exact, or a row of
-    /// a posted CSV is not good data (422, as `convert --input` exits 65 on it); the
+    /// wrong (400); the store has no such answer (404); its parameters, each well-formed,
+    /// together ask what has no answer (`statistic` without `group`, `from` after `to`), the
+    /// answer cannot be exact, or a row of a posted CSV is not good data (422, as `convert
+    /// --input` exits 65 on it); the
     /// store cannot answer now: it is empty, lacks days the ECB has published, or was being
     /// written at the moment asked about (503). The OpenAPI document lists them.
     static func status(forCode code: String) -> Int? {
@@ -51,7 +53,7 @@ package struct ServiceError: Error, Sendable {
             "no-rate-on-day",
             "no-rates-in-range", "hole", "as-of-before-first-import":
             404
-        case "inexact", "too-many-digits", "bad-data": 422
+        case "inexact", "too-many-digits", "bad-data", "conflicting-parameters": 422
         case "empty-store", "stale-store", "incomplete-range", "as-of-during-import": 503
         default: nil
         }

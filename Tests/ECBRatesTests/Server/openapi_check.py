@@ -26,10 +26,15 @@ What Schemathesis does here, per operation:
     operation, valid and invalid ones, `generation.mode = all`); no `stateful` phase (the
     document has no links). The coverage phase's count is fixed by the document, not by
     --max-examples; `--phases fuzzing` leaves it out.
-  - the checks (by default): not_a_server_error (no 5xx), status_code_conformance (the status
-    is one the operation documents), content_type_conformance (the Content-Type is one that
-    status documents), response_schema_conformance (the body validates against its schema,
-    formats included).
+  - the checks (by default, all of Schemathesis's): not_a_server_error (no 5xx),
+    status_code_conformance (the status is one the operation documents),
+    content_type_conformance, response_schema_conformance (the body validates against its
+    schema, formats included), response_headers_conformance, positive_data_acceptance (a
+    schema-valid request is answered, 2xx, 3xx or 404, or 422 for a question its values together
+    leave without an answer: see POSITIVE_STATUSES), negative_data_rejection (a schema-invalid one is refused with a 4xx),
+    missing_required_header, unsupported_method (405 for a method the document does not list),
+    allow_header_conformance (OPTIONS' Allow lists exactly the document's methods), and the
+    authentication and resource checks, which find nothing to check here.
 
 Deterministic: the seed given, Hypothesis derandomized with it (generation.deterministic with an
 explicit seed), no example database (generation.database = "none": nothing replayed from an
@@ -68,12 +73,16 @@ import schemathesis.specs.openapi.checks  # noqa: E402,F401 (registers the OpenA
 from schemathesis.checks import CHECKS  # noqa: E402
 from schemathesis.engine import Status, events, from_schema  # noqa: E402
 
-DEFAULT_CHECKS = [
-    "not_a_server_error",
-    "status_code_conformance",
-    "content_type_conformance",
-    "response_schema_conformance",
-]
+# Every check Schemathesis has: those about authentication (the API has none) and about
+# resources made by one request and used by another (no links, no stateful phase) find nothing
+# to check, and are on all the same, so that a future document that gives them work is checked.
+DEFAULT_CHECKS = sorted(CHECKS.get_all_names())
+# What a schema-valid request may get: Schemathesis's defaults (2xx, 3xx, 401, 403, 404, 409,
+# 429, 5xx: a 5xx is not_a_server_error's to catch), and 422, which /api/ gives to parameters
+# each well-formed that together ask what has no answer (statistic without group, from after
+# to: a dependency between query parameters that OpenAPI 3.1 cannot state) and to a batch row
+# that is not good data (a well-formed CSV naming a day without a rate), as the document says.
+POSITIVE_STATUSES = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]
 PHASES = ["examples", "coverage", "fuzzing"]
 
 calls = {"count": 0}
@@ -124,6 +133,8 @@ def configuration(base_url, seed, max_examples, phases, checks):
     checks_table = {"enabled": False}
     for name in checks:
         checks_table[name] = {"enabled": True}
+        if name == "positive_data_acceptance":
+            checks_table[name]["expected-statuses"] = POSITIVE_STATUSES
     return schemathesis.Config.from_dict(
         {
             "seed": seed,
