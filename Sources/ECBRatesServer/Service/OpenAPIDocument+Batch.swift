@@ -4,13 +4,6 @@ extension OpenAPIDocument {
     /// `POST /api/convert`: the batch conversion of a CSV body (``BatchEndpoint``), its parameters
     /// those that apply to every row.
     static func batchOperation() -> JSONText {
-        let error: JSONText = .object([("$ref", .string("#/components/schemas/Error"))])
-        func failure(_ words: String) -> JSONText {
-            .object([
-                ("description", .string(words)),
-                ("content", .object([("application/json", .object([("schema", error)]))])),
-            ])
-        }
         let csv: JSONText = .object([("schema", .object([("type", .string("string"))]))])
         return .object([
             ("operationId", .string("convertBatch")),

@@ -2,8 +2,8 @@ import ECBRates
 import Foundation
 
 /// The OpenAPI 3.1 document of `/api/`, made from ``Questions``: one `GET /api/<name>` per
-/// question (and `POST /api/convert`, the batch conversion), its fields as query parameters, its answer's JSON Schema, and the error statuses
-/// with their one shape. Served at `/api/openapi.json`, and written by `serve --print-openapi`
+/// question (and `POST /api/convert`, the batch conversion), its fields as query parameters, its
+/// answer's JSON Schema, and the error statuses with their one shape. Served at `/api/openapi.json`, and written by `serve --print-openapi`
 /// (the Debian package installs it as `/usr/share/ecbrates/openapi.json`).
 package enum OpenAPIDocument {
     /// The document, for the server's `version`.
@@ -81,12 +81,6 @@ package enum OpenAPIDocument {
         }
         parameters.append(parameter(NativeAPI.formatField, name: NativeAPI.formatField.name))
         let error: JSONText = .object([("$ref", .string("#/components/schemas/Error"))])
-        func failure(_ words: String) -> JSONText {
-            .object([
-                ("description", .string(words)),
-                ("content", .object([("application/json", .object([("schema", error)]))])),
-            ])
-        }
         let text: JSONText = .object([("schema", .object([("type", .string("string"))]))])
         func header(_ words: String, _ type: String = "string") -> JSONText {
             .object([("description", .string(words)), ("schema", .object([("type", .string(type))]))])
@@ -177,6 +171,19 @@ package enum OpenAPIDocument {
             ("operationId", .string(question.name)), ("summary", .string(question.title)),
             ("description", .string(question.summary)), ("parameters", .array(parameters)),
             ("responses", .object(responses)),
+        ])
+    }
+
+    /// A failure's response: `words`, and the one error shape.
+    static func failure(_ words: String) -> JSONText {
+        .object([
+            ("description", .string(words)),
+            (
+                "content",
+                .object([
+                    ("application/json", .object([("schema", .object([("$ref", .string("#/components/schemas/Error"))]))]))
+                ])
+            ),
         ])
     }
 
