@@ -133,10 +133,10 @@ import Testing
     /// The integrity property, on seeded random damage anywhere in a CSV of 300 days: the
     /// import fails at the damaged line, naming it, and the store holds exactly the days of the
     /// lines before it, each whole and equal to the file (read here by splitting the text, not
-    /// by the reader under test). `ECBRATES_CSV_SEED` reruns one seed.
+    /// by the reader under test). `ECBRATES_SEED` reruns one seed.
     @Test func aFailedCSVImportLeavesExactlyTheWholeDaysBeforeTheError() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["ECBRATES_CSV_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
+        let seed = environment["ECBRATES_SEED"].flatMap(UInt64.init) ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let dir = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: dir)
@@ -170,7 +170,7 @@ import Testing
                 ["import", file.path, "--chunk-days", "\(Int.random(in: 1...50, using: &random))"],
                 store: target_store, environment: Self.now)
             let context =
-                "seed \(seed) round \(round) (ECBRATES_CSV_SEED=\(seed)), line \(target + 1): \(mutated[target].prefix(80))"
+                "seed \(seed) round \(round) (ECBRATES_SEED=\(seed)), line \(target + 1): \(mutated[target].prefix(80))"
             #expect(run.status == 65, "\(context): \(run)")
             #expect(run.err.contains("damaged-\(round).csv:\(target + 1):"), "\(context): \(run.err)")
             // The days of the lines before, exactly, each with its values.

@@ -82,7 +82,7 @@ import Testing
     @Test(arguments: ["object", "batch"])
     func correctionsAreListedAndAsOfGivesEachMomentsValues(method: String) async throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["CORRECTIONS_SEED"] ?? "")
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "")
             ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let dir = TemporaryDirectory()

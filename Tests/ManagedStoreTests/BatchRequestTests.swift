@@ -264,7 +264,7 @@ import Testing
     /// Property, on seeded subsets: exactly the rows of the IDs given go, and no other.
     @Test func aBatchDeleteByObjectIDsDeletesExactlyThoseObjects() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["BATCH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         for round in 0..<15 {
             let dir = TemporaryDirectory()
@@ -279,10 +279,10 @@ import Testing
                 request.resultType = .objectIDs
                 return (Set(chosen.map(\.title)), try context.execute(request).objectIDs ?? [])
             }
-            #expect(ids.count == chosen.count, "BATCH_SEED=\(seed): round \(round)")
+            #expect(ids.count == chosen.count, "ECBRATES_SEED=\(seed): round \(round)")
             #expect(
                 Set(try Self.stored(container).keys) == Set(titles).subtracting(chosen),
-                "BATCH_SEED=\(seed): round \(round)")
+                "ECBRATES_SEED=\(seed): round \(round)")
         }
     }
 
@@ -346,7 +346,7 @@ import Testing
     /// leaves the store equal to a plain dictionary model of the same operations.
     @Test func seededBatchSequencesMatchADictionaryModel() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["BATCH_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         for round in 0..<20 {
             let dir = TemporaryDirectory()
@@ -371,7 +371,7 @@ import Testing
                     }
                     model.merge(batch) { $1 }
                     // Each row's ID is the object that holds its title now: rows of one title share one.
-                    #expect(ids.count == rows.count, "BATCH_SEED=\(seed): round \(round), step \(step)")
+                    #expect(ids.count == rows.count, "ECBRATES_SEED=\(seed): round \(round), step \(step)")
                     let titles = try context.performAndWait {
                         try ids.map { try (context.existingObject(with: $0) as! Note).title }
                     }
@@ -380,7 +380,7 @@ import Testing
                             == rows.map { row in
                                 if case .string(let title)? = row["title"] { return title } else { return "" }
                             },
-                        "BATCH_SEED=\(seed): round \(round), step \(step)")
+                        "ECBRATES_SEED=\(seed): round \(round), step \(step)")
                 case 1:
                     let limit = Int16.random(in: 0..<9, using: &generator),
                         stars = Int16.random(in: 0..<9, using: &generator)
@@ -399,7 +399,7 @@ import Testing
                     }
                     model = model.filter { $0.value <= limit }
                 }
-                #expect(try Self.stored(container) == model, "BATCH_SEED=\(seed): round \(round), step \(step)")
+                #expect(try Self.stored(container) == model, "ECBRATES_SEED=\(seed): round \(round), step \(step)")
             }
         }
     }

@@ -65,7 +65,7 @@ final class SagaTag: ManagedObject {
     /// without members).
     @Test func sumsMinimaMaximaAndMeansFollowEveryChange() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["DERIVED_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let dir = TemporaryDirectory()
         let container = try makeContainer(in: dir, name: "Sagas", model: Self.model())

@@ -209,7 +209,7 @@ enum ShelfModel {
     /// spaces) are Python's: `casefold()` without combining marks (NFD), `lower()`, `upper()`.
     @Test func countsFollowRandomEditsAndStringsMatchPython() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["DERIVED_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         let dir = TemporaryDirectory()
         let container = try makeContainer(in: dir, name: "Shelves", model: ShelfModel.model)

@@ -420,7 +420,7 @@ enum MemoModel {
     /// is gone. A fired object keeps its values.
     @Test func faultsFireToTheRowCacheOrTheStoreAsTheModelPredicts() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["ROW_CACHE_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         for round in 0..<8 {
             let dir = TemporaryDirectory()
@@ -549,7 +549,7 @@ enum MemoModel {
     /// as faults, and hold the oracle's values when fired.
     @Test func everyResultTypeAgreesWithAModelTheTestKeeps() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["FETCH_RESULT_SEED"] ?? "")
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "")
             ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         struct Row: Equatable {

@@ -501,11 +501,11 @@ import Testing
     /// after each, (a) the controller's results are a fresh fetch's, sectioned the same way,
     /// and (b) the reported changes, applied to the results before them as a table view applies
     /// a batch update (deletions by old index path, then insertions by new), give the results
-    /// after them. Set FRC_SEED to replay a seed; a fixed seed always runs too.
+    /// after them. Set ECBRATES_SEED to replay a seed; a fixed seed always runs too.
     @Test(arguments: [0, 3])
     func randomChangesAreReportedReplayably(batchSize: Int) async throws {
         var seeds: [UInt64] = [0x5EED_F4C0]
-        if let text = ProcessInfo.processInfo.environment["FRC_SEED"], let seed = UInt64(text) {
+        if let text = ProcessInfo.processInfo.environment["ECBRATES_SEED"], let seed = UInt64(text) {
             seeds.append(seed)
         } else {
             seeds.append(UInt64(Date().timeIntervalSince1970 * 1000))
@@ -516,7 +516,7 @@ import Testing
     }
 
     private func runRandomRounds(seed: UInt64, batchSize: Int) async throws {
-        let replay = "replay with FRC_SEED=\(seed) (batch size \(batchSize))"
+        let replay = "replay with ECBRATES_SEED=\(seed) (batch size \(batchSize))"
         var generator = SeededGenerator(seed: seed)
         func random(_ count: Int) -> Int { Int.random(in: 0..<count, using: &generator) }
         let directory = TemporaryDirectory()

@@ -13,7 +13,7 @@ import Testing
     /// change type selects, are those the test finds itself in the whole history.
     @Test func aFetchRequestSelectsTheTransactionsAndChangesItsPredicateDoes() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["HISTORY_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         for round in 0..<5 {
             let dir = TemporaryDirectory()
@@ -54,7 +54,7 @@ import Testing
                 #expect(
                     fetched.transactions?.map(\.transactionNumber)
                         == all.filter { $0.author == "front-end" }.map(\.transactionNumber),
-                    "HISTORY_SEED=\(seed): round \(round)")
+                    "ECBRATES_SEED=\(seed): round \(round)")
 
                 let deletion = PersistentHistoryChange.ChangeType.delete
                 var deletes = PersistentHistoryChange.fetchRequest!
@@ -66,7 +66,7 @@ import Testing
                 }
                 #expect(
                     changes.transactions?.map { ($0.changes ?? []).map(\.changeID) } == expected,
-                    "HISTORY_SEED=\(seed): round \(round)")
+                    "ECBRATES_SEED=\(seed): round \(round)")
 
                 byAuthor.fetchLimit = 2
                 let limited = try context.execute(PersistentHistoryChangeRequest.fetchHistory(withFetch: byAuthor))

@@ -48,7 +48,7 @@ import Testing
 
     @Test func everyContextAndTheStoreAgreeWithTheKeptGraph() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["MANY_TO_MANY_SEED"] ?? "")
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "")
             ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         var steps = 0

@@ -390,7 +390,7 @@ final class Tag: ManagedObject {}
         #expect(after.out.hasPrefix("v2 150000 \(parts[2])"), "migrated: \(after.out)")
 
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["MIGRATION_KILL_SEED"] ?? "")
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "")
             ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         var outcomes: [String: Int] = [:]

@@ -187,7 +187,7 @@ enum PeopleModel {
     /// and the join table (every link a row each way, nothing else) see the saved graph.
     @Test func everyViewAgreesWithAnUndirectedGraphTheTestKeeps() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["REFLEXIVE_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         struct Graph: Equatable {
             var people = Set<String>()

@@ -95,7 +95,7 @@ import Testing
     /// `books`.
     @Test(arguments: [false, true]) func objectIDsAreTheRelationshipsMembers(inChild: Bool) throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["RELATIONSHIP_SEED"] ?? "")
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "")
             ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         for round in 0..<8 {
@@ -147,7 +147,7 @@ import Testing
                         let ids = author.objectIDs(forRelationshipNamed: "books")
                         #expect(
                             Set(ids) == expected && ids.count == expected.count,
-                            "RELATIONSHIP_SEED=\(seed) child \(inChild): round \(round), step \(step) (operation \(operation)), author \(index): \(ids) vs \(expected)"
+                            "ECBRATES_SEED=\(seed) child \(inChild): round \(round), step \(step) (operation \(operation)), author \(index): \(ids) vs \(expected)"
                         )
                         #expect(Set(author.books.map(\.objectID)) == expected)
                     }

@@ -63,7 +63,7 @@ import Testing
 
     @Test func randomChainsMigrateRowByRow() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["STAGED_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         var migrated = 0
         for round in 0..<25 {

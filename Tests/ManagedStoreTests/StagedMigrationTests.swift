@@ -201,7 +201,7 @@ import Testing
         #expect(try SpawnedProcess.run(helper, ["notes", whole.path]).out == "150000\n")
 
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["MIGRATION_KILL_SEED"] ?? "")
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "")
             ?? UInt64(Date().timeIntervalSince1970)
         var generator = SeededGenerator(seed: seed)
         var outcomes: [String: Int] = [:]

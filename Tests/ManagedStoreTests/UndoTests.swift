@@ -151,7 +151,7 @@ import Testing
     /// goes forward through them again, and a new edit after some undos forgets the redo stack.
     @Test func randomEditsUndoneStepByStepComeBackToTheSavedState() throws {
         let seed =
-            UInt64(ProcessInfo.processInfo.environment["UNDO_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
+            UInt64(ProcessInfo.processInfo.environment["ECBRATES_SEED"] ?? "") ?? UInt64(Date().timeIntervalSince1970)
         var random = SeededGenerator(seed: seed)
         for round in 0..<8 {
             let dir = TemporaryDirectory()

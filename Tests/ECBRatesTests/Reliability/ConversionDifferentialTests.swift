@@ -13,7 +13,7 @@ import Testing
 /// written from the documented rules) judges every answer: the result to the minor unit, the
 /// rate to 30 significant digits, the day used, or the kind of error.
 ///
-/// `ECBRATES_RATE_SEED` and `ECBRATES_RATE_CASES` change the run; a failure names its seed.
+/// `ECBRATES_SEED` and `ECBRATES_RATE_CASES` change the run; a failure names its seed.
 @Suite struct ConversionDifferentialTests {
     static let now = Date(timeIntervalSince1970: 1_790_848_800)  // 2026-10-01T10:00:00Z
     static let currencies = [
@@ -32,7 +32,7 @@ import Testing
         let environment = ProcessInfo.processInfo.environment
         let cases = Int(environment["ECBRATES_RATE_CASES"] ?? "") ?? 4_000
         var seeds: [UInt64] = [20_261_123]
-        if let given = environment["ECBRATES_RATE_SEED"].flatMap(UInt64.init) {
+        if let given = environment["ECBRATES_SEED"].flatMap(UInt64.init) {
             seeds = [given]
         } else {
             seeds.append(UInt64(Date().timeIntervalSince1970))
@@ -55,7 +55,7 @@ import Testing
                 ], timeout: 300)
             #expect(
                 run.status == 0,
-                "seed \(seed) (rerun: ECBRATES_RATE_SEED=\(seed) ECBRATES_RATE_CASES=\(cases)):\n\(run.out)\(run.err)")
+                "seed \(seed) (rerun: ECBRATES_SEED=\(seed) ECBRATES_RATE_CASES=\(cases)):\n\(run.out)\(run.err)")
             #expect(run.out.hasSuffix("rate_oracle: \(cases) cases, 0 disagreements\n"), "\(run.out.suffix(500))")
         }
     }

@@ -11,12 +11,12 @@ import Testing
 /// leaves the store equal to the file; a failure leaves exactly the whole days that end before
 /// the error, touching nothing else; the report names them; `validate` agrees.
 ///
-/// `ECBRATES_FUZZ_SEED` and `ECBRATES_FUZZ_CASES` change the run (a failing case prints the
+/// `ECBRATES_SEED` and `ECBRATES_FUZZ_CASES` change the run (a failing case prints the
 /// command that rebuilds it alone); long runs: `scripts/fuzz --cases 2000 --seed S`.
 @Suite struct DifferentialFuzzTests {
     @Test func everyMutantImportStoresExactlyWhatTheOracleSays() throws {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["ECBRATES_FUZZ_SEED"] ?? "20261123"
+        let seed = environment["ECBRATES_SEED"] ?? "20261123"
         let cases = environment["ECBRATES_FUZZ_CASES"] ?? "250"
         let script = FixturePaths.root.appendingPathComponent("scripts/fuzz").path
         let run = try SpawnedProcess.run(

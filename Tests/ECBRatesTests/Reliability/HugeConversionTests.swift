@@ -9,11 +9,11 @@ import Testing
 /// 20 decimal places. Each is
 /// exact or refused (`too-many-digits`, naming the most places that fit), never wrong digits:
 /// Python's `fractions` judges every result, and every "at most N places" is asked again and
-/// must then be answered exactly. `ECBRATES_HUGE_SEED` reruns one seed.
+/// must then be answered exactly. `ECBRATES_SEED` reruns one seed.
 struct HugeConversionTests {
     @Test func eachResultIsExactOrRefusedAndTheAdvisedPlacesAreAnswered() async throws {
         let seed =
-            ProcessInfo.processInfo.environment["ECBRATES_HUGE_SEED"].flatMap(UInt64.init)
+            ProcessInfo.processInfo.environment["ECBRATES_SEED"].flatMap(UInt64.init)
             ?? UInt64.random(in: 1...999_999)
         let directory = TemporaryDirectory()
         let store = try RatesStore(url: try await PreparedStore.copy(into: directory), readOnly: true)

@@ -11,12 +11,12 @@ import Testing
 /// Signals that come before the process has its handler (while the kernel and the loader are
 /// still loading it) are counted apart: they end it by the default action, with nothing stored.
 ///
-/// `ECBRATES_INTERRUPT_SEED` and `ECBRATES_INTERRUPT_CASES` change the run (a failing case
+/// `ECBRATES_SEED` and `ECBRATES_INTERRUPT_CASES` change the run (a failing case
 /// prints the command that rebuilds it alone); long runs: `scripts/interrupt-check --cases 400`.
 @Suite struct InterruptPropertyTests {
     @Test func everyInterruptSaysWhatWasStoredAndRecordsIt() throws {
         let environment = ProcessInfo.processInfo.environment
-        let seed = environment["ECBRATES_INTERRUPT_SEED"] ?? "20261125"
+        let seed = environment["ECBRATES_SEED"] ?? "20261125"
         let cases = environment["ECBRATES_INTERRUPT_CASES"] ?? "80"
         let script = FixturePaths.root.appendingPathComponent("scripts/interrupt-check").path
         let run = try SpawnedProcess.run(
