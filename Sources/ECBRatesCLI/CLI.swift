@@ -3,9 +3,9 @@ import Foundation
 
 /// The `ecbrates` command line: parses the arguments, runs the command, prints, and returns the
 /// exit code. The executable only calls ``main(_:environment:console:)``.
-public enum CLI {
+package enum CLI {
     /// The version `--version` prints.
-    public static let version = "1.0.0"
+    package static let version = "1.0.0"
 
     /// Runs the command line `arguments` (without the program name) as the process, with its
     /// environment and standard output and error, and exits with its exit code; the executable
@@ -15,7 +15,7 @@ public enum CLI {
     /// the main thread, which drains the main queue in its run loop: no thread is started. An
     /// import, `validate`, `watch`, the shell and `convert --input` run as an async program
     /// does, on Dispatch's threads.
-    public static func start(_ arguments: [String]) -> Never {
+    package static func start(_ arguments: [String]) -> Never {
         // First of all, so that no signal meets the default action before the command says
         // how it takes one (an import stops politely and says what it stored).
         SignalTrap.armForProcess()
@@ -39,7 +39,7 @@ public enum CLI {
     }
 
     /// Runs the command line `arguments` (without the program name) and returns its exit code.
-    public static func main(
+    package static func main(
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
         console: Console = .standard()
     ) async -> Int32 {

@@ -5,16 +5,16 @@ import Synchronization
 /// standard error. Tests capture both.
 ///
 /// `Sendable`: the captured text is in a `Mutex`; the rest is immutable.
-public final class Console: Sendable {
+package final class Console: Sendable {
     /// True when standard output is a terminal (aligned text for people) .
-    public let outputIsTerminal: Bool
+    package let outputIsTerminal: Bool
     /// True when standard error is a terminal: progress bars are drawn only then.
-    public let errorIsTerminal: Bool
+    package let errorIsTerminal: Bool
     /// True when colour may be used on standard error (a terminal, and no `NO_COLOR`).
-    public let colors: Bool
+    package let colors: Bool
     private let isCapturing: Bool
     /// With `--quiet`: results and notes are dropped; warnings and errors still go out.
-    public let isQuiet: Bool
+    package let isQuiet: Bool
     private let storage: Storage
 
     /// What a console and its quiet twin share.
@@ -33,7 +33,7 @@ public final class Console: Sendable {
     }
 
     /// The process's own standard output and error.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Console {
+    package static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Console {
         let errorIsTerminal = isatty(STDERR_FILENO) != 0
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         return Console(
@@ -42,7 +42,7 @@ public final class Console: Sendable {
     }
 
     /// A console that keeps what is written, for tests.
-    public static func capturing() -> Console {
+    package static func capturing() -> Console {
         Console(outputIsTerminal: false, errorIsTerminal: false, colors: false, capturing: true)
     }
 
@@ -73,7 +73,7 @@ public final class Console: Sendable {
     }
 
     /// Writes `text` to standard output.
-    public func out(_ text: String) {
+    package func out(_ text: String) {
         if isQuiet { return }
         data(text)
     }
@@ -93,12 +93,12 @@ public final class Console: Sendable {
     }
 
     /// Writes `text` to standard error.
-    public func err(_ text: String) {
+    package func err(_ text: String) {
         if isCapturing { storage.captured.withLock { $0.err += text } } else { _ = write(text, to: STDERR_FILENO) }
     }
 
     /// What was written to standard output and error (capturing consoles only).
-    public var capturedOutput: (out: String, err: String) { storage.captured.withLock { $0 } }
+    package var capturedOutput: (out: String, err: String) { storage.captured.withLock { $0 } }
 
     /// Throws ``OutputError`` when a write to standard output has failed (a full disk behind a
     /// redirection, `/dev/full`, a closed pipe with SIGPIPE ignored): a result that did not

@@ -1,23 +1,23 @@
 import ECBRates
 
 /// The exit codes of `ecbrates`, from sysexits: a failed run never exits 0.
-public enum ExitCode {
+package enum ExitCode {
     /// The command did what it was asked.
-    public static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// `status --max-age-days`: the store is staler than allowed.
-    public static let stale: Int32 = 1
+    package static let stale: Int32 = 1
     /// EX_USAGE: the command line is wrong.
-    public static let usage: Int32 = 64
+    package static let usage: Int32 = 64
     /// EX_DATAERR: the input is not a good ECB file.
-    public static let dataError: Int32 = 65
+    package static let dataError: Int32 = 65
     /// EX_NOINPUT: the input does not exist or cannot be opened.
-    public static let noInput: Int32 = 66
+    package static let noInput: Int32 = 66
     /// EX_SOFTWARE: a bug.
-    public static let software: Int32 = 70
+    package static let software: Int32 = 70
     /// EX_IOERR: the store cannot be read or written.
-    public static let ioError: Int32 = 74
+    package static let ioError: Int32 = 74
     /// EX_TEMPFAIL: try again later (network trouble, another import running).
-    public static let tryAgainLater: Int32 = 75
+    package static let tryAgainLater: Int32 = 75
 
     /// The exit code an error means: the command line's own errors, then the kinds ECBRates
     /// sorts every other error into (``FailureKind``). The one place errors become exit codes.
