@@ -18,7 +18,9 @@ struct ServeCommand: ParsableCommand {
             file, written by a thread of its own from a 1 MiB buffer: when the log's reader does not keep up,
             lines are dropped (counted in /metrics as ecbrates_access_log_dropped_lines_total, and said on
             standard error once it flows again), never the requests. SIGHUP reopens the --access-log file
-            (after logrotate moved it). --health-listen adds a plain-HTTP listener for /healthz and /metrics
+            (after logrotate moved it). /mcp answers MCP over Streamable HTTP (the tools of 'ecbrates mcp', for
+            hosted assistants), refusing a foreign Origin (403; --mcp-origin allows one) and, with
+            --mcp-token-file, a request without the bearer token (401). --health-listen adds a plain-HTTP listener for /healthz and /metrics
             alone (a container's health check, a scraper, a probe beside a TLS server). SIGINT or SIGTERM
             stop accepting, finish the requests in flight (up to 4 s) and exit 0.
             Under systemd socket activation (LISTEN_FDS) it serves the socket it is given.
@@ -80,6 +82,19 @@ struct ServeCommand: ParsableCommand {
                 "Where the access log goes: - for standard error (the default), a file (appended to; reopened on SIGHUP), or off.",
             completion: .file))
     var accessLog: String?
+    @Option(
+        .text(
+            "--mcp-origin", value: "origins",
+            help:
+                "Origins (comma-separated, or *) whose browser-borne requests /mcp answers besides the server's own; others get 403."
+        ))
+    var mcpOrigin: String?
+    @Option(
+        .text(
+            "--mcp-token-file", value: "file",
+            help: "/mcp answers only requests with 'Authorization: Bearer <the file's first line>' (401 otherwise).",
+            completion: .file))
+    var mcpTokenFile: String?
     @Option(CommonOptions.store) var store: String?
 
     /// `--refresh`'s values.
@@ -132,6 +147,12 @@ struct ServeCommand: ParsableCommand {
             corsOrigin: cors, maxAgeDays: maxAgeDays, storeLocation: storeLocation)
         serviceSettings.version = CLI.version
         if let cacheBytes { serviceSettings.cacheBytes = cacheBytes }
+        if let mcpOrigin {
+            serviceSettings.mcp.allowedOrigins = mcpOrigin.split(separator: ",").map {
+                String($0.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        if let mcpTokenFile { serviceSettings.mcp.token = try Self.token(mcpTokenFile, command: name) }
         // Refreshing, the server imports into its store (creating it if need be); else it only reads.
         let refreshing = refresh == .auto
         let ecbBaseURL = try ImportCommand.ecbBaseURL(context.environment, command: name)
@@ -254,6 +275,25 @@ struct ServeCommand: ParsableCommand {
             }
             return (try LogWriter(.standardError, name: "standard error"), file)
         }
+    }
+
+    /// The bearer token in the first line of `path` (a file, so that it is not in `ps`): a usage
+    /// error naming the file when it cannot be read or holds no token.
+    static func token(_ path: String, command: String) throws -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError(
+                "'--mcp-token-file <file>' \(path): \(access(path, F_OK) == 0 ? "cannot be read (permission denied)" : "no such file")",
+                command: command)
+        }
+        let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard let token, !token.isEmpty, !token.contains(where: { $0.isWhitespace }) else {
+            throw UsageError(
+                "'--mcp-token-file <file>' \(path): its first line holds no token (one word, such as openssl rand -hex 32 makes)",
+                command: command)
+        }
+        return token
     }
 
     /// The PEM text of `path`, which must hold a `kind` block (`PRIVATE KEY`, `CERTIFICATE`): a

@@ -19,17 +19,29 @@ package final class MCPServer: Sendable {
     private let version: String
     private let clock: @Sendable () -> Date
     private let storeLocation: StoreLocation?
+    private let observe: (@Sendable (_ tool: String, _ failed: Bool) -> Void)?
 
     /// A server answering from `store` (found at `storeLocation`, which the status tool names);
-    /// `version` is what `serverInfo` says, `clock` is "now".
+    /// `version` is what `serverInfo` says, `clock` is "now"; `observe` hears of each tool call
+    /// (the tool, and whether it failed), for the metrics.
     package init(
         store: RatesStore, storeLocation: StoreLocation? = nil, version: String,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        observe: (@Sendable (_ tool: String, _ failed: Bool) -> Void)? = nil
     ) {
         self.store = store
         self.storeLocation = storeLocation
         self.version = version
         self.clock = clock
+        self.observe = observe
+    }
+
+    /// The tool a message calls (`tools/call`'s `name`), if it is such a call.
+    package static func calledTool(in body: [UInt8]) -> String? {
+        guard let message = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            message["method"] as? String == "tools/call"
+        else { return nil }
+        return (message["params"] as? [String: Any])?["name"] as? String
     }
 
     /// Reads messages with `readLine` until it returns nil (the client closed stdin), writing
@@ -147,6 +159,7 @@ package final class MCPServer: Sendable {
     /// `isError` and the error's JSON (`{"message","status","code"}`, as `/api/` answers it).
     func call(_ tool: MCPTool, arguments: [String: Any], modern: Bool) -> JSONText {
         var fields: [(String, JSONText)]
+        var failed = false
         do {
             let text = try answer(tool.question, arguments)
             // Before 2026-07-28 structuredContent is an object: a list goes in under the tool's name.
@@ -156,6 +169,7 @@ package final class MCPServer: Sendable {
                 ("structuredContent", structured), ("isError", .bool(false)),
             ]
         } catch {
+            failed = true
             let text = ServiceError.message(of: error, door: .mcp)
             let status = ServiceError.status(of: error)
             let json = JSONText.object([
@@ -168,6 +182,7 @@ package final class MCPServer: Sendable {
             ]
         }
         if modern { fields.append(("resultType", .string("complete"))) }
+        observe?(tool.name, failed)
         return .object(fields)
     }
 

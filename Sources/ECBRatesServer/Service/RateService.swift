@@ -20,6 +20,8 @@ package final class RateService: Sendable {
         package var version = "1.0.0"
         /// What the answer cache may hold, in bytes (``AnswerCache/maximumBytes``).
         package var cacheBytes = AnswerCache.defaultBytes
+        /// How `/mcp` is exposed (MCP over Streamable HTTP).
+        package var mcp = MCPEndpoint.Settings()
 
         /// No CORS, no freshness limit.
         package init(corsOrigin: String? = nil, maxAgeDays: Int? = nil, storeLocation: StoreLocation? = nil) {
@@ -45,6 +47,8 @@ package final class RateService: Sendable {
     private let answers: AnswerCache
     /// The page at `/` for a browser.
     private let page: HomePage
+    /// `/mcp`: the MCP tools over Streamable HTTP.
+    private let mcp: MCPEndpoint
     /// The TARGET calendar at the current second (computed once a second, not per request).
     private let calendar = Mutex<CalendarMoment?>(nil)
 
@@ -81,6 +85,10 @@ package final class RateService: Sendable {
         self.page = HomePage(store: store, storeLocation: settings.storeLocation, version: settings.version)
         self.metrics = metrics
         self.clock = clock
+        let server = MCPServer(
+            store: store, storeLocation: settings.storeLocation, version: settings.version, clock: clock,
+            observe: { metrics.recordToolCall($0, failed: $1) })
+        self.mcp = MCPEndpoint(server: server, settings: settings.mcp)
     }
 
     /// The response to `request`, and the name of the route that answered (for the metrics).
@@ -101,6 +109,7 @@ package final class RateService: Sendable {
 
     private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
         let path = request.path
+        if path == MCPEndpoint.path { return mcp.respond(to: request) }
         let isConvertPost = path == "/api/convert" && request.method == "POST"
         switch request.method {
         case "GET", "HEAD": break
@@ -203,6 +212,11 @@ package final class RateService: Sendable {
     /// bounds (``HTTPDaemonSettings/maximumHeavy``); the route names a refusal in the metrics.
     package func weigh(_ request: HTTPRequest) -> (heavy: Bool, route: String) {
         let path = request.path
+        if path == MCPEndpoint.path && request.method == "POST" {
+            // A tool call of a range is as heavy as the range asked over HTTP.
+            let tool = MCPServer.calledTool(in: request.body)
+            return tool == "series" || tool == "stats" ? (true, "mcp/\(tool ?? "")") : (false, "")
+        }
         guard request.method == "GET" || request.method == "HEAD" else { return (false, "") }
         let route: String
         if path == "/api/series" || path == "/api/stats" {

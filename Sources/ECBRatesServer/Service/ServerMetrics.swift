@@ -12,6 +12,8 @@ package final class ServerMetrics: Sendable {
         var bucketCounts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
         var count = 0
         var sum = 0.0
+        /// MCP tool calls, by tool and outcome (`tool="rate",outcome="ok"`).
+        var toolCalls: [String: Int] = [:]
     }
     private let state = Mutex(State())
     /// The access log's writer, whose written and dropped lines are reported (nil: no access log).
@@ -31,6 +33,12 @@ package final class ServerMetrics: Sendable {
             state.count += 1
             state.sum += seconds
         }
+    }
+
+    /// Counts one MCP tool call (over `/mcp`), by its tool and whether it failed.
+    package func recordToolCall(_ tool: String, failed: Bool) {
+        let key = "tool=\"\(tool)\",outcome=\"\(failed ? "error" : "ok")\""
+        state.withLock { $0.toolCalls[key, default: 0] += 1 }
     }
 
     /// Reports `writer`'s lines (written, dropped) as the access log's.
@@ -54,6 +62,11 @@ package final class ServerMetrics: Sendable {
         out += "ecbrates_http_request_duration_seconds_bucket{le=\"+Inf\"} \(state.count)\n"
         out += "ecbrates_http_request_duration_seconds_sum \(state.sum)\n"
         out += "ecbrates_http_request_duration_seconds_count \(state.count)\n"
+        out += "# HELP ecbrates_mcp_tool_calls_total MCP tool calls over /mcp, by tool and outcome (error: a result with isError).\n"
+        out += "# TYPE ecbrates_mcp_tool_calls_total counter\n"
+        for (labels, count) in state.toolCalls.sorted(by: { $0.key < $1.key }) {
+            out += "ecbrates_mcp_tool_calls_total{\(labels)} \(count)\n"
+        }
         let lines = accessLog.withLock { $0 }?.counts ?? LogWriter.Counts()
         out += "# HELP ecbrates_access_log_written_lines_total Access-log lines written.\n"
         out += "# TYPE ecbrates_access_log_written_lines_total counter\n"

@@ -15,6 +15,7 @@ import Testing
             PythonTools.system,
             [PythonTools.serverScript("access_log_check.py"), "stall", CommandRun.executable.path, store.path])
         #expect(run.status == 0 && run.out.hasPrefix("ok: "), "\(run.out) \(run.err.suffix(3_000))")
+        print(run.out)
     }
 
     @Test func aMovedAccessLogIsReopenedOnSIGHUPWithNoLineLost() async throws {

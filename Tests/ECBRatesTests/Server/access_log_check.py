@@ -5,12 +5,12 @@
     access_log_check.py rotate ECBRATES STORE FOLDER
 
 stall: the server's standard error is a pipe that is read up to the "serving" line and never
-again (a stalled journald, `serve 2>&1 | cmd` where cmd stops). First the same load with standard
-error read (the usual rate), then with it stalled: wrk's 8 connections for 4 s must get their
-answers at no less than half the usual rate with no errors, /healthz must answer within 1 s
-throughout, /metrics must count the dropped lines, and SIGTERM must end the server within 5 s.
-Then once more, stalled and then read again: one notice on standard error says how many lines
-were dropped, as many as /metrics counted.
+again (a stalled journald, `serve 2>&1 | cmd` where cmd stops). First the same load with
+standard error read (the usual rate), then with it stalled: wrk's 8 connections for 4 s must get
+their answers at no less than a fifth of the usual rate (the bug was a 200-fold fall) with no
+errors, /healthz must answer within 1 s throughout, /metrics must count the dropped lines, and
+SIGTERM must end the server within 5 s. Then once more, stalled and then read again: one notice
+on standard error says how many lines were dropped, as many as /metrics counted.
 
 rotate: --access-log FOLDER/access.log; requests 1..N, `mv access.log access.log.1`, SIGHUP,
 requests N+1..M: every request's line is in one of the two files, once (none lost by the
@@ -22,34 +22,13 @@ import http.client
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start(binary, store, extra, stderr):
-    port = free_port()
-    env = dict(os.environ, ECBRATES_NOW="2026-10-01T12:00:00Z")
-    process = subprocess.Popen(
-        [binary, "serve", "--listen", f"127.0.0.1:{port}", "--store", store] + extra,
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr, env=env)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return process, port
-        except OSError:
-            assert process.poll() is None, f"the server ended at start: {process.returncode}"
-            time.sleep(0.05)
-    raise AssertionError("the server did not start listening in 30 s")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_process import start  # noqa: E402
 
 
 def get(port, path, timeout=5):
@@ -113,9 +92,17 @@ def stall(binary, store):
     stop.set()
     watcher.join()
     assert errors is None, out
-    assert stalled >= usual * 0.5, f"{stalled:.0f} requests/s with the log stalled, {usual:.0f} when read"
+    # The failure this catches is a collapse (workers blocked in write(2): ~300 requests/s where
+    # ~70,000 were answered); a fifth of the usual rate leaves room for a machine shared with
+    # other tests, and none for the collapse.
+    assert stalled >= usual * 0.2, f"{stalled:.0f} requests/s with the log stalled, {usual:.0f} when read"
     assert worst and max(worst) < 1.0, f"/healthz took {max(worst):.2f} s with the log stalled"
     dropped = metric(port, "ecbrates_access_log_dropped_lines_total")
+    for _ in range(10):  # a busy machine may not fill the 1 MiB buffer in 4 s: more load until it has
+        if dropped > 0:
+            break
+        wrk(port, seconds=2)
+        dropped = metric(port, "ecbrates_access_log_dropped_lines_total")
     written = metric(port, "ecbrates_access_log_written_lines_total")
     assert dropped > 0, f"no dropped lines counted ({written} written) though the log was never read"
     began = time.monotonic()
@@ -131,9 +118,13 @@ def stall(binary, store):
     # Once the log flows again, one line says how many were lost.
     process, port = start(binary, store, [], subprocess.PIPE)
     process.stderr.readline()
-    wrk(port, seconds=2)
-    lost = metric(port, "ecbrates_access_log_dropped_lines_total")
-    assert lost > 0, "no lines dropped in 2 s of load with the log stalled"
+    # Load until the buffer (1 MiB, ~13,000 lines) has overflowed: on a busy machine 2 s may not.
+    for _ in range(10):
+        wrk(port, seconds=2)
+        lost = metric(port, "ecbrates_access_log_dropped_lines_total")
+        if lost > 0:
+            break
+    assert lost > 0, "no lines dropped in 20 s of load with the log stalled"
     drained = []
     reader = threading.Thread(target=lambda: drained.append(process.stderr.read()), daemon=True)
     reader.start()

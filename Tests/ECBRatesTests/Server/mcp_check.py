@@ -4,6 +4,12 @@ command line and against an independent oracle (the ECB's XML read with expat, t
 computed with fractions).
 
   mcp_check.py ECBRATES_BINARY STORE ECB_XML SEED CASES [--protocol auto|legacy|2026-07-28] [--case N]
+               [--url http://HOST:PORT/mcp [--token TOKEN]]
+
+With --url, the SDK's Streamable HTTP client (`mcp.client.streamable_http.streamable_http_client`)
+talks to a running `ecbrates serve` at that URL instead of starting `ecbrates mcp` (with
+`Authorization: Bearer TOKEN` when --token is given); every check is the same, so the tools'
+answers over HTTP are held to the command line's, as over stdio.
 
 Starts `ECBRATES_BINARY mcp --store STORE` with ECBRATES_NOW=2026-10-01T12:00:00Z through
 `mcp.client.stdio.stdio_client` and `mcp.ClientSession` (PyPI `mcp` 2.3.0), negotiates the
@@ -48,6 +54,7 @@ from server_oracle import ended_between, read_ecb  # noqa: E402  (the oracle's e
 import mcp.types as types  # noqa: E402
 from mcp import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError  # noqa: E402
 from mcp.types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS  # noqa: E402
 
@@ -387,7 +394,17 @@ async def negotiate(session, protocol, problems):
         return session.protocol_version, f"initialize (server/discover answered {error.code} {error.message})"
 
 
-async def run(binary, store, xml_path, seed, cases, protocol, only):
+def transport(binary, store, url, token, errlog):
+    """The client's streams: stdio to `ecbrates mcp`, or Streamable HTTP to URL."""
+    if url is None:
+        parameters = StdioServerParameters(command=binary, args=["mcp", "--store", store], env={"ECBRATES_NOW": NOW})
+        return stdio_client(parameters, errlog=errlog)
+    import httpx2
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers, timeout=60))
+
+
+async def run(binary, store, xml_path, seed, cases, protocol, only, url=None, token=None):
     oracle = Oracle(xml_path)
     failures = []
     checked = 0
@@ -396,10 +413,10 @@ async def run(binary, store, xml_path, seed, cases, protocol, only):
         failures.append(f"seed {seed} {where}: {what}")
         print(failures[-1], flush=True)
 
-    parameters = StdioServerParameters(command=binary, args=["mcp", "--store", store], env={"ECBRATES_NOW": NOW})
     with tempfile.TemporaryFile("w+") as errlog:
         try:
-            async with stdio_client(parameters, errlog=errlog) as (read, write):
+            async with transport(binary, store, url, token, errlog) as streams:
+                read, write = streams[0], streams[1]
                 async with ClientSession(read, write, read_timeout_seconds=60,
                                          client_info=types.Implementation(name="ecbrates-mcp-check", version="1")) as session:
                     problems = []
@@ -498,7 +515,7 @@ async def run(binary, store, xml_path, seed, cases, protocol, only):
 def main():
     warnings.simplefilter("ignore", MCPDeprecationWarning)
     arguments = sys.argv[1:]
-    options = {"--protocol": "auto", "--case": None}
+    options = {"--protocol": "auto", "--case": None, "--url": None, "--token": None}
     for name in list(options):
         if name in arguments:
             at = arguments.index(name)
@@ -510,7 +527,8 @@ def main():
     binary, store, xml_path = os.path.abspath(arguments[0]), os.path.abspath(arguments[1]), arguments[2]
     seed, cases = int(arguments[3]), int(arguments[4])
     only = int(options["--case"]) if options["--case"] is not None else None
-    checked, failures = asyncio.run(run(binary, store, xml_path, seed, cases, options["--protocol"], only))
+    checked, failures = asyncio.run(run(binary, store, xml_path, seed, cases, options["--protocol"], only,
+                                        options["--url"], options["--token"]))
     if failures:
         print(f"{len(failures)} failures in {checked} checks (seed {seed}); rebuild one case with: "
               f"{os.path.basename(sys.argv[0])} ECBRATES_BINARY STORE XML {seed} {cases} --case C")
