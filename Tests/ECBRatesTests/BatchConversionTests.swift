@@ -45,7 +45,7 @@ import Testing
         let stopped = try await batch(input)
         #expect(stopped.status == 65)
         #expect(
-            stopped.err.hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected YYYY-MM-DD\n"), "\(stopped.err)"
+            stopped.err.hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected a day that exists: February 2024 has 29 days (01 to 29)\n"), "\(stopped.err)"
         )
         let skipped = try await batch(input, ["--skip-bad-rows"])
         #expect(skipped.status == 0, "\(skipped)")
@@ -54,7 +54,7 @@ import Testing
         try #require(out.count == 6, "the header and the five rows: \(skipped.out)")
         #expect(out[0] == "date,amount,from,to,rate,rate_day,result,error")
         #expect(out[1] == "2024-03-28,100,USD,JPY,151.18860419942651004,2024-03-28,15119,")
-        #expect(out[2] == #"2024-02-30,1,USD,JPY,,,,"line 3: date ""2024-02-30"" is not a day; expected YYYY-MM-DD""#)
+        #expect(out[2] == #"2024-02-30,1,USD,JPY,,,,"line 3: date ""2024-02-30"" is not a day; expected a day that exists: February 2024 has 29 days (01 to 29)""#)
         #expect(
             out[3]
                 == #"2023-06-01,5,RUB,EUR,,,,"line 4: RUB has no rate on 2023-06-01: the ECB suspended its rouble rate from 2022-03-02; RUB was last quoted on 2022-03-01, and not since""#
@@ -66,7 +66,7 @@ import Testing
         #expect(out[5].hasPrefix("2024-03-28,2,USD,GBP,0.79") && out[5].hasSuffix(","), "\(out[5])")
         let lines = skipped.err.split(separator: "\n").map(String.init)
         try #require(lines.count == 4, "\(skipped.err)")
-        #expect(lines[0].hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected YYYY-MM-DD"))
+        #expect(lines[0].hasSuffix("in.csv:3: date \"2024-02-30\" is not a day; expected a day that exists: February 2024 has 29 days (01 to 29)"))
         #expect(
             lines[1].hasSuffix(
                 "in.csv:4: RUB has no rate on 2023-06-01: the ECB suspended its rouble rate from 2022-03-02; RUB was last quoted on 2022-03-01, and not since"

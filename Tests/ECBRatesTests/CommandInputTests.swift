@@ -129,7 +129,7 @@ import Testing
         #expect(status == 64)
         #expect(
             console.capturedOutput.err
-                == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD","code":"bad-parameter","exitStatus":64}"#
+                == #"{"error":"The value '2024-02-30' is invalid for '--date <day>': expected a day that exists: February 2024 has 29 days (01 to 29)","code":"bad-parameter","exitStatus":64}"#
                 + "\n")
     }
 }

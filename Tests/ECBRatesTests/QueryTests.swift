@@ -246,7 +246,7 @@ import Testing
         #expect(day.status == 64)
         #expect(
             day.err.hasPrefix(
-                "Error: The value '2024-02-30' is invalid for '--date <day>': expected a day as YYYY-MM-DD\n"))
+                "Error: The value '2024-02-30' is invalid for '--date <day>': expected a day that exists: February 2024 has 29 days (01 to 29)\n"))
         let amount = try await ask(["convert", "1,5", "USD", "JPY"])
         #expect(amount.status == 64)
         #expect(

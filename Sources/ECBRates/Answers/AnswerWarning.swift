@@ -6,7 +6,7 @@ import EurofxrefFeed
 /// `warnings` array, as `{"code","message"}`, so that a program sees it with the answer.
 public struct AnswerWarning: Sendable, Equatable {
     /// A stable word a program tests: `stale-store`, `incomplete-answer`, `missing-currency`,
-    /// `skipped-rows`.
+    /// `skipped-rows`, `large-answer`.
     public let code: String
     /// The sentence for people.
     public let message: String
@@ -36,6 +36,22 @@ public struct AnswerWarning: Sendable, Equatable {
         return AnswerWarning(
             code: "incomplete-answer",
             message: "the answer is incomplete: the store lacks the rates of \(days), which the ECB has published")
+    }
+
+    /// Past this many rates (days × currencies) an ungrouped series says how to ask a smaller
+    /// one: about 20 years of one currency, or 6 months of all of them.
+    public static let largeSeriesRates = 5_000
+
+    /// An ungrouped series of `days` rows and `currencies` columns, when it holds more than
+    /// ``largeSeriesRates`` rates: how to ask for less (a model's context, a page, a person).
+    public static func largeAnswer(days: Int, currencies: Int) -> AnswerWarning? {
+        let rates = days * currencies
+        guard rates > largeSeriesRates else { return nil }
+        return AnswerWarning(
+            code: "large-answer",
+            message:
+                "the answer holds \(rates) rates (\(days) days × \(currencies) currenc\(currencies == 1 ? "y" : "ies")); grouped by week, month or year, or over a shorter range, it is smaller"
+        )
     }
 
     /// The warning as the JSON answers carry it.

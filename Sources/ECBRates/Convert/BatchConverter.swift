@@ -237,7 +237,7 @@ public struct BatchConverter: Sendable {
         }
         let dayText = Self.trimmed(record.fields[columns[0]])
         guard let day = CalendarDay(dayText) else {
-            return bad("date \"\(dayText)\" is not a day; expected YYYY-MM-DD")
+            return bad("date \"\(dayText)\" is not a day; expected \(QuestionField.impossibleDay(dayText) ?? "YYYY-MM-DD")")
         }
         let amountText = Self.trimmed(record.fields[columns[1]])
         let amount: Decimal

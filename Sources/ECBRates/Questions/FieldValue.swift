@@ -40,7 +40,7 @@ extension QuestionField {
             }
             return .currencies(codes)
         case .day:
-            guard let day = CalendarDay(text) else { throw refuse(expected) }
+            guard let day = CalendarDay(text) else { throw refuse(Self.impossibleDay(text) ?? expected) }
             return .day(day)
         case .moment:
             guard let moment = AsOfMoment.parse(text) else { throw refuse(expected) }
@@ -72,10 +72,20 @@ extension QuestionField {
         // A JSON true or false reaches us as an NSNumber too (of type "c"): only a flag takes it.
         let isBoolean = (value as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false
         switch value {
+        case let text as String where text.hasPrefix(JSONNumberLiteral.marker):
+            // A JSON number, as its literal text (JSONNumberLiteral): the same rule as that text
+            // given as a string, for the kinds that take numbers; refused by the others.
+            let literal = String(text.dropFirst(JSONNumberLiteral.marker.count))
+            switch kind {
+            case .amount, .count: return try parse(literal)
+            default: throw QuestionRefusal(.badValue(self, given: literal, expected: expected))
+            }
         case let text as String:
             return try parse(text)
         case let list as [Any] where kind == .currencies:
-            guard let codes = list as? [String] else {
+            guard let codes = (list as? [String])?.map({ JSONNumberLiteral.literal($0) ?? $0 }),
+                codes.allSatisfy({ !$0.isEmpty })
+            else {
                 throw QuestionRefusal(.badValue(self, given: "\(list)", expected: expected))
             }
             return try parse(codes.joined(separator: ","))
@@ -104,6 +114,24 @@ extension QuestionField {
         default:
             throw QuestionRefusal(.badValue(self, given: "\(value)", expected: expected))
         }
+    }
+
+    /// What is wrong with `text` when it has a day's form, YYYY-MM-DD, but names no day ("a day
+    /// that exists: February 2024 has 29 days"); nil when it does not have that form.
+    public static func impossibleDay(_ text: String) -> String? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        guard (1...12).contains(month) else { return "a day that exists: a month is 01 to 12, not \(parts[1])" }
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        let length = CalendarDay.daysInMonth(year: year, month: month)
+        guard day == 0 || day > length else { return nil }
+        return "a day that exists: \(months[month - 1]) \(year) has \(length) days (01 to \(length))"
     }
 
     /// Three letters, A to Z: an ISO 4217 code's form. The one place the rule is written.

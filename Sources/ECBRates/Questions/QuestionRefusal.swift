@@ -1,7 +1,8 @@
 /// A question that cannot be asked as given: a field's value is not of its kind, a field the
 /// question needs is missing, one it does not know is given, or two fields disagree. Its words
-/// name the fields as the door that asked spells them; its code is `bad-parameter` everywhere
-/// (exit 64 on the command line, HTTP 400).
+/// name the fields as the door that asked spells them, and quote a value given at most 64
+/// characters long (``shown(_:)``); its code is `bad-parameter` (exit 64 on the command line,
+/// HTTP 400), or `conflicting-parameters` for two fields that disagree (HTTP 422).
 public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
     /// What is wrong.
     public enum Reason: Sendable {
@@ -15,6 +16,18 @@ public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
         case givenTwice(QuestionField, spelled: [String])
         /// Two fields that do not go together: the words, given the door.
         case conflict(@Sendable (Door) -> String)
+
+        /// The reason with each value given as a message may quote it (``QuestionRefusal/shown(_:)``).
+        var shortened: Reason {
+            switch self {
+            case .badValue(let field, let given, let expected):
+                .badValue(field, given: QuestionRefusal.shown(given), expected: expected)
+            case .unknown(let name, let given):
+                .unknown(name: QuestionRefusal.shown(name), given: QuestionRefusal.shown(given))
+            case .givenTwice(let field, let spelled): .givenTwice(field, spelled: spelled.map(QuestionRefusal.shown))
+            case .missing, .conflict: self
+            }
+        }
     }
 
     /// What is wrong.
@@ -31,7 +44,7 @@ public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
 
     /// The refusal in `door`'s words.
     public func message(for door: Door) -> String {
-        switch (reason, door) {
+        switch (reason.shortened, door) {
         case (.badValue(let field, let given, let expected), .commandLine):
             return "The value '\(given)' is invalid for \(door.label(field)): expected \(expected)"
         case (.badValue(let field, let given, let expected), .api),
@@ -57,4 +70,10 @@ public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message(for: .commandLine) }
+
+    /// A value as a message quotes it: whole up to 64 characters; else its first 64, "…" and its
+    /// length, so that a long bad value (a model's 10,000 characters) is not repeated whole.
+    public static func shown(_ value: String) -> String {
+        value.count <= 64 ? value : "\(value.prefix(64))… (\(value.count) characters)"
+    }
 }

@@ -82,6 +82,9 @@ public struct SeriesQuestion: Question {
         }
         return Answered(
             table,
-            warnings: [.incompleteAnswer(missing: table.missing), to == nil ? Self.staleWarning(queries) : nil])
+            warnings: [
+                .incompleteAnswer(missing: table.missing), to == nil ? Self.staleWarning(queries) : nil,
+                grouping == nil ? .largeAnswer(days: table.rows.count, currencies: table.currencies.count) : nil,
+            ])
     }
 }

@@ -38,6 +38,7 @@ package final class MCPServer: Sendable {
 
     /// The tool a message calls (`tools/call`'s `name`), if it is such a call.
     package static func calledTool(in body: [UInt8]) -> String? {
+        let body = Array(JSONNumberLiteral.protect(String(decoding: body, as: UTF8.self)).utf8)
         guard let message = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             message["method"] as? String == "tools/call"
         else { return nil }
@@ -55,7 +56,12 @@ package final class MCPServer: Sendable {
     /// The response to one message (nil for a notification or a response).
     package func handle(_ line: String) -> String? {
         guard !line.allSatisfy(\.isWhitespace) else { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed]) else {
+        // Numbers are kept as their text (JSONNumberLiteral): 1e400 is a bad argument of its
+        // call, answered with the call's id, not a message that cannot be read.
+        let protected = JSONNumberLiteral.protect(line)
+        guard
+            let object = try? JSONSerialization.jsonObject(with: Data(protected.utf8), options: [.fragmentsAllowed])
+        else {
             return Self.error(id: .null, code: -32700, "parse error: the line is not JSON")
         }
         if let batch = object as? [Any] {
@@ -72,12 +78,17 @@ package final class MCPServer: Sendable {
             return Self.error(id: id, code: -32600, "invalid request: not a JSON-RPC 2.0 message")
         }
         let rawID = message["id"]
-        guard let method = message["method"] as? String else {
+        // (A method that was a number is a string of its text here: JSONNumberLiteral.)
+        guard let method = message["method"] as? String, JSONNumberLiteral.literal(method) == nil else {
             // A response to us (none is expected) has a result or an error; anything else is wrong.
             if message["result"] != nil || message["error"] != nil { return nil }
             return Self.error(id: rawID.map(Self.idText) ?? .null, code: -32600, "invalid request: no method")
         }
         guard let rawID else { return nil }  // a notification (initialized, cancelled)
+        // An id is a string, a number (kept as its text) or null; true, an object or a list is not.
+        guard rawID is String || rawID is NSNull else {
+            return Self.error(id: .null, code: -32600, "invalid request: an id is a string, a number or null")
+        }
         let id = Self.idText(rawID)
         let params = message["params"] as? [String: Any] ?? [:]
         // A request of the modern era names its revision in its envelope.
@@ -142,7 +153,8 @@ package final class MCPServer: Sendable {
             return Self.result(id: id, .object(fields))
         case "tools/call":
             guard let name = params["name"] as? String, let tool = MCPTool.all.first(where: { $0.name == name }) else {
-                return Self.error(id: id, code: -32602, "unknown tool: \(params["name"] ?? "(none)")")
+                let named = (params["name"]).map { JSONNumberLiteral.literal($0) ?? "\($0)" } ?? "(none)"
+                return Self.error(id: id, code: -32602, "unknown tool: \(QuestionRefusal.shown(named))")
             }
             let given = params["arguments"]
             guard given == nil || given is [String: Any] else {
@@ -220,6 +232,7 @@ package final class MCPServer: Sendable {
     }
 
     private static func idText(_ id: Any) -> JSONText {
+        if let number = JSONNumberLiteral.literal(id) { return .raw(number) }
         switch id {
         case let string as String: return .string(string)
         case let number as NSNumber: return .raw("\(number)")

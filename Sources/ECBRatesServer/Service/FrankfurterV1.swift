@@ -72,7 +72,8 @@ struct FrankfurterV1 {
     static let currenciesWindow = 14
 
     private static func notADate(_ text: String) -> ServiceError {
-        ServiceError(status: 422, "\(text) is not a date (expected YYYY-MM-DD)")
+        ServiceError(
+            status: 422, "\(QuestionRefusal.shown(text)) is not a date (expected \(QuestionField.impossibleDay(text) ?? "YYYY-MM-DD"))")
     }
 
     /// `/latest` or `/{date}`: the publication that answers for the question's day (the newest

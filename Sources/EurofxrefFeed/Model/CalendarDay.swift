@@ -124,7 +124,8 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    /// The number of days of `month` (1 to 12) of `year`, in the Gregorian calendar.
+    public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: return 30

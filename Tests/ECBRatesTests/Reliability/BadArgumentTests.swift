@@ -34,7 +34,7 @@ import Testing
         // Malformed days, amounts, numbers and choices.
         Row(
             arguments: ["rate", "USD", "--date", "2024-13-01"],
-            message: "The value '2024-13-01' is invalid for '--date <day>': expected a day as YYYY-MM-DD",
+            message: "The value '2024-13-01' is invalid for '--date <day>': expected a day that exists: a month is 01 to 12, not 13",
             command: "rate"),
         Row(
             arguments: ["rate", "USD", "--date", "yesterday"],
@@ -42,7 +42,7 @@ import Testing
             command: "rate"),
         Row(
             arguments: ["series", "USD", "--from", "2024-02-30"],
-            message: "The value '2024-02-30' is invalid for '--from <day>': expected a day as YYYY-MM-DD",
+            message: "The value '2024-02-30' is invalid for '--from <day>': expected a day that exists: February 2024 has 29 days (01 to 29)",
             command: "series"),
         Row(
             arguments: ["convert", "abc", "USD", "JPY"],

@@ -153,7 +153,7 @@ import Testing
             status, headers, body, cut = post("broken.csv")
             assert status == 200 and cut is not None, "a failure past the first 64 KiB must cut the answer short"
             last = body.splitlines()[-1]
-            assert last == b'error: request body:20002: date "2024-02-30" is not a day; expected YYYY-MM-DD', last
+            assert last == b'error: request body:20002: date "2024-02-30" is not a day; expected a day that exists: February 2024 has 29 days (01 to 29)', last
             status, headers, body, cut = post("bad.csv")
             # The code `convert --input` gives the same file (it exits 65: bad data).
             assert status == 422 and b'"code":"bad-data"' in body, (status, body)
@@ -253,7 +253,7 @@ import Testing
             ),
             (
                 "/2024-02-30", 422,
-                #"{"message":"2024-02-30 is not a date (expected YYYY-MM-DD)","status":422,"code":"unprocessable"}"#
+                #"{"message":"2024-02-30 is not a date (expected a day that exists: February 2024 has 29 days (01 to 29))","status":422,"code":"unprocessable"}"#
             ),
             (
                 "/latest?symbol=USD", 422,
@@ -290,7 +290,7 @@ import Testing
             ),
             (
                 "/api/rate?currencies=USD&date=2024-02-30", 400,
-                #"{"message":"parameter date=2024-02-30 is invalid: expected a day as YYYY-MM-DD","status":400,"code":"bad-parameter"}"#
+                #"{"message":"parameter date=2024-02-30 is invalid: expected a day that exists: February 2024 has 29 days (01 to 29)","status":400,"code":"bad-parameter"}"#
             ),
         ]
         for (path, status, body) in cases {

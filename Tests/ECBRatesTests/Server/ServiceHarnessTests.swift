@@ -52,7 +52,7 @@ import Testing
         let bad = try harness.request("/api/rate?currencies=USD&date=2024-13-01")
         #expect(
             try Self.json(bad)["message"] as? String
-                == "parameter date=2024-13-01 is invalid: expected a day as YYYY-MM-DD")
+                == "parameter date=2024-13-01 is invalid: expected a day that exists: a month is 01 to 12, not 13")
         let missing = try harness.request("/api/convert?amount=100&from=USD")
         #expect(
             try Self.json(missing)["message"] as? String == "parameter to is required (like to=JPY)")
