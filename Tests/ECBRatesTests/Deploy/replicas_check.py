@@ -172,6 +172,41 @@ def get(port, target, headers=None, timeout=10):
         connection.close()
 
 
+def post_mcp(port, message, headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        sent = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream", **(headers or {})}
+        connection.request("POST", "/mcp", body=json.dumps(message).encode(), headers=sent)
+        response = connection.getresponse()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    finally:
+        connection.close()
+
+
+def mcp_session(port):
+    """None when an MCP session works end to end through nginx; else what went wrong."""
+    status, headers, body = post_mcp(port, {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "replicas", "version": "1"}}})
+    if status != 200 or json.loads(body)["result"]["protocolVersion"] != "2025-11-25":
+        return f"initialize: {status} {body[:200]!r}"
+    if "x-cache-status" in headers:
+        return f"/mcp went through nginx's cache ({headers['x-cache-status']})"
+    status, _, body = post_mcp(port, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    if status != 202 or body:
+        return f"the notification: {status} {body[:200]!r}"
+    status, _, body = post_mcp(port, {"jsonrpc": "2.0", "id": "c", "method": "tools/call", "params": {
+        "name": "convert", "arguments": {"amount": "100", "from": "USD", "to": "JPY", "date": "2024-03-28"}}},
+        {"MCP-Protocol-Version": "2025-11-25", "Origin": f"http://127.0.0.1:{port}"})
+    answer = json.loads(body) if status == 200 else {}
+    if answer.get("id") != "c" or answer.get("result", {}).get("structuredContent", {}).get("result") != 15119:
+        return f"tools/call: {status} {body[:300]!r}"
+    status, _, body = post_mcp(port, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                               {"Origin": "https://evil.example"})
+    if status != 403:
+        return f"a foreign Origin: {status} {body[:200]!r}"
+    return None
+
+
 def wait_until(what, predicate, seconds=15):
     until = time.monotonic() + seconds
     while time.monotonic() < until:
@@ -392,6 +427,12 @@ def main():
             if problem:
                 fail(f"{REVALIDATED_URL} after revalidation: {problem}")
             time.sleep(0.4)  # the background revalidation's answer
+
+        # (c) an MCP session through nginx's /mcp: initialize, the notification, a call, and a
+        # foreign Origin refused by the replica behind it (nginx passes Host and Origin as sent).
+        mcp_problem = mcp_session(nginx_port)
+        if mcp_problem:
+            fail(f"MCP through nginx: {mcp_problem}")
     except BaseException:
         stop_all(nginx_process, replicas)
         if arguments.keep:
