@@ -5,7 +5,8 @@ import Synchronization
 /// that whoever logs (a thread answering a request) never waits for the log's reader.
 ///
 /// ``write(_:)`` appends a line to the buffer and returns; the writer thread takes all that is
-/// buffered and writes it in one `write(2)`. When the sink stops taking bytes (a pipe nobody
+/// buffered and writes it in one `write(2)`, every ``flushInterval`` or as soon as 64 KiB wait
+/// (a busy server's lines are written in batches, with no wake-up per line). When the sink stops taking bytes (a pipe nobody
 /// reads, a stalled journald, a full disk), the buffer fills and further lines are **dropped and
 /// counted** (``Counts/dropped``), never waited for; once a write goes through again, one line on
 /// standard error says how many were lost. This is HAProxy's policy for its logs (never block on
@@ -41,6 +42,10 @@ package final class LogWriter: @unchecked Sendable {
     /// The buffer's bound, by default: 1 MiB, about 10,000 access-log lines (a fraction of a
     /// second of a busy server, many seconds of a normal one).
     package static let defaultCapacity = 1 << 20
+    /// How long a line may wait in the buffer: a line is on its way within this.
+    package static let flushInterval = 0.05
+    /// Buffered bytes that wake the writer before the interval is over.
+    static let flushBytes = 64 << 10
 
     private struct State {
         var pending: [UInt8] = []
@@ -102,7 +107,7 @@ package final class LogWriter: @unchecked Sendable {
             }
             state.pending.append(contentsOf: utf8)
             state.pendingLines += 1
-            if state.writerIdle {
+            if state.writerIdle && state.pending.count >= Self.flushBytes {
                 state.writerIdle = false
                 wakeWriter = true
             }
@@ -170,7 +175,7 @@ package final class LogWriter: @unchecked Sendable {
             }
             lost += dropped
             if batch.isEmpty && !reopening && !stopping {
-                wake.wait()
+                _ = wake.wait(timeout: .now() + Self.flushInterval)
                 continue
             }
             if !batch.isEmpty {
