@@ -135,16 +135,7 @@ import Testing
         let shell = try Self.runShellAsOther(["rate USD --date 2024-03-28", "quit"], store: store)
         #expect(shell.status == 0 && shell.out.contains("USD 1.0811 on 2024-03-28"), "\(shell)")
 
-        let watchArguments = ["watch", "USD", "--format", "ndjson", "--store", store.path]
-        let watch: InteractiveProcess
-        if getuid() == 0 {
-            watch = try InteractiveProcess(
-                Self.setpriv, arguments: Self.asNobody + [CommandRun.executable.path] + watchArguments,
-                directory: directory.url)
-        } else {
-            chmod(directory.url.path, 0o555)
-            watch = try InteractiveProcess(CommandRun.executable, arguments: watchArguments, directory: directory.url)
-        }
+        let watch = try Self.watchAsOther(store: store, in: directory)
         let first = watch.readLine(timeout: 30)
         #expect(first?.contains(#""date":"2026-09-29""#) == true, "\(first ?? "nothing")")
         chmod(directory.url.path, 0o755)
@@ -183,16 +174,7 @@ import Testing
         #expect(shell.status == 0 && shell.out.contains("USD 1.0811 on 2024-03-28"), "\(shell)")
         #expect(shell.err.contains("later changes to it cannot be seen"), "\(shell.err)")
 
-        let watchArguments = ["watch", "USD", "--format", "ndjson", "--store", store.path]
-        let watch: InteractiveProcess
-        if getuid() == 0 {
-            watch = try InteractiveProcess(
-                Self.setpriv, arguments: Self.asNobody + [CommandRun.executable.path] + watchArguments,
-                directory: directory.url)
-        } else {
-            chmod(directory.url.path, 0o555)
-            watch = try InteractiveProcess(CommandRun.executable, arguments: watchArguments, directory: directory.url)
-        }
+        let watch = try Self.watchAsOther(store: store, in: directory)
         let first = watch.readLine(timeout: 30)
         #expect(first?.contains(#""date":"2026-09-30""#) == true, "\(first ?? "nothing")")
         watch.interrupt()
@@ -205,6 +187,18 @@ import Testing
             ), "\(errors)")
         // Nothing was made beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["rates.sqlite"])
+    }
+
+    /// `ecbrates watch USD --format ndjson` on `store`, run by the other user (its directory
+    /// made read-only when that user is this one).
+    static func watchAsOther(store: URL, in directory: TemporaryDirectory) throws -> InteractiveProcess {
+        let arguments = ["watch", "USD", "--format", "ndjson", "--store", store.path]
+        if getuid() == 0 {
+            return try InteractiveProcess(
+                setpriv, arguments: asNobody + [CommandRun.executable.path] + arguments, directory: directory.url)
+        }
+        chmod(directory.url.path, 0o555)
+        return try InteractiveProcess(CommandRun.executable, arguments: arguments, directory: directory.url)
     }
 
     /// Runs `ecbrates shell` as the other user with `lines` on its standard input.

@@ -163,12 +163,15 @@ struct ServeCommand: ParsableCommand {
             ? try RatesStore(url: storeURL, mergingIntoViewContext: false) : try RatesStore.forQueries(at: storeURL)
         let service = RateService(store: store, settings: serviceSettings, clock: { context.now })
         service.metrics.countLines(of: accessLog)
+        // What both listeners do with a finished exchange and with libmicrohttpd's messages.
+        let completed: @Sendable (HTTPDaemon.Exchange) -> Void = { exchange in
+            service.metrics.record(exchange)
+            accessLog?.write(AccessLog.line(exchange, at: Date()))
+        }
+        let daemonLog: @Sendable (String) -> Void = { errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") }
         let daemon = try HTTPDaemon(
             settings: settings, handler: { service.respond(to: $0) }, weigh: { service.weigh($0) },
-            completed: { exchange in
-                service.metrics.record(exchange)
-                accessLog?.write(AccessLog.line(exchange, at: Date()))
-            }, log: { errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
+            completed: completed, log: daemonLog)
         // The health listener: /healthz and /metrics, as the main one answers them, in plain HTTP.
         let healthDaemon = try healthSettings.map { health in
             try HTTPDaemon(
@@ -183,10 +186,7 @@ struct ServeCommand: ParsableCommand {
                     }
                     return service.respond(to: request)
                 },
-                completed: { exchange in
-                    service.metrics.record(exchange)
-                    accessLog?.write(AccessLog.line(exchange, at: Date()))
-                }, log: { errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") })
+                completed: completed, log: daemonLog)
         }
         let stop = ImportInterruption()
         let signals = SignalTrap.attach(stop)

@@ -35,8 +35,6 @@ package final class LogWriter: @unchecked Sendable {
         package var written = 0
         /// Lines dropped: the buffer was full (the sink did not take them in time), or a write failed.
         package var dropped = 0
-        /// Reopens that failed (the old file goes on being written).
-        package var reopenFailures = 0
     }
 
     /// The buffer's bound, by default: 1 MiB, about 10,000 access-log lines (a fraction of a
@@ -211,7 +209,6 @@ package final class LogWriter: @unchecked Sendable {
         let opened = Self.open(path)
         if opened < 0 {
             let code = errno
-            state.withLock { $0.counts.reopenFailures += 1 }
             notice("cannot reopen \(path) (\(String(cString: strerror(code)))); writing on to the file as it was")
             return
         }

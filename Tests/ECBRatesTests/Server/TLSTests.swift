@@ -36,12 +36,7 @@ import Testing
         #expect(run.status == 0, "\(run.out.suffix(2_000)) \(run.err.suffix(2_000))")
         #expect(run.out.split(separator: "\n").last?.hasPrefix("ok ") == true, "\(run.out.suffix(500))")
         // curl, by the name the certificate carries.
-        let curl = try SpawnedProcess.run(
-            URL(fileURLWithPath: "/usr/bin/curl"),
-            ["-s", "--cacert", ca.path, "https://localhost:\(served.port)/2024-03-28?symbols=USD"])
-        #expect(curl.out == #"{"amount":1,"base":"EUR","date":"2024-03-28","rates":{"USD":1.0811}}"# + "\n")
-        let ended = try served.stop()
-        #expect(ended.status == 0)
+        try Self.expectCurlAnswersOverHTTPS(served, trusting: ca)
     }
 
     /// Issue 46: beside an HTTPS server, `--health-listen` answers /healthz and /metrics (and
@@ -67,6 +62,12 @@ import Testing
         let other = try RawHTTP.get("/2024-03-28?symbols=USD", port: healthPort)
         #expect(other.status == 404 && other.body == "--health-listen answers /healthz and /metrics only\n")
         // The main port still speaks HTTPS only.
+        try Self.expectCurlAnswersOverHTTPS(served, trusting: ca)
+    }
+
+    /// curl, trusting `ca`, gets a day's rate over HTTPS by the certificate's name; then the
+    /// server stops cleanly.
+    static func expectCurlAnswersOverHTTPS(_ served: ServedStore, trusting ca: URL) throws {
         let curl = try SpawnedProcess.run(
             URL(fileURLWithPath: "/usr/bin/curl"),
             ["-s", "--cacert", ca.path, "https://localhost:\(served.port)/2024-03-28?symbols=USD"])
