@@ -84,17 +84,23 @@ extension RatesStore {
                 let rows = try context.fetchValues(
                     FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high }),
                     \.date, \.currencySymbol, \.exchangeRate, \.importRun?.objectID)
-                try writer.performAndWait {
-                    for (date, currency, value, run) in rows {
+                // One batch insert per window: no managed objects for rows nobody edits (a snapshot
+                // of the whole history took seconds through objects).
+                var next = rows.startIndex
+                let request = BatchInsertRequest<Eurofxrefhist>(dictionaryHandler: { row in
+                    while next < rows.endIndex {
+                        let (date, currency, value, run) = rows[next]
+                        next += 1
                         if let run, !visibleRuns.contains(run) { continue }
-                        let rate = Eurofxrefhist(context: writer)
-                        rate.date = date
-                        rate.currencySymbol = currency
-                        rate.exchangeRate = undo[Key(day: date, currency: currency)] ?? value
+                        row = [
+                            "date": date.attributeValue, "currencySymbol": .string(currency),
+                            "exchangeRate": .decimal(undo[Key(day: date, currency: currency)] ?? value),
+                        ]
+                        return false
                     }
-                    try writer.save()
-                    writer.reset()
-                }
+                    return true
+                })
+                try writer.performAndWait { _ = try writer.execute(request) }
                 windowStart = windowEnd.adding(days: 1)
             }
         }

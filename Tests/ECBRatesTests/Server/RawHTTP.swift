@@ -62,11 +62,13 @@ enum RawHTTP {
         return fd
     }
 
-    /// `GET path` with `headers`, answered (Connection: close).
-    static func get(_ path: String, port: Int, method: String = "GET", headers: [String: String] = [:]) throws -> Answer
-    {
+    /// `GET path` with `headers`, answered (Connection: close); an answer that takes longer than
+    /// `timeout` seconds reads as status 0 with an empty body.
+    static func get(
+        _ path: String, port: Int, method: String = "GET", headers: [String: String] = [:], timeout: Int = 10
+    ) throws -> Answer {
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { request += "\(name): \(value)\r\n" }
-        return try send(request + "\r\n", port: port)
+        return try send(request + "\r\n", port: port, timeout: timeout)
     }
 }
