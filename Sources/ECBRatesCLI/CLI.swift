@@ -94,15 +94,30 @@ package enum CLI {
         return status
     }
 
-    /// The commands, in the order help lists them.
-    static let commands: [CommandEntry] = [
-        CommandEntry(ImportCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(RateCommand.self),
-        CommandEntry(ConvertCommand.self), CommandEntry(LatestCommand.self), CommandEntry(StatsCommand.self),
-        CommandEntry(SeriesCommand.self), CommandEntry(CurrenciesCommand.self), CommandEntry(ExportCommand.self),
-        CommandEntry(CorrectionsCommand.self), CommandEntry(StatusCommand.self), CommandEntry(ShellCommand.self),
-        CommandEntry(WatchCommand.self), CommandEntry(ServeCommand.self), CommandEntry(MCPCommand.self),
-        CommandEntry(ManCommand.self), CommandEntry(CompletionsCommand.self),
+    /// The commands, in the order help lists them: the import's, then one per question
+    /// (``Questions/all``, each ``QuestionCommand`` unless it has a command of its own), then
+    /// the rest.
+    static var commands: [CommandEntry] {
+        [CommandEntry(ImportCommand.self), CommandEntry(ValidateCommand.self)]
+            + Questions.all.map { commandsOfTheirOwn[$0.name] ?? entry(asking: $0) }
+            + [
+                CommandEntry(ExportCommand.self), CommandEntry(ShellCommand.self), CommandEntry(WatchCommand.self),
+                CommandEntry(ServeCommand.self), CommandEntry(MCPCommand.self), CommandEntry(ManCommand.self),
+                CommandEntry(CompletionsCommand.self),
+            ]
+    }
+
+    /// The questions whose command adds to the question: `convert --input`, `series --chart`,
+    /// `status --max-age-days`.
+    static let commandsOfTheirOwn: [String: CommandEntry] = [
+        ConvertQuestion.name: CommandEntry(ConvertCommand.self), SeriesQuestion.name: CommandEntry(SeriesCommand.self),
+        StatusQuestion.name: CommandEntry(StatusCommand.self),
     ]
+
+    /// The command that asks `question`.
+    private static func entry<Q: Question>(asking _: Q.Type) -> CommandEntry {
+        CommandEntry(QuestionCommand<Q>.self)
+    }
 
     /// Prints help or the version, or runs the parsed command.
     static func run(_ invocation: Invocation, context: CommandContext) async throws -> Int32 {

@@ -109,7 +109,8 @@ struct CompletionTests {
         #expect(
             run.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == [
                 "rate\tShow the rate of one or more currencies (or all) on a day (default: the newest).",
-                "--format\ttext, json or csv (default: text).", "json\ttext, json or csv (default: text).", "USD",
+                "--format\ttext, json, csv or ndjson (default: text).",
+                "json\ttext, json, csv or ndjson (default: text).", "USD",
                 "USD,JPY",
                 "quarter\tOne row per week (from Monday), month, quarter or year, with its count of days: the mean of its rates, or --statistic.",
                 "wide\tlong or wide (default: long).", "Fixtures/eurofxref-daily.xml",

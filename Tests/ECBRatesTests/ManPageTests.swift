@@ -7,8 +7,8 @@ import Testing
 /// the command's help names (so the two cannot drift).
 struct ManPageTests {
     static let commands = [
-        "import", "validate", "rate", "convert", "latest", "stats", "series", "currencies", "export", "corrections",
-        "status", "shell", "watch", "serve", "mcp", "man", "completions",
+        "import", "validate", "rate", "convert", "latest", "series", "stats", "currencies", "corrections", "status",
+        "export", "shell", "watch", "serve", "mcp", "man", "completions",
     ]
 
     @Test(arguments: [""] + commands)

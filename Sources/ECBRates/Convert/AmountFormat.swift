@@ -17,7 +17,7 @@ import Foundation
 /// without a named format, an amount that could be read two ways (`1,234`, `1.234,56`, or
 /// `1.234` in a semicolon-separated file, where the point is most likely a thousands
 /// separator) is refused as ambiguous.
-public enum AmountFormat: String, Sendable, CaseIterable {
+public enum AmountFormat: String, Sendable, CaseIterable, FieldChoice {
     case plain = "1234.56"
     case commaGrouped = "1,234.56"
     case apostropheGrouped = "1'234.56"

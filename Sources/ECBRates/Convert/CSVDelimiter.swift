@@ -1,6 +1,6 @@
 /// What separates the fields of a CSV: a comma (RFC 4180), a semicolon (what spreadsheets write
 /// where the comma is the decimal separator, across most of Europe) or a tab.
-public enum CSVDelimiter: String, Sendable, CaseIterable {
+public enum CSVDelimiter: String, Sendable, CaseIterable, FieldChoice {
     case comma
     case semicolon
     case tab

@@ -12,6 +12,12 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     /// An SVG chart (series).
     case svg
 
+    /// The formats every question's answer is written in for programs, at every door (`/api/`'s
+    /// `format`, the command line's `--format`).
+    public static let programFormats: [OutputFormat] = [.json, .csv, .ndjson]
+    /// The formats a question's command offers: text for a person, then the programs' formats.
+    public static let questionFormats: [OutputFormat] = [.text] + programFormats
+
     /// True for the formats programs read, whose errors are JSON too.
     public var isJSON: Bool { self == .json || self == .ndjson }
 }

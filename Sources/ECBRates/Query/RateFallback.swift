@@ -1,5 +1,5 @@
 /// What a rate query does on a day without a rate for the currency (a weekend, a holiday).
-public enum RateFallback: String, Sendable, CaseIterable {
+public enum RateFallback: String, Sendable, CaseIterable, FieldChoice {
     /// No rate is an error.
     case none
     /// The latest earlier day with a rate, within 14 days (the default).

@@ -12,7 +12,7 @@ import Foundation
 /// ```
 public struct SeriesGrouper {
     /// The length of a period.
-    public enum Period: String, Sendable, CaseIterable {
+    public enum Period: String, Sendable, CaseIterable, FieldChoice {
         /// Monday to Sunday.
         case week
         /// A calendar month.
@@ -40,7 +40,7 @@ public struct SeriesGrouper {
     }
 
     /// The figure of a period.
-    public enum Statistic: String, Sendable, CaseIterable {
+    public enum Statistic: String, Sendable, CaseIterable, FieldChoice {
         /// The mean of the period's rates (unrounded, 38 significant digits).
         case mean
         /// The period's first rate.

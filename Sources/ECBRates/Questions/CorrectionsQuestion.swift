@@ -9,21 +9,23 @@ public struct CorrectionsQuestion: Question {
         The corrections the ECB made to rates already stored, newest first: the day, the currency, the old and \
         new value, and the import that recorded it.
         """
-    public static let fields: [QuestionField] = [
-        QuestionField(name: "currency", kind: .currency, help: "Only corrections of this currency."),
-        QuestionField(name: "since", kind: .day, help: "Only corrections of rates of this day or later."),
-    ]
+    public static let abstract = "List the corrections the ECB made to rates already stored, newest first."
+    public static let discussion: String? = """
+        An import that finds a stored rate published again with another value stores the new value and
+        records the correction: the day, the currency, the old and new value, and the import that made
+        it. 'ecbrates rate --as-of <time>' answers with the values from before a correction. A store
+        written by a release before corrections were recorded lists those made since it was upgraded.
+        """
     public static var answerSchema: JSONText { AnswerSchema.corrections }
 
     /// Only corrections of this currency.
+    @Field(QuestionField(name: "currency", kind: .currency, help: "Only corrections of this currency."))
     public var currency: String?
     /// Only corrections of rates of this day or later.
+    @Field(QuestionField(name: "since", kind: .day, help: "Only corrections of rates of this day or later."))
     public var since: CalendarDay?
 
-    public init(_ input: QuestionInput) {
-        currency = input.currency("currency")
-        since = input.day("since")
-    }
+    public init() {}
 
     public func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<CorrectionList> {
         Answered(

@@ -10,26 +10,21 @@ public struct LatestQuestion: Question {
         All rates of the newest publication (or of a day), per euro or another base; a currency asked for that \
         has no rate that day is named in a warning and left out.
         """
-    public static let fields: [QuestionField] = [
-        QuestionField(name: "currencies", kind: .currencies, help: "Only these currencies (USD,JPY,…)."),
-        .date, .base, .asOf,
-    ]
+    public static let abstract = "Show all rates of the newest stored day (or of --date), per euro or per --base."
+    public static let discussion: String? =
+        "A currency asked for with --currencies that has no rate that day is named in a warning and left out."
     public static var answerSchema: JSONText { AnswerSchema.rates }
 
     /// Only these currencies (nil: all).
+    @Field(QuestionField(name: "currencies", kind: .currencies, help: "Only these currencies (USD,JPY,…)."))
     public var currencies: [String]?
     /// The day (nil: the newest stored).
-    public var date: CalendarDay?
+    @Field(.date) public var date: CalendarDay?
     /// The currency quoted against.
-    public var base: String
-    public var asOf: Date?
+    @Field(.base) public var base: String = "EUR"
+    @Field(.asOf) public var asOf: Date?
 
-    public init(_ input: QuestionInput) {
-        currencies = input.currencies("currencies")
-        date = input.day("date")
-        base = input.currency("base") ?? "EUR"
-        asOf = input.moment("as_of")
-    }
+    public init() {}
 
     public var lastDayAsked: CalendarDay? { date }
 

@@ -1,8 +1,8 @@
 import EurofxrefFeed
 import Foundation
 
-/// A question ecbrates answers, as a value: its fields (declared once, in ``fields``), their
-/// cross-checks (in `init`), and the function that answers it from the store. Every door is
+/// A question ecbrates answers, as a value: its fields (declared once, each a ``Field``
+/// property), their cross-checks (``check()``), and the function that answers it from the store. Every door is
 /// derived from it: the command line's options, `/api/<name>`, the MCP tool `<name>` with its
 /// input and output schemas, and the OpenAPI document; and every door gives the same answer,
 /// warnings included, rendered by the answer's one renderer.
@@ -14,7 +14,7 @@ import Foundation
 /// let answered = try await store.read { try question.answer($0, context: QuestionContext()) }
 /// print(answered.rendered(as: .json), terminator: "")
 /// ```
-public protocol Question: Sendable {
+public protocol Question: FieldSet {
     /// The answer's type.
     associatedtype Answer: RenderableAnswer
     /// Its name: the command, the `/api/` path and the MCP tool (`rate`).
@@ -23,16 +23,16 @@ public protocol Question: Sendable {
     static var title: String { get }
     /// What it answers, for a person or a model choosing it.
     static var summary: String { get }
-    /// Its fields, in the order help lists them.
-    static var fields: [QuestionField] { get }
+    /// One sentence for a person at a terminal: the command's line in `ecbrates help` and its
+    /// manual page's name line.
+    static var abstract: String { get }
+    /// More for that person (the command's help and manual page), when there is more to say.
+    static var discussion: String? { get }
     /// The JSON Schema of its answer's JSON (``AnswerSchema``).
     static var answerSchema: JSONText { get }
     /// Whether an answer stays true while the store does not change (false: it depends on more,
     /// such as the store's file, and is not kept by a cache).
     static var isCacheable: Bool { get }
-
-    /// The question of `input`'s values, cross-checked; a ``QuestionRefusal`` when two disagree.
-    init(_ input: QuestionInput) throws(QuestionRefusal)
 
     /// The moment it is asked as of (`as_of`), if any: the door answers it from the store as it
     /// was then.
@@ -48,6 +48,8 @@ public protocol Question: Sendable {
 
 extension Question {
     public static var isCacheable: Bool { true }
+    public static var discussion: String? { nil }
+
     public var asOf: Date? { nil }
     public var lastDayAsked: CalendarDay? { nil }
 
@@ -80,12 +82,13 @@ extension Question {
         return .staleStore(newest: newest, missing: missing)
     }
 
-    /// A refusal when `from` is after `to`.
-    static func checkRange(from: CalendarDay?, to: CalendarDay?) throws(QuestionRefusal) {
-        guard let from, let to, from > to else { return }
-        let (first, last) = (field("from"), field("to"))
+    /// A refusal when the day of `from` is after the day of `to`.
+    static func checkRange(from: Field<CalendarDay?>, to: Field<CalendarDay?>) throws(QuestionRefusal) {
+        guard let day = from.wrappedValue, let last = to.wrappedValue, day > last else { return }
+        let (first, end) = (from.field, to.field)
+        let (from, to) = (day, last)
         throw QuestionRefusal(
-            .conflict { door in "\(door.label(first)) (\(from)) is after \(door.label(last)) (\(to))" })
+            .conflict { door in "\(door.label(first)) (\(from)) is after \(door.label(end)) (\(to))" })
     }
 }
 

@@ -10,6 +10,10 @@ public struct QuestionInput: Sendable, Equatable {
     /// No value given.
     public init() {}
 
+    /// The input a question is being made of (``Question/init(_:)``): each ``Field`` of the
+    /// question reads its value from it as the question's `init()` makes the field.
+    @TaskLocal static var beingRead: QuestionInput?
+
     /// Sets `name`'s value.
     public mutating func set(_ name: String, _ value: FieldValue) { values[name] = value }
 
@@ -18,6 +22,9 @@ public struct QuestionInput: Sendable, Equatable {
 
     /// Whether `name` was given.
     public func has(_ name: String) -> Bool { values[name] != nil }
+
+    // By name, for a door with words of its own (Frankfurter's `symbols`, `amount`): a question
+    // reads its values through its ``Field`` properties instead.
 
     /// A currency code.
     public func currency(_ name: String) -> String? {

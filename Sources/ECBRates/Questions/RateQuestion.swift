@@ -11,32 +11,32 @@ public struct RateQuestion: Question {
         TARGET holiday) answers with the fallback's publication (default: the previous one) and says which day \
         it used.
         """
-    public static let fields: [QuestionField] = [
-        QuestionField(
-            name: "currencies", kind: .currencies,
-            help: "Currency codes, comma-separated (USD or USD,GBP); all when left out.", placement: .argument,
-            aliases: ["currency"]),
-        .date, .base, .fallback, .asOf,
-    ]
+    public static let abstract = "Show the rate of one or more currencies (or all) on a day (default: the newest)."
+    public static let discussion: String? = """
+        Rates are units of the currency per euro (or per --base). A day without a rate (a weekend, a
+        TARGET holiday) takes the rate of the ECB's publication before it, within 14 days, and says so;
+        --fallback changes that, for each currency on its own. A currency the euro replaced (or the ECB
+        suspended) has no rate after its end, and no fallback crosses it. Published rates are shown as
+        the ECB wrote them; cross and interpolated rates to 6 significant digits (20 in JSON and CSV).
+        """
     public static var answerSchema: JSONText { AnswerSchema.rateOrRates }
 
     /// The currencies (nil: all).
+    @Field(
+        QuestionField(
+            name: "currencies", kind: .currencies,
+            help: "Currency codes, comma-separated (USD or USD,GBP); all when left out.", placement: .argument,
+            aliases: ["currency"]))
     public var currencies: [String]?
     /// The day (nil: the newest stored).
-    public var date: CalendarDay?
+    @Field(.date) public var date: CalendarDay?
     /// The currency quoted against.
-    public var base: String
+    @Field(.base) public var base: String = "EUR"
     /// What answers a day without a rate.
-    public var fallback: RateFallback
-    public var asOf: Date?
+    @Field(.fallback) public var fallback: RateFallback = .previous
+    @Field(.asOf) public var asOf: Date?
 
-    public init(_ input: QuestionInput) {
-        currencies = input.currencies("currencies")
-        date = input.day("date")
-        base = input.currency("base") ?? "EUR"
-        fallback = input.choice("fallback", RateFallback.self) ?? .previous
-        asOf = input.moment("as_of")
-    }
+    public init() {}
 
     public var lastDayAsked: CalendarDay? { date }
 

@@ -10,51 +10,55 @@ public struct SeriesQuestion: Question {
         figure per week, month, quarter or year (mean, first, last, min or max). A range that reaches business \
         days whose rates are out but not stored is refused, unless partial.
         """
-    public static let fields: [QuestionField] = [
+    public static let abstract = "Show the rates of one or more currencies day by day, or draw them."
+    public static let discussion: String? = """
+        One row per day with a rate. --chart draws a line chart in the terminal; --format svg writes an SVG chart;
+        --format ndjson streams one JSON object per line in constant memory. A range that reaches business days
+        whose rates are out but not stored is an error, unless --partial.
+        """
+    public static var answerSchema: JSONText { AnswerSchema.series }
+
+    /// The currencies.
+    @Field(
         QuestionField(
             name: "currencies", kind: .currencies, help: "Currency codes, comma-separated (USD,JPY).",
-            isRequired: true, placement: .argument),
-        .from("The first day (default: a year before {to})."), .to, .base,
+            isRequired: true, placement: .argument))
+    public var currencies: [String] = []
+    /// The first day (nil: a year before the last).
+    @Field(.from("The first day (default: a year before {to}).")) public var from: CalendarDay?
+    /// The last day (nil: the newest stored).
+    @Field(.to) public var to: CalendarDay?
+    /// The currency quoted against.
+    @Field(.base) public var base: String = "EUR"
+    /// One row per period (nil: one row per day).
+    @Field(
         QuestionField(
             name: "group", kind: .choice(SeriesGrouper.Period.allCases.map(\.rawValue)),
             help:
                 "One row per week (from Monday), month, quarter or year, with its count of days: the mean of its rates, or {statistic}.",
-            valueName: "period"),
+            valueName: "period"))
+    public var group: SeriesGrouper.Period?
+    /// A period's figure (nil: the mean).
+    @Field(
         QuestionField(
             name: "statistic", kind: .choice(SeriesGrouper.Statistic.allCases.map(\.rawValue)),
-            help: "With {group}: mean (default), first, last, min or max.", valueName: "figure"),
-        .partial, .asOf,
-    ]
-    public static var answerSchema: JSONText { AnswerSchema.series }
-
-    /// The currencies.
-    public var currencies: [String]
-    /// The first day (nil: a year before the last).
-    public var from: CalendarDay?
-    /// The last day (nil: the newest stored).
-    public var to: CalendarDay?
-    /// The currency quoted against.
-    public var base: String
-    /// One row per period, with its figure (nil: one row per day).
-    public var grouping: SeriesTable.Grouping?
+            help: "With {group}: mean (default), first, last, min or max.", valueName: "figure"))
+    public var statistic: SeriesGrouper.Statistic?
     /// Whether a range the store lacks days of is answered from what it holds.
-    public var partial: Bool
-    public var asOf: Date?
+    @Field(.partial) public var partial = false
+    @Field(.asOf) public var asOf: Date?
 
-    public init(_ input: QuestionInput) throws(QuestionRefusal) {
-        currencies = input.currencies("currencies") ?? []
-        from = input.day("from")
-        to = input.day("to")
-        base = input.currency("base") ?? "EUR"
-        partial = input.flag("partial")
-        asOf = input.moment("as_of")
-        let statistic = input.choice("statistic", SeriesGrouper.Statistic.self)
-        grouping = input.choice("group", SeriesGrouper.Period.self).map {
-            SeriesTable.Grouping(period: $0, statistic: statistic ?? .mean)
-        }
-        try Self.checkRange(from: from, to: to)
-        if statistic != nil && grouping == nil {
-            let (statistic, group) = (Self.field("statistic"), Self.field("group"))
+    public init() {}
+
+    /// One row per period, with its figure (nil: one row per day).
+    public var grouping: SeriesTable.Grouping? {
+        group.map { SeriesTable.Grouping(period: $0, statistic: statistic ?? .mean) }
+    }
+
+    public func check() throws(QuestionRefusal) {
+        try Self.checkRange(from: _from, to: _to)
+        if statistic != nil && group == nil {
+            let (statistic, group) = (_statistic.field, _group.field)
             throw QuestionRefusal(.conflict { door in "\(door.label(statistic)) needs \(door.label(group))" })
         }
     }

@@ -10,34 +10,29 @@ public struct StatsQuestion: Question {
         history), and its change. A range that reaches business days whose rates are out but not stored is \
         refused, unless partial.
         """
-    public static let fields: [QuestionField] = [
-        QuestionField(
-            name: "currency", kind: .currency, help: "A currency code, like USD.", isRequired: true,
-            placement: .argument),
-        .from("The first day (default: the first stored day)."), .to, .base, .partial, .asOf,
-    ]
+    public static let abstract = "Show the first, last, lowest, highest and mean rate of a currency, and its change."
     public static var answerSchema: JSONText { AnswerSchema.stats }
 
     /// The currency.
-    public var currency: String
+    @Field(
+        QuestionField(
+            name: "currency", kind: .currency, help: "A currency code, like USD.", isRequired: true,
+            placement: .argument))
+    public var currency = ""
     /// The first day (nil: the first stored).
-    public var from: CalendarDay?
+    @Field(.from("The first day (default: the first stored day).")) public var from: CalendarDay?
     /// The last day (nil: the newest stored).
-    public var to: CalendarDay?
+    @Field(.to) public var to: CalendarDay?
     /// The currency quoted against.
-    public var base: String
+    @Field(.base) public var base: String = "EUR"
     /// Whether a range the store lacks days of is answered from what it holds.
-    public var partial: Bool
-    public var asOf: Date?
+    @Field(.partial) public var partial = false
+    @Field(.asOf) public var asOf: Date?
 
-    public init(_ input: QuestionInput) throws(QuestionRefusal) {
-        currency = input.currency("currency") ?? ""
-        from = input.day("from")
-        to = input.day("to")
-        base = input.currency("base") ?? "EUR"
-        partial = input.flag("partial")
-        asOf = input.moment("as_of")
-        try Self.checkRange(from: from, to: to)
+    public init() {}
+
+    public func check() throws(QuestionRefusal) {
+        try Self.checkRange(from: _from, to: _to)
     }
 
     public var lastDayAsked: CalendarDay? { to }

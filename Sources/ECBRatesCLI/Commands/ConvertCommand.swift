@@ -4,21 +4,7 @@ import Foundation
 
 /// `ecbrates convert`: an amount from one currency into another, or every row of a CSV file.
 struct ConvertCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        name: "convert",
-        abstract: "Convert an amount between two currencies (EUR included), through the euro.",
-        discussion: """
-            Computed in decimal from the published rates, with no rounding on the way; the result is rounded once,
-            half away from zero, to the target currency's minor units (2 for USD, 0 for JPY) unless --precision.
-
-            With --input, every row of a CSV file is converted on its own day: the header names date, amount, from
-            and to columns (in any order, among others), separated by commas, semicolons or tabs (found in the
-            header, and said when not commas; --delimiter chooses); the output is the same rows plus rate, rate_day
-            and result, with the same separator, streamed in constant memory. Amounts are read as 1234.56 unless
-            --number-format names their form (1,234.56, 1.234,56, …); one that could be read two ways is refused.
-            A bad row stops the batch with its line number (exit 65), unless --skip-bad-rows. --output writes the
-            result whole or not at all.
-            """)
+    static let configuration = CommandConfiguration(question: ConvertQuestion.self)
 
     @Asked(ConvertQuestion.self, argumentsOptional: true) var asked: QuestionInput
     @Option(
@@ -45,7 +31,7 @@ struct ConvertCommand: ParsableCommand {
                 "With --input: how amounts are written: 1234.56 (default), 1,234.56, 1'234.56, 1.234,56 (or 1 234,56) or 1234,56."
         )) var numberFormat: AmountFormat?
     @Option(CommonOptions.output) var output: String?
-    @Option(CommonOptions.format([.text, .json, .csv])) var format: OutputFormat?
+    @Option(CommonOptions.format(OutputFormat.questionFormats)) var format: OutputFormat?
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
@@ -72,13 +58,17 @@ struct ConvertCommand: ParsableCommand {
     /// `convert --input FILE`: every row of a CSV, converted on the main context.
     func batch(_ input: String, asked: QuestionInput, context: CommandContext) async throws -> Int32 {
         let name = Self.configuration.name
-        if let extra = asked.amount("amount")?.text ?? asked.currency("from") ?? asked.currency("to") {
-            throw UsageError("Unexpected argument '\(extra)' with '--input <file>'", command: name)
+        // The question's fields, typed (its positional words are the rows' here, and refused).
+        let given: ConvertQuestion
+        do { given = try ConvertQuestion(asked) } catch {
+            throw UsageError(error.message(for: .commandLine), command: name, code: error.code)
         }
-        let fallback = asked.choice("fallback", RateFallback.self) ?? .previous
-        let precision = asked.count("precision")
-        let asOf = asked.moment("as_of")
-        if asked.has("date") {
+        // The words fill the amount first: any word given is an amount.
+        if ConvertQuestion.fields.contains(where: { $0.placement == .argument && asked.has($0.name) }) {
+            throw UsageError("Unexpected argument '\(given.amount.text)' with '--input <file>'", command: name)
+        }
+        let (fallback, precision, asOf) = (given.fallback, given.precision, given.asOf)
+        if given.date != nil {
             throw UsageError(
                 "'--date <day>' cannot be used with '--input <file>': each row has its date", command: name)
         }

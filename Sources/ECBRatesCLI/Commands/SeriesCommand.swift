@@ -5,18 +5,11 @@ import Foundation
 /// `ecbrates series`: rates day by day (or week by week, month by month), as a table, a
 /// chart, an SVG file or a stream of JSON lines.
 struct SeriesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        name: "series",
-        abstract: "Show the rates of one or more currencies day by day, or draw them.",
-        discussion: """
-            One row per day with a rate. --chart draws a line chart in the terminal; --format svg writes an SVG chart;
-            --format ndjson streams one JSON object per line in constant memory. A range that reaches business days
-            whose rates are out but not stored is an error, unless --partial.
-            """)
+    static let configuration = CommandConfiguration(question: SeriesQuestion.self)
 
     @Asked(SeriesQuestion.self) var asked: QuestionInput
     @Flag(FlagSpec("--chart", help: "Draw a line chart in the terminal instead of the table.")) var chart: Bool
-    @Option(CommonOptions.format([.text, .json, .csv, .ndjson, .svg])) var format: OutputFormat?
+    @Option(CommonOptions.format(OutputFormat.questionFormats + [.svg])) var format: OutputFormat?
     @Option(CommonOptions.output) var output: String?
     @Option(CommonOptions.store) var store: String?
 

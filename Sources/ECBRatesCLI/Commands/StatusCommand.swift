@@ -3,17 +3,7 @@ import Foundation
 
 /// `ecbrates status`: what the store holds and whether it is up to date.
 struct StatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        name: "status",
-        abstract: "Show what the store holds, its last import, and whether it is up to date.",
-        discussion: """
-            Up to date means the store has the rates of every TARGET business day whose rates are out
-            (around 16:00 CET), and no hole: no business day without rates between its first and newest
-            days. Complete history means it begins where its history should: on the ECB's first day
-            (1999-01-04), or on the day an 'import --from' asked for. With --max-age-days, the command
-            exits 1, naming each reason, when the newest stored day is more days older than the newest day
-            due, when the store has a hole, or when its history is incomplete: for monitoring a cron job.
-            """)
+    static let configuration = CommandConfiguration(question: StatusQuestion.self)
 
     @Option(
         .integer(
@@ -24,7 +14,7 @@ struct StatusCommand: ParsableCommand {
     var maxAge: Int?
     @Flag(CommonOptions.quiet) var quiet: Bool
     @Asked(StatusQuestion.self) var asked: QuestionInput
-    @Option(CommonOptions.format([.text, .json, .csv]), default: .text) var format: OutputFormat
+    @Option(CommonOptions.format(OutputFormat.questionFormats), default: .text) var format: OutputFormat
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }

@@ -20,8 +20,11 @@ struct MCPTool: Sendable {
     /// The tool's name (`rate`, `convert`, …): the question's.
     var name: String { question.name }
 
-    /// The tools, in the order `tools/list` gives them.
-    static let all = Questions.all.map(MCPTool.init)
+    /// The tools of the built-in questions, made once.
+    static let builtIn = Questions.builtIn.map(MCPTool.init)
+    /// A tool per question of ``Questions/all``, in the order `tools/list` gives them: the
+    /// built-in ones, then any added.
+    static var all: [MCPTool] { builtIn + Questions.all.dropFirst(Questions.builtIn.count).map(MCPTool.init) }
 
     /// The tool as `tools/list` describes it. Before the 2026-07-28 revision a result's
     /// `structuredContent` is an object, so a list answer is under the tool's name there, and

@@ -161,9 +161,9 @@ final class HomePage: Sendable {
                 known
                 ? nil
                 : Common(
-                    latest: outcome(.success(LatestQuestion(QuestionInput()))),
-                    currencies: outcome(.success(CurrenciesQuestion(QuestionInput()))),
-                    storeStatus: outcome(.success(StatusQuestion(QuestionInput()))))
+                    latest: outcome(.success(LatestQuestion())),
+                    currencies: outcome(.success(CurrenciesQuestion())),
+                    storeStatus: outcome(.success(StatusQuestion())))
             return Read(
                 convert: outcome(asked.convert), chart: outcome(asked.chart, door: Self.chartDoor),
                 chartRange: (try? asked.chart.get()).flatMap { try? $0.range(queries) }, common: common)

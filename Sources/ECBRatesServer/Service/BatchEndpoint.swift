@@ -15,17 +15,15 @@ struct BatchEndpoint {
         // and how the body is written.
         // A row's own fields given as parameters: the caller meant GET's one conversion.
         if let row = request.query.first(where: { parameter in
-            ConvertQuestion.fields.contains { $0.name == parameter.name } && !Self.fields.contains { $0.name == parameter.name }
+            ConvertQuestion.fields.contains { $0.name == parameter.name }
+                && !ConvertBatch.fields.contains { $0.name == parameter.name }
         }) {
             throw ServiceError(
                 status: 400,
-                "parameter \(row.name)=\(row.value) is not one of POST /api/convert's (\(Self.fields.map(\.name).joined(separator: ", "))): a POST converts the rows of its CSV body (date,amount,from,to); GET /api/convert?amount=…&from=…&to=… converts one amount",
+                "parameter \(row.name)=\(row.value) is not one of POST /api/convert's (\(ConvertBatch.fields.map(\.name).joined(separator: ", "))): a POST converts the rows of its CSV body (date,amount,from,to); GET /api/convert?amount=…&from=…&to=… converts one amount",
                 code: "bad-parameter")
         }
-        let input = try QuestionInput.reading(
-            Self.fields, parameters: request.query.map { (name: $0.name, value: $0.value) })
-        let fallback = input.choice("fallback", RateFallback.self) ?? .previous
-        let precision = input.count("precision")
+        let settings = try ConvertBatch(parameters: request.query.map { (name: $0.name, value: $0.value) })
         // The body, as a file the converter's reader reads (a temporary file, unlinked at once).
         var template = Array((NSTemporaryDirectory() + "/ecbrates-batch-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -38,9 +36,10 @@ struct BatchEndpoint {
         guard written == request.body.count, lseek(descriptor, 0, SEEK_SET) == 0 else {
             throw ServiceError(status: 500, "cannot hold the request body")
         }
-        var converter = BatchConverter(store: store, fallback: fallback, precision: precision, now: { now })
-        converter.delimiter = input.choice("delimiter", CSVDelimiter.self)
-        converter.amountFormat = input.choice("number_format", AmountFormat.self)
+        var converter = BatchConverter(
+            store: store, fallback: settings.fallback, precision: settings.precision, now: { now })
+        converter.delimiter = settings.delimiter
+        converter.amountFormat = settings.numberFormat
         converter.door = .api
         let reader = CSVRecordReader(descriptor: descriptor, name: "request body")
         let (stream, writer) = try HTTPBodyStream.make()
@@ -77,19 +76,6 @@ struct BatchEndpoint {
         answer.stream = stream
         return answer
     }
-
-    /// The parameters of a batch: those of `convert` that apply to every row, and how the body
-    /// is written (the OpenAPI document's, and the ones read).
-    static let fields = [ConvertQuestion.field("fallback"), ConvertQuestion.field("precision"), delimiter, numberFormat]
-
-    /// `delimiter`: what separates the body's fields (default: found in its header).
-    static let delimiter = QuestionField(
-        name: "delimiter", kind: .choice(CSVDelimiter.allCases.map(\.rawValue)),
-        help: "comma, semicolon or tab between fields (default: found in the header).")
-    /// `number_format`: how the body's amounts are written.
-    static let numberFormat = QuestionField(
-        name: "number_format", kind: .choice(AmountFormat.allCases.map(\.rawValue)),
-        help: "How amounts are written: 1234.56 (default), 1,234.56, 1'234.56, 1.234,56 (or 1 234,56) or 1234,56.")
 
     /// The bytes read before the answer's status is decided.
     static let decidingBytes = 65_536

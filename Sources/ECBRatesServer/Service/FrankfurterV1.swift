@@ -24,7 +24,7 @@ struct FrankfurterV1 {
     func answer(_ path: String, _ request: HTTPRequest, now: Date) throws -> (EndpointAnswer, route: String) {
         if path == "/currencies" {
             _ = try FrankfurterParameters.input(request, [])
-            let asked = try api.ask(CurrenciesQuestion(QuestionInput()), now: now, fixedConversionRates: false)
+            let asked = try api.ask(CurrenciesQuestion(), now: now, fixedConversionRates: false)
             // As Frankfurter lists them: the currencies quoted in the 14 days up to the newest
             // publication (Frankfurter: up to today), and the euro.
             let since = asked.newest?.adding(days: -Self.currenciesWindow)
@@ -73,7 +73,9 @@ struct FrankfurterV1 {
 
     private static func notADate(_ text: String) -> ServiceError {
         ServiceError(
-            status: 422, "\(QuestionRefusal.shown(text)) is not a date (expected \(QuestionField.impossibleDay(text) ?? "YYYY-MM-DD"))")
+            status: 422,
+            "\(QuestionRefusal.shown(text)) is not a date (expected \(QuestionField.impossibleDay(text) ?? "YYYY-MM-DD"))"
+        )
     }
 
     /// `/latest` or `/{date}`: the publication that answers for the question's day (the newest
@@ -114,7 +116,8 @@ struct FrankfurterV1 {
                 question.currencies =
                     (try queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map(\.code) + ["EUR"])
             }
-            question.currencies.removeAll { $0 == question.base }
+            let base = question.base
+            question.currencies.removeAll { $0 == base }
             try RangeLimit.check(from: from, to: to, currencies: question.currencies.count)
             (question.from, question.to) = (from, end == nil ? nil : to)
         }

@@ -55,7 +55,7 @@ struct FrankfurterV2 {
                 request, [.init("scope", field: Self.scope)], handled: ["providers"]
             )
             .has("scope")
-            let asked = try api.ask(CurrenciesQuestion(QuestionInput()), now: now, fixedConversionRates: false)
+            let asked = try api.ask(CurrenciesQuestion(), now: now, fixedConversionRates: false)
             let list = asked.answered.answer.currencies.filter { all || $0.lastDay == asked.newest }
             // The euro: quoted against on every day the store holds.
             var spans = list.map { ($0.code, $0.firstDay, $0.lastDay) }
@@ -70,7 +70,7 @@ struct FrankfurterV2 {
         case "currency" where parts.count == 2:
             let code = try Self.code(parts[1])
             _ = try FrankfurterParameters.input(request, [])
-            let asked = try api.ask(CurrenciesQuestion(QuestionInput()), now: now, fixedConversionRates: false)
+            let asked = try api.ask(CurrenciesQuestion(), now: now, fixedConversionRates: false)
             let summary = asked.answered.answer.currencies.first { $0.code == code }
             guard CurrencyNames.name(of: code) != nil, summary != nil || code == "EUR" else {
                 throw ServiceError(status: 404, "not found: the ECB has never quoted \(code)")
@@ -90,8 +90,8 @@ struct FrankfurterV2 {
 
     /// `/v2/providers`: the ECB, from the store's status and its currencies.
     private func providers(now: Date) throws -> EndpointAnswer {
-        let status = try api.ask(StatusQuestion(QuestionInput()), now: now, fixedConversionRates: false).answered.answer
-        let asked = try api.ask(CurrenciesQuestion(QuestionInput()), now: now, fixedConversionRates: false)
+        let status = try api.ask(StatusQuestion(), now: now, fixedConversionRates: false).answered.answer
+        let asked = try api.ask(CurrenciesQuestion(), now: now, fixedConversionRates: false)
         let codes = asked.answered.answer.currencies.filter { $0.lastDay == status.lastDay }.map(\.code)
         let provider = JSONText.object([
             ("key", .string("ECB")), ("name", .string("European Central Bank")), ("country_code", .string("EU")),

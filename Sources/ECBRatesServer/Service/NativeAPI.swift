@@ -79,7 +79,7 @@ struct NativeAPI {
 
     /// `format`, beside every question's fields: how `/api/` writes the answer.
     static let formatField = QuestionField(
-        name: "format", kind: .choice(["json", "csv", "ndjson"]),
+        name: "format", kind: .choice(OutputFormat.programFormats.map(\.rawValue)),
         help: "json, csv or ndjson (default: by the Accept header, else json).")
 
     /// The format asked for: `format=json|csv|ndjson`, else the `Accept` header, else JSON.

@@ -14,7 +14,7 @@ extension OpenAPIDocument {
                     "Converts each row of the CSV body (a header naming date, amount, from and to, then one row per conversion, each on its own day) and answers the CSV `ecbrates convert --input` writes: the input's columns, then rate, rate_day and result. The answer is streamed: a bad row within its first 64 KiB is a 422 naming the row's line; past them the answer is cut short (no last chunk) after a line `error: …` naming it. For one amount, GET /api/convert."
                 )
             ),
-            ("parameters", .array(BatchEndpoint.fields.map { parameter($0, name: $0.name) })),
+            ("parameters", .array(ConvertBatch.fields.map { parameter($0, name: $0.name) })),
             (
                 "requestBody",
                 .object([

@@ -34,7 +34,8 @@ import Testing
         // Malformed days, amounts, numbers and choices.
         Row(
             arguments: ["rate", "USD", "--date", "2024-13-01"],
-            message: "The value '2024-13-01' is invalid for '--date <day>': expected a day that exists: a month is 01 to 12, not 13",
+            message:
+                "The value '2024-13-01' is invalid for '--date <day>': expected a day that exists: a month is 01 to 12, not 13",
             command: "rate"),
         Row(
             arguments: ["rate", "USD", "--date", "yesterday"],
@@ -42,7 +43,8 @@ import Testing
             command: "rate"),
         Row(
             arguments: ["series", "USD", "--from", "2024-02-30"],
-            message: "The value '2024-02-30' is invalid for '--from <day>': expected a day that exists: February 2024 has 29 days (01 to 29)",
+            message:
+                "The value '2024-02-30' is invalid for '--from <day>': expected a day that exists: February 2024 has 29 days (01 to 29)",
             command: "series"),
         Row(
             arguments: ["convert", "abc", "USD", "JPY"],
@@ -92,7 +94,7 @@ import Testing
             command: "rate"),
         Row(
             arguments: ["rate", "USD", "--format", "xml"],
-            message: "The value 'xml' is invalid for '--format <format>': expected one of text, json, csv",
+            message: "The value 'xml' is invalid for '--format <format>': expected one of text, json, csv, ndjson",
             command: "rate"),
         Row(
             arguments: ["export", "--layout", "tall"],
