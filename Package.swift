@@ -55,7 +55,7 @@ let package = Package(
                                                     "CSQLite", "ecbrates", "ECBRatesServer"],
                     exclude: [
                         "Server/server_oracle.py", "Server/frankfurter_client_check.py", "Server/mcp_check.py",
-                        "Server/load_check.py", "Server/access_log_check.py", "Server/mcp_http_check.py", "Server/serve_process.py", "Server/mcp_fuzz_check.py", "Server/page_check.py", "Server/openapi_check.py", "Server/heavy_ranges.lua", "Deploy",
+                        "Server/load_check.py", "Server/access_log_check.py", "Server/mcp_http_check.py", "Server/mcp_parity_check.py", "Server/serve_process.py", "Server/mcp_fuzz_check.py", "Server/page_check.py", "Server/openapi_check.py", "Server/heavy_ranges.lua", "Deploy",
                         "answer_schema_check.py", "batch_formats_check.py", "shell_pty_check.py", "store_views_check.py", "zsh_completion_check.py",
                     ]),
         .testTarget(name: "EurofxrefFeedTests", dependencies: ["EurofxrefFeed", "TestSupport"]),

@@ -26,8 +26,12 @@ each request's URI (so that wrk's script can tell which answer is which).
       bytes: ETags that name the store's history transaction change with every import, even one
       that changes nothing, and the replica answers 200.)
 
+  (c) an MCP session through nginx's /mcp, then (d) 3 s of MCP tool calls through it with wrk
+      (mcp_calls.lua): every answer a 200 carrying the call's id and result.
+
 Prints one summary line ("replicas_check: requests …, req/s …, 5xx …, wrong …, replica kill
-cost …, revalidation 304s …"); exits 1 on any failure, naming it."""
+cost …, revalidation 304s …, MCP tool calls through nginx … req/s"); exits 1 on any failure,
+naming it."""
 import argparse
 import bisect
 import http.client
@@ -433,6 +437,17 @@ def main():
         mcp_problem = mcp_session(nginx_port)
         if mcp_problem:
             fail(f"MCP through nginx: {mcp_problem}")
+        # (d) MCP under load through nginx: 16 connections of tool calls for 3 s, every answer the
+        # call's own result.
+        mcp_run = subprocess.run(
+            ["wrk", "-t2", "-c16", "-d3s", "--timeout", "10s", "-s", str(HERE / "mcp_calls.lua"),
+             f"http://127.0.0.1:{nginx_port}/mcp"], capture_output=True, text=True, timeout=60)
+        mcp_rate = float((re.search(r"Requests/sec:\s+([\d.]+)", mcp_run.stdout) or [0, "nan"])[1])
+        mcp_statuses = {int(s): int(n) for s, n in re.findall(r"^mcp status (\d+) (\d+)$", mcp_run.stdout, re.M)}
+        mcp_bad = int((re.search(r"^mcp bad (\d+)$", mcp_run.stdout, re.M) or [0, "-1"])[1])
+        if mcp_run.returncode != 0 or mcp_bad != 0 or set(mcp_statuses) != {200}:
+            fail(f"MCP calls through nginx under load: {mcp_bad} bad answers, statuses {mcp_statuses}: "
+                 f"{mcp_run.stdout[-600:]} {mcp_run.stderr[-300:]}")
     except BaseException:
         stop_all(nginx_process, replicas)
         if arguments.keep:
@@ -481,7 +496,8 @@ def main():
           f"replica kill cost (SIGKILL at {killed.get('at', float('nan')):.1f} s): {kill_cost}; "
           f"revalidation 304s {revalidated_304} of {len(revalidations)} after a no-op import; "
           f"replicas up in {replicas_up:.2f} s; answers by replica {dict(sorted(by_replica.items()))}; "
-          f"X-Cache-Status under load {dict(sorted(caches.items()))}")
+          f"X-Cache-Status under load {dict(sorted(caches.items()))}; "
+          f"MCP tool calls through nginx {mcp_rate:.0f} req/s (16 connections, statuses {mcp_statuses})")
     if failures:
         print(f"replicas_check: {len(failures)} failure(s)", file=sys.stderr)
         return 1

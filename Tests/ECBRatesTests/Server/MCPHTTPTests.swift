@@ -31,6 +31,28 @@ import Testing
         #expect(ended.status == 0)
     }
 
+    /// One set of tools, two transports: the same 220 seeded calls to `ecbrates mcp` (stdio) and
+    /// to `/mcp` on `serve`, side by side in one era, get identical answers (text, structured
+    /// content, isError, JSON-RPC errors) and identical `tools/list`s (mcp_parity_check.py).
+    @Test(arguments: ["legacy", "2026-07-28"])
+    func stdioAndHTTPAnswerEveryCallAlike(era: String) async throws {
+        try #require(PythonTools.missingPackages == nil, "\(PythonTools.missingPackages ?? "")")
+        let served = try await ServedStore()
+        let seed = Self.seed
+        let run = try SpawnedProcess.run(
+            PythonTools.withPackages,
+            [
+                PythonTools.serverScript("mcp_parity_check.py"), CommandRun.executable.path, served.store.path,
+                FixturePaths.history.path, "\(seed)", "220", "\(served.baseURL)/mcp", "--protocol", era,
+            ], timeout: 600)
+        #expect(
+            run.status == 0, "rebuild with ECBRATES_SEED=\(seed): \(run.out.suffix(3_000)) \(run.err.suffix(2_000))")
+        let summary = run.out.firstMatch(of: /ok (\d+) calls \((\d+) refused alike\), protocol (\S+)/)
+        #expect(summary.map { Int($0.1)! >= 200 } == true, "\(run.out.suffix(500))")
+        #expect(summary?.3 == (era == "legacy" ? "2025-11-25" : "2026-07-28"), "\(run.out.suffix(500))")
+        #expect(try served.stop().status == 0)
+    }
+
     @Test func originTokenMethodsAndSizeFollowTheSpecification() async throws {
         let directory = TemporaryDirectory()
         let store = try await PreparedStore.copy(into: directory)
