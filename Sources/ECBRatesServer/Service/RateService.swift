@@ -35,7 +35,7 @@ package final class RateService: Sendable {
     package let store: RatesStore
     /// The request figures `/metrics` reports.
     package let metrics: ServerMetrics
-    private let settings: Settings
+    let settings: Settings
     private let clock: @Sendable () -> Date
     /// The newest stored day of each history transaction asked about.
     private let newestDays = Mutex<[Int64: CalendarDay]>([:])
@@ -46,7 +46,7 @@ package final class RateService: Sendable {
     /// Answers kept while the store's history token stays the same.
     private let answers: AnswerCache
     /// The page at `/` for a browser.
-    private let page: HomePage
+    let page: HomePage
     /// `/mcp`: the MCP tools over Streamable HTTP.
     private let mcp: MCPEndpoint
     /// The TARGET calendar at the current second (computed once a second, not per request).
@@ -110,101 +110,61 @@ package final class RateService: Sendable {
     private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
         let path = request.path
         if path == MCPEndpoint.path { return mcp.respond(to: request) }
-        let isConvertPost = path == "/api/convert" && request.method == "POST"
-        switch request.method {
-        case "GET", "HEAD": break
-        case "POST" where isConvertPost: break
-        case "OPTIONS":
-            var response = HTTPResponse(status: 204, headers: [("Allow", allowed(path))])
-            if settings.corsOrigin != nil {
-                response.headers.append(("Access-Control-Allow-Methods", allowed(path)))
-                response.headers.append(
-                    ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? ""))
-                response.headers.append(("Access-Control-Max-Age", "86400"))
+        let table = Self.routes
+        guard request.method != "OPTIONS",
+            let route = table.first(where: { $0.paths.matches(path) && $0.takes(request.method) })
+        else {
+            let allowed = Route.allowed(path, in: table)
+            if request.method == "OPTIONS" {
+                var response = HTTPResponse(status: 204, headers: [("Allow", allowed)])
+                if settings.corsOrigin != nil {
+                    response.headers.append(("Access-Control-Allow-Methods", allowed))
+                    response.headers.append(
+                        ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? ""))
+                    response.headers.append(("Access-Control-Max-Age", "86400"))
+                }
+                return (response, "options")
             }
-            return (response, "options")
-        default:
             var response = ServiceError.response(
-                status: 405, "method \(request.method) is not allowed on \(path); use \(allowed(path))")
-            response.headers.append(("Allow", allowed(path)))
+                status: 405, "method \(request.method) is not allowed on \(path); use \(allowed)")
+            response.headers.append(("Allow", allowed))
             return (response, "method")
         }
         let now = clock()
         // A GET the store has answered since its last change is answered again from the cache.
-        let cacheable = !isConvertPost && path != "/healthz" && path != "/metrics"
         var key: AnswerCache.Key?
         var current: HistoryToken?
-        if cacheable, let token = try? store.currentHistoryToken() {
-            let moment = calendar(at: now)
-            let asked = AnswerCache.Key(
-                target: request.target, accept: request.header("accept") ?? "", today: moment.today, due: moment.due)
+        if route.cacheable, let token = try? store.currentHistoryToken() {
+            let asked = cacheKey(request, now: now)
             if let entry = answers.entry(for: asked, at: token) {
                 return (dress(entry.answer, for: request, now: now, cached: entry), entry.route)
             }
             (key, current) = (asked, token)
         }
         let api = NativeAPI(store: store, storeLocation: settings.storeLocation)
-        let answered: Result<(EndpointAnswer, String), any Error> = Result {
-            if path == "/healthz" { return (try health(now: now), "healthz") }
-            if path == "/metrics" { return (try metricsAnswer(now: now), "metrics") }
-            if path == "/" {
-                // A browser gets the page; a program, the entry points.
-                if Self.prefersHTML(request.header("accept")) {
-                    return (
-                        try page.answer(request, now: now), "page"
-                    )
-                }
-                return (.json(SiteIndex.json, token: nil, freshness: .past), "index")
-            }
-            if let asset = try PageAssets.answer(request) { return (asset, "assets") }
-            if path == "/api/openapi.json" {
-                return (
-                    .json(OpenAPIDocument.document(version: settings.version), token: nil, freshness: .past),
-                    "api/openapi"
-                )
-            }
-            if path.hasPrefix("/api/") {
-                if isConvertPost {
-                    return (try BatchEndpoint(store: store).answer(request, now: now), "api/convert-batch")
-                }
-                return try api.answer(String(path.dropFirst(5)), request, now: now)
-            }
-            if path.hasPrefix("/v2/") {
-                return try FrankfurterV2(api: api).answer(String(path.dropFirst(3)), request, now: now)
-            }
-            let v1Path = path.hasPrefix("/v1/") ? String(path.dropFirst(3)) : path
-            return try FrankfurterV1(api: api).answer(v1Path, request, now: now)
-        }
-        switch answered {
-        case .success(let (answer, route)):
+        do {
+            let (answer, name) = try route.handler(Route.Asked(service: self, request: request, now: now, api: api))
             // Kept only when read at the token asked before (no commit landed in between).
             if let key, let current, answer.status == 200, answer.stream == nil, answer.token == current {
-                let entry = answers.keep(answer, route: route, for: key, token: current)
-                return (dress(answer, for: request, now: now, cached: entry), route)
+                let entry = answers.keep(answer, route: name, for: key, token: current)
+                return (dress(answer, for: request, now: now, cached: entry), name)
             }
-            return (dress(answer, for: request, now: now), route)
-        case .failure(let error):
-            var status = ServiceError.status(of: error)
-            // Frankfurter answers a request it cannot read with 422, its validation status.
-            let ours =
-                path.hasPrefix("/api/") || path == "/healthz" || path == "/metrics" || path == "/"
-                || path.hasPrefix("/assets/")
-            if !ours && status == 400 { status = 422 }
+            return (dress(answer, for: request, now: now), name)
+        } catch {
+            // The one place an error becomes a status: the route's way (ours, or Frankfurter's).
+            let status = route.status(of: error)
             let response = ServiceError.response(
                 status: status, ServiceError.message(of: error), code: ServiceError.code(of: error, status: status))
-            // Counted under the API it was asked of (its status says it failed).
-            let route =
-                path.hasPrefix("/api/")
-                ? "api/" + (path.dropFirst(5).split(separator: "/").first.map(String.init) ?? "")
-                : path.hasPrefix("/v2/")
-                    ? "v2"
-                    : path == "/"
-                        ? "page"
-                        : path.hasPrefix("/assets/")
-                            ? "assets"
-                            : ours ? String(path.dropFirst()) : "v1"
-            return (response, route)
+            // Counted under the route it was asked of (its status says it failed).
+            return (response, route.name(path))
         }
+    }
+
+    /// The answer cache's key for `request` at `now`.
+    private func cacheKey(_ request: HTTPRequest, now: Date) -> AnswerCache.Key {
+        let moment = calendar(at: now)
+        return AnswerCache.Key(
+            target: request.target, accept: request.header("accept") ?? "", today: moment.today, due: moment.due)
     }
 
     /// Whether `request` is heavy: a range of days (`/api/series`, `/api/stats`, v1's
@@ -217,28 +177,16 @@ package final class RateService: Sendable {
             let tool = MCPServer.calledTool(in: request.body)
             return tool == "series" || tool == "stats" ? (true, "mcp/\(tool ?? "")") : (false, "")
         }
-        guard request.method == "GET" || request.method == "HEAD" else { return (false, "") }
-        let route: String
-        if path == "/api/series" || path == "/api/stats" {
-            route = "api/" + path.dropFirst(5)
-        } else if path.hasPrefix("/v2/rates") && request.query.contains(where: { $0.name == "from" }) {
-            route = "v2/rates"
-        } else if path == "/" && request.query.contains(where: { $0.name == "start" && !$0.value.isEmpty }) {
-            // The page's chart over a range of its choosing.
-            route = "page"
-        } else if !path.hasPrefix("/api/") && !path.hasPrefix("/v2/") && path.contains("..") {
-            route = "v1"
-        } else {
-            return (false, "")
+        guard let route = Self.routes.first(where: { $0.paths.matches(path) && $0.takes(request.method) }),
+            let name = route.heavy?(request)
+        else { return (false, "") }
+        // A range the answer cache holds is not heavy.
+        if route.cacheable, let token = try? store.currentHistoryToken(),
+            answers.entry(for: cacheKey(request, now: clock()), at: token) != nil
+        {
+            return (false, name)
         }
-        let now = clock()
-        let moment = calendar(at: now)
-        let key = AnswerCache.Key(
-            target: request.target, accept: request.header("accept") ?? "", today: moment.today, due: moment.due)
-        if let token = try? store.currentHistoryToken(), answers.entry(for: key, at: token) != nil {
-            return (false, route)
-        }
-        return (true, route)
+        return (true, name)
     }
 
     /// Whether `accept` takes HTML before JSON (a browser's `text/html,…`; not `*/*` alone).
@@ -252,10 +200,6 @@ package final class RateService: Sendable {
         }
         let json = types.firstIndex(of: "application/json") ?? types.count
         return html < json
-    }
-
-    private func allowed(_ path: String) -> String {
-        path == "/api/convert" ? "GET, HEAD, POST, OPTIONS" : "GET, HEAD, OPTIONS"
     }
 
     /// The answer as HTTP: validators, cache lifetime, and a 304 when the client's copy is current.
@@ -374,7 +318,7 @@ package final class RateService: Sendable {
 
     /// `/healthz`: the newest stored day and its age, read once per state of the store (a
     /// liveness probe costs a read of the history token, whatever the load).
-    private func health(now: Date) throws -> EndpointAnswer {
+    func health(now: Date) throws -> EndpointAnswer {
         let due = calendar(at: now).due
         let token = try? store.currentHistoryToken()
         let lastDay: CalendarDay?
@@ -405,7 +349,7 @@ package final class RateService: Sendable {
         return answer
     }
 
-    private func metricsAnswer(now: Date) throws -> EndpointAnswer {
+    func metricsAnswer(now: Date) throws -> EndpointAnswer {
         let (status, _) = try store.readSnapshot(now: now) { try $0.status() }
         var gauges: [(name: String, help: String, value: Double)] = [
             (
