@@ -6,9 +6,7 @@ import ManagedStore
 extension RateQueries {
     func resolve(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
         if code == "EUR" { return .euro(on: day) }
-        // With a cache, a leg found once is found again (the cache's store does not change).
-        guard let cache else { return try resolveLeg(code, on: day, fallback: fallback, newest: newest) }
-        return try cache.leg(code, on: day, fallback: fallback) {
+        return try publications.leg(code, on: day, fallback: fallback) {
             try resolveLeg(code, on: day, fallback: fallback, newest: newest)
         }
     }
@@ -31,10 +29,9 @@ extension RateQueries {
 
     func notQuoted(_ code: String, on day: CalendarDay, why: String?) throws -> QueryError {
         let why = why ?? CurrencyLifecycle.interruption(of: code, on: day)?.why
-        // Outside the currency's first and last days, those are the answer (from the cache's list
-        // of currencies, when there is one); inside them, the store is asked.
-        if let cache, let summary = try cache.summaries(of: self)[code], day < summary.firstDay || day > summary.lastDay
-        {
+        // Outside the currency's first and last days, those are the answer (from the list of
+        // currencies, when the reader keeps one); inside them, the store is asked.
+        if let summary = try publications.keptSummary(of: code), day < summary.firstDay || day > summary.lastDay {
             return .notQuoted(
                 currency: code, day: day, lastBefore: day > summary.lastDay ? summary.lastDay : nil,
                 nextAfter: day < summary.firstDay ? summary.firstDay : nil, why: why)
@@ -64,17 +61,7 @@ extension RateQueries {
 
     /// The days from `from` to `to` that hold any rate (from the unique index on date).
     func storedDays(from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
-        if let cache, to.days(since: from) < 31 {
-            return Set(
-                try (0...max(0, to.days(since: from))).map { from.adding(days: $0) }.filter {
-                    try !cache.rates(on: $0).isEmpty
-                })
-        }
-        let (start, end) = (from, to)
-        let rows = try context.aggregate(
-            FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= start && $0.date <= end }),
-            groupedBy: \.date, .count)
-        return Set(rows.map(\.0))
+        try publications.storedDays(from: from, to: to)
     }
 
     /// Business days inside the stored range without any rate: holes an import left.
@@ -133,41 +120,17 @@ extension RateQueries {
     func publication(
         of code: String, nextTo day: CalendarDay, after: Bool
     ) throws -> (day: CalendarDay, rate: Decimal?)? {
-        let window = RateFallback.window
-        if let cache {
-            for offset in 1...window {
-                let other = day.adding(days: after ? offset : -offset)
-                let rates = try cache.rates(on: other)
-                if !rates.isEmpty { return (other, rates[code]) }
-            }
-            return nil
-        }
-        let (low, high) =
-            after ? (day.adding(days: 1), day.adding(days: window)) : (day.adding(days: -window), day.adding(days: -1))
-        let request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date >= low && $0.date <= high })
-        let nearest =
-            after ? try context.aggregate(request, .minimum(\.date)) : try context.aggregate(request, .maximum(\.date))
-        guard let found = nearest else { return nil }
-        return (found, try rateIfAny(code, on: found))
+        try publications.publication(of: code, nextTo: day, after: after, within: RateFallback.window)
     }
 
     /// Whether the ECB published any rate on `day` (the store holds one).
     func isPublicationDay(_ day: CalendarDay) throws -> Bool {
-        if let cache { return try !cache.rates(on: day).isEmpty }
-        let date = day
-        var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date })
-        request.fetchLimit = 1
-        return try context.count(for: request) > 0
+        try publications.isPublicationDay(day)
     }
 
     /// The rate of `code` on `day`, if published.
     func rateIfAny(_ code: String, on day: CalendarDay) throws -> Decimal? {
-        if let cache { return try cache.rates(on: day)[code] }
-        let date = day
-        var request = FetchRequest<Eurofxrefhist>(
-            predicate: #Predicate { $0.date == date && $0.currencySymbol == code })
-        request.fetchLimit = 1
-        return try context.fetch(request).first?.exchangeRate
+        try publications.rateIfAny(code, on: day)
     }
 
     /// The closest day before (or after) `day` with a rate for `code`, within `window` days.

@@ -16,14 +16,18 @@ extension RateQueries {
         if usesFixedConversionRates, EuroConversionRate.of(upper) != nil || EuroConversionRate.of(upperBase) != nil {
             return try rateWithFixedLeg(upper, on: day, base: upperBase, fallback: fallback)
         }
-        // With a cache, the day's rates are looked up once for both codes.
-        let dayRates = try day.flatMap { day in try cache?.rates(on: day) }
+        // No day: the newest stored, asked the same way (a currency quoted on it is known, and
+        // its rate is read once, not once to know the code and again for the answer).
+        let known = day == nil ? try bounds() : nil
+        let day = day ?? known!.last
+        // Read a day at a time (a cache), the day's rates are looked up once for both codes.
+        let dayRates = try publications.dayRates(on: day)
         func published(_ code: String, _ day: CalendarDay) throws -> Decimal? {
             if code == "EUR" { return 1 }
             if let dayRates { return dayRates[packed: DayRates.pack(code)] }
             return try rateIfAny(code, on: day)
         }
-        if let day, upper != "EUR" || upperBase != "EUR",
+        if upper != "EUR" || upperBase != "EUR",
             let currencyRate = try published(upper, day), let baseRate = try published(upperBase, day)
         {
             let leg = { (code: String, rate: Decimal) in
@@ -32,10 +36,10 @@ extension RateQueries {
             return RateAnswer(
                 currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
         }
-        let (first, last) = try bounds()
+        let (first, last) = try known ?? bounds()
         let code = try knownCurrency(currency, likelyOn: last)
         let baseCode = try knownCurrency(base, likelyOn: last)
-        let asked = day ?? last
+        let asked = day
         // The euro against itself needs no published rate (rate_oracle.py rule 1: EUR is 1).
         let onlyEuro = code == "EUR" && baseCode == "EUR"
         if asked < first && !onlyEuro && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
@@ -108,12 +112,7 @@ extension RateQueries {
 
     /// The currencies with a rate on `day`, by code.
     func currencies(publishedOn day: CalendarDay) throws -> [String] {
-        if let cache { return try cache.rates(on: day).codes }
-        let date = day
-        return try context.aggregate(
-            FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.date == date }), groupedBy: \.currencySymbol, .count
-        )
-        .map(\.0).sorted()
+        try publications.currencies(publishedOn: day)
     }
 
     /// Whether `fallback` may answer for `day`, before the first stored day, with that day's

@@ -24,7 +24,7 @@ public final class RateQueries {
     public init(context: ManagedObjectContext, now: @escaping @Sendable () -> Date = { Date() }) {
         self.context = context
         self.now = now
-        cache = nil
+        publications = StorePublications(context: context)
     }
 
     /// Queries that keep the days they read (up to `cachedDays` of them) and the store's bounds
@@ -34,38 +34,22 @@ public final class RateQueries {
     public init(context: ManagedObjectContext, cachedDays: Int, now: @escaping @Sendable () -> Date = { Date() }) {
         self.context = context
         self.now = now
-        cache = PublicationCache(context: context, capacity: cachedDays)
+        publications = CachedPublications(context: context, capacity: cachedDays)
     }
 
-    let cache: PublicationCache?
+    /// How the publications are read: straight from the store, or through the cache.
+    let publications: any PublicationReader
 
     // MARK: What the store holds
 
     /// The first and last day the store holds.
     public func bounds() throws -> (first: CalendarDay, last: CalendarDay) {
-        if let cache {
-            if let bounds = cache.bounds { return bounds }
-            cache.bounds = try readBounds()
-            return cache.bounds!
-        }
-        return try readBounds()
-    }
-
-    func readBounds() throws -> (first: CalendarDay, last: CalendarDay) {
-        let (first, last) = try context.aggregate(FetchRequest<Eurofxrefhist>(), .minimum(\.date), .maximum(\.date))
-        guard let first, let last else { throw QueryError.emptyStore }
-        return (first, last)
+        try publications.bounds()
     }
 
     /// Each currency the store holds, with its first and last day and its number of rates.
     public func currencies() throws -> [CurrencySummary] {
-        try context.aggregate(
-            FetchRequest<Eurofxrefhist>(), groupedBy: \.currencySymbol, .minimum(\.date), .maximum(\.date), .count
-        )
-        .compactMap { code, first, last, count in
-            guard let first, let last else { return nil }
-            return CurrencySummary(code: code, firstDay: first, lastDay: last, rates: count)
-        }
+        try publications.currencies()
     }
 
     /// The code, upper-cased, if the store holds it (EUR always); else
@@ -79,9 +63,7 @@ public final class RateQueries {
     func knownCurrency(_ code: String, likelyOn day: CalendarDay?) throws -> String {
         let code = code.uppercased()
         if code == "EUR" { return code }
-        if let cache {
-            if try cache.summaries(of: self)[code] != nil { return code }
-        }
+        if try publications.keptSummary(of: code) != nil { return code }
         if let day, try rateIfAny(code, on: day) != nil { return code }
         var request = FetchRequest<Eurofxrefhist>(predicate: #Predicate { $0.currencySymbol == code })
         request.fetchLimit = 1

@@ -2,30 +2,66 @@ import EurofxrefFeed
 import Foundation
 import ManagedStore
 
-/// The ECB's publications as a ``RateQueries`` with a cache has read them: each day's rates,
+/// The ECB's publications as a ``RateQueries`` with a cache reads them: each day's rates,
 /// fetched in one request the first time the day is needed, kept for up to `capacity` days
 /// (the oldest read is dropped first), and the store's bounds and currencies, read once. For
 /// many questions in a row (a batch conversion): a lookup becomes a dictionary read.
 ///
 /// The cache is a snapshot: what an import stores after a day was read is not seen. Use it for
 /// one batch, then let it go.
-final class PublicationCache {
-    private let context: ManagedObjectContext
+final class CachedPublications: PublicationReader {
+    /// What it reads the first time, and what it does not keep.
+    private let store: StorePublications
+    private var context: ManagedObjectContext { store.context }
     private let capacity: Int
     private var days: [CalendarDay: DayRates] = [:]
     private var order: [CalendarDay] = []
     private var next = 0
     /// The store's first and last day, once read.
-    var bounds: (first: CalendarDay, last: CalendarDay)?
+    private var knownBounds: (first: CalendarDay, last: CalendarDay)?
     /// Every currency the store holds, with its first and last day, once read.
     private var currencySummaries: [String: CurrencySummary]?
 
-    /// The currencies the store holds, by code (read once, through `queries`).
-    func summaries(of queries: RateQueries) throws -> [String: CurrencySummary] {
-        if let currencySummaries { return currencySummaries }
-        let read = Dictionary(uniqueKeysWithValues: try queries.currencies().map { ($0.code, $0) })
-        currencySummaries = read
+    func bounds() throws -> (first: CalendarDay, last: CalendarDay) {
+        if let knownBounds { return knownBounds }
+        let read = try store.bounds()
+        knownBounds = read
         return read
+    }
+
+    func currencies() throws -> [CurrencySummary] { try store.currencies() }
+
+    func keptSummary(of code: String) throws -> CurrencySummary? {
+        if let currencySummaries { return currencySummaries[code] }
+        let read = Dictionary(uniqueKeysWithValues: try store.currencies().map { ($0.code, $0) })
+        currencySummaries = read
+        return read[code]
+    }
+
+    func rateIfAny(_ code: String, on day: CalendarDay) throws -> Decimal? { try rates(on: day)[code] }
+
+    func dayRates(on day: CalendarDay) throws -> DayRates? { try rates(on: day) }
+
+    func isPublicationDay(_ day: CalendarDay) throws -> Bool { try !rates(on: day).isEmpty }
+
+    func currencies(publishedOn day: CalendarDay) throws -> [String] { try rates(on: day).codes }
+
+    func storedDays(from: CalendarDay, to: CalendarDay) throws -> Set<CalendarDay> {
+        // A month from the days kept; a longer span in one query.
+        guard to.days(since: from) < 31 else { return try store.storedDays(from: from, to: to) }
+        return Set(
+            try (0...max(0, to.days(since: from))).map { from.adding(days: $0) }.filter { try !rates(on: $0).isEmpty })
+    }
+
+    func publication(
+        of code: String, nextTo day: CalendarDay, after: Bool, within window: Int
+    ) throws -> (day: CalendarDay, rate: Decimal?)? {
+        for offset in 1...window {
+            let other = day.adding(days: after ? offset : -offset)
+            let rates = try rates(on: other)
+            if !rates.isEmpty { return (other, rates[code]) }
+        }
+        return nil
     }
 
     /// Legs resolved so far (a day without a rate, with its fallback), or the error they gave.
@@ -38,7 +74,8 @@ final class PublicationCache {
     }
 
     /// The leg of `code` on `day` under `fallback`: remembered, or found by `resolve` (its
-    /// answer or its ``QueryError`` kept, up to 100,000 legs, then forgotten all at once).
+    /// answer or its ``QueryError`` kept, up to 100,000 legs, then forgotten all at once): a
+    /// leg found once is found again (the cache's store does not change).
     func leg(
         _ code: String, on day: CalendarDay, fallback: RateFallback, resolve: () throws -> RateLeg
     ) throws -> RateLeg {
@@ -55,8 +92,9 @@ final class PublicationCache {
         }
     }
 
+    /// Reading `context`, keeping up to `capacity` days.
     init(context: ManagedObjectContext, capacity: Int) {
-        self.context = context
+        self.store = StorePublications(context: context)
         self.capacity = max(16, capacity)
     }
 
@@ -101,46 +139,5 @@ final class PublicationCache {
             next = (next + 1) % capacity
         }
         days[day] = rates
-    }
-}
-
-/// One day's rates, found by a linear scan of packed codes: a day has at most a few dozen, and
-/// comparing 4-byte integers beats hashing strings. A class, so that handing a day around costs
-/// one reference count, not three.
-final class DayRates {
-    private var packed: [UInt32] = []
-    private var names: [String] = []
-    private var values: [Decimal] = []
-
-    /// Whether the day holds no rate (nothing published, or not stored).
-    var isEmpty: Bool { packed.isEmpty }
-
-    /// The codes, in code order.
-    var codes: [String] { names.sorted() }
-
-    func add(_ code: String, _ value: Decimal) {
-        packed.append(Self.pack(code))
-        names.append(code)
-        values.append(value)
-    }
-
-    /// The rate of `code`, if the day has one.
-    subscript(code: String) -> Decimal? { self[packed: Self.pack(code)] }
-
-    /// The rate of the code `key` packs (``pack(_:)``), if the day has one.
-    subscript(packed key: UInt32) -> Decimal? {
-        let index = packed.withUnsafeBufferPointer { codes in codes.firstIndex(of: key) }
-        return index.map { values[$0] }
-    }
-
-    /// A code of up to four ASCII bytes as one integer (a longer string never matches a code).
-    static func pack(_ code: String) -> UInt32 {
-        var code = code
-        return code.withUTF8 { bytes in
-            guard bytes.count <= 4 else { return .max }
-            var result: UInt32 = 0
-            for byte in bytes { result = result << 8 | UInt32(byte) }
-            return result
-        }
     }
 }
