@@ -92,8 +92,8 @@ import Testing
     /// A command that forgets an input it declares.
     struct Forgetful: ParsableCommand {
         static let configuration = CommandConfiguration(name: "forgetful", abstract: "Forgets --date.")
-        @Option(CommonOptions.date) var date: CalendarDay?
-        @Option(CommonOptions.base, default: "EUR") var base: String
+        @Option(.day("--date", help: "A day.")) var date: CalendarDay?
+        @Option(.currency("--base", help: "A currency."), default: "EUR") var base: String
 
         func run(_ context: CommandContext) async throws -> Int32 {
             context.console.out(base)

@@ -10,7 +10,7 @@ import ManagedStore
 /// ```
 public struct RateExporter: Sendable {
     /// The CSV layouts.
-    public enum Layout: String, Sendable, CaseIterable {
+    public enum Layout: String, Sendable, CaseIterable, FieldChoice {
         /// `date,currency,rate`, one line per rate, oldest first.
         case long
         /// The ECB's own `eurofxref-hist.csv` layout: `Date,USD,JPY,…,` with a column per

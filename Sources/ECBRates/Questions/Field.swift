@@ -22,9 +22,9 @@ public struct Field<Value: FieldValueConvertible>: Sendable, FieldDeclaration {
     public var wrappedValue: Value
 
     /// A field with a default value (used when the input has none).
+    /// (Whether `Value` holds the field's kind is checked once, when the set's fields are first
+    /// listed: ``FieldSet/fields``.)
     public init(wrappedValue: Value, _ field: QuestionField) {
-        precondition(
-            Value.accepts(field.kind), "field \(field.name) is a \(field.kind), which \(Value.self) cannot hold")
         self.field = field
         self.wrappedValue = QuestionInput.beingRead?.values[field.name].flatMap(Value.init(fieldValue:)) ?? wrappedValue
     }
@@ -43,10 +43,13 @@ public protocol FieldDeclaration {
     var field: QuestionField { get }
     /// Its value as a field's value (nil: none, the optional's nil).
     var fieldValue: FieldValue? { get }
+    /// Whether its Swift type holds its field's kind.
+    var holdsItsKind: Bool { get }
 }
 
 extension Field {
     public var fieldValue: FieldValue? { wrappedValue.fieldValue }
+    public var holdsItsKind: Bool { Value.accepts(field.kind) }
 }
 
 /// A Swift type a field's value can be: it says which kinds it holds, and takes the parsed value.

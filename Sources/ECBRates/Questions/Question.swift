@@ -53,14 +53,6 @@ extension Question {
     public var asOf: Date? { nil }
     public var lastDayAsked: CalendarDay? { nil }
 
-    /// The question of `input`, once every field it needs is there.
-    public static func asking(_ input: QuestionInput) throws(QuestionRefusal) -> Self {
-        for field in fields where field.isRequired && !input.has(field.name) {
-            throw QuestionRefusal(.missing(field))
-        }
-        return try Self(input)
-    }
-
     /// The field named `name` (a programmer's error if there is none).
     public static func field(_ name: String) -> QuestionField {
         guard let field = fields.first(where: { $0.name == name }) else {
@@ -82,6 +74,9 @@ extension Question {
         return .staleStore(newest: newest, missing: missing)
     }
 
+}
+
+extension FieldSet {
     /// A refusal when the day of `from` is after the day of `to`.
     static func checkRange(from: Field<CalendarDay?>, to: Field<CalendarDay?>) throws(QuestionRefusal) {
         guard let day = from.wrappedValue, let last = to.wrappedValue, day > last else { return }

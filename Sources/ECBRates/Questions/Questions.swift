@@ -10,7 +10,10 @@ public enum Questions {
 
     /// The questions every door offers: ``builtIn``, then those added for the task at hand
     /// (``adding(_:_:)``).
-    public static var all: [any Question.Type] { builtIn + added }
+    public static var all: [any Question.Type] {
+        let added = added
+        return added.isEmpty ? builtIn : builtIn + added
+    }
 
     /// Questions added for the current task and the tasks it starts.
     @TaskLocal static var added: [any Question.Type] = []

@@ -15,38 +15,25 @@ struct ExportCommand: ParsableCommand {
             unless --partial.
             """)
 
-    @Option(CommonOptions.from("The first day (default: the first stored day).")) var from: CalendarDay?
-    @Option(CommonOptions.to) var to: CalendarDay?
-    @Option(CommonOptions.currencies) var currencies: [String]?
-    @Option(CommonOptions.base, default: "EUR") var base: String
-    @Option(.choice("--layout", value: "layout", help: "long or wide (default: long).")) var layout:
-        RateExporter.Layout?
+    @Asked(ExportRequest.self) var asked: QuestionInput
     @Option(CommonOptions.format([.csv, .ndjson]), default: .csv) var format: OutputFormat
     @Option(CommonOptions.output) var output: String?
-    @Flag(CommonOptions.partial) var partial: Bool
     @Flag(CommonOptions.quiet) var quiet: Bool
-    @Option(CommonOptions.asOf) var asOf: Date?
     @Option(CommonOptions.store) var store: String?
 
     var outputFormat: OutputFormat? { format }
 
     func run(_ context: CommandContext) async throws -> Int32 {
-        let name = Self.configuration.name
-        let layout = layout ?? .long
+        let request = try QuerySupport.fields(ExportRequest.self, asked, command: Self.configuration.name)
+        let layout = request.layout ?? .long
         let encoding: RateExporter.Encoding = format == .ndjson ? .ndjson : .csv
-        try QuerySupport.checkRange(from: from, to: to, command: name)
-        if layout == .wide && base != "EUR" {
-            // The ECB's layout says nothing of a base: a file of cross rates in it would be read
-            // back (by ecbrates or any tool that reads the ECB's CSV) as rates per euro.
-            throw UsageError(
-                "'--layout wide' is the ECB's layout, rates per euro; with '--base <currency>' use '--layout long'",
-                command: name)
-        }
-        let store = try QuerySupport.openStore(self.store, asOf: asOf, context: context, answering: .csv)
+        let store = try QuerySupport.openStore(self.store, asOf: request.asOf, context: context, answering: .csv)
         let output = try OutputFile(path: output, console: context.console)
         let now = store.asOf ?? context.now
         let exporter = RateExporter(store: store, now: { now })
-        let (from, to, currencies, base, partial) = (from, to, currencies, base, partial)
+        let (from, to, currencies, base, partial) = (
+            request.from, request.to, request.currencies, request.base, request.partial
+        )
         let summary = try await output.write { output in
             try await exporter.export(
                 layout: layout, encoding: encoding, from: from, to: to, currencies: currencies,

@@ -87,7 +87,9 @@ struct ImportCommand: ParsableCommand {
         if let method { options.method = method }
         options.from = from
         options.to = to
-        try QuerySupport.checkRange(from: from, to: to, command: name)
+        if let from, let to, from > to {
+            throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: name)
+        }
         options.currencies = currencies.map(Set.init)
         options.dryRun = dryRun
         if dryRun && expectDue {

@@ -35,10 +35,15 @@ enum QuerySupport {
     /// The question of `input`: a refusal is a usage error of the command that asked it, in the
     /// command line's words.
     static func question<Q: Question>(_: Q.Type, _ input: QuestionInput) throws -> Q {
+        try fields(Q.self, input, command: Q.name)
+    }
+
+    /// The fields of `input` as a `Q` (an export's): a refusal is a usage error of `command`.
+    static func fields<Q: FieldSet>(_: Q.Type, _ input: QuestionInput, command: String) throws -> Q {
         do {
             return try Q.asking(input)
         } catch {
-            throw UsageError(error.message(for: .commandLine), command: Q.name, code: error.code)
+            throw UsageError(error.message(for: .commandLine), command: command, code: error.code)
         }
     }
 
@@ -75,12 +80,5 @@ enum QuerySupport {
             return
         }
         context.warn(.staleStore(newest: last, missing: missing))
-    }
-
-    /// Throws when `from` is after `to`.
-    static func checkRange(from: CalendarDay?, to: CalendarDay?, command: String) throws {
-        if let from, let to, from > to {
-            throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: command)
-        }
     }
 }

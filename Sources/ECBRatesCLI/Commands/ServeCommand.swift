@@ -168,10 +168,12 @@ struct ServeCommand: ParsableCommand {
             service.metrics.record(exchange)
             accessLog?.write(AccessLog.line(exchange, at: Date()))
         }
-        let daemonLog: @Sendable (String) -> Void = { errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n") }
+        let daemonLog: @Sendable (String) -> Void = {
+            errors.write("\(AccessLog.timestamp(Date())) libmicrohttpd: \($0)\n")
+        }
         let daemon = try HTTPDaemon(
             settings: settings, handler: { service.respond(to: $0) }, weigh: { service.weigh($0) },
-            completed: completed, log: daemonLog)
+            refuse: { service.refuseHeavy($0, saying: $1) }, completed: completed, log: daemonLog)
         // The health listener: /healthz and /metrics, as the main one answers them, in plain HTTP.
         let healthDaemon = try healthSettings.map { health in
             try HTTPDaemon(
@@ -267,7 +269,8 @@ struct ServeCommand: ParsableCommand {
         case "off":
             return (try LogWriter(.standardError, name: "standard error"), nil)
         case "":
-            throw UsageError("'--access-log <path|-|off>' is empty: give a file, - (standard error) or off", command: command)
+            throw UsageError(
+                "'--access-log <path|-|off>' is empty: give a file, - (standard error) or off", command: command)
         case let path:
             let file: LogWriter
             do { file = try LogWriter(.file(path)) } catch let error as LogWriterError {

@@ -31,8 +31,11 @@ struct ArgumentSpec<Value: Sendable>: Sendable {
 
     /// Currency codes, comma-separated (`USD` or `usd,GBP`).
     static func currencies(_ name: String, help: String) -> Self where Value == [String] {
-        Self(name: name, help: help, expected: "currency codes like USD,JPY", completion: .currencies) { word in
-            CurrencyCodes.parse(word).map { .success($0) } ?? .failure(ArgumentRefusal())
+        let field = QuestionField(name: name, kind: .currencies, help: help)
+        return Self(name: name, help: help, expected: field.expected, completion: .currencies) { word in
+            // The rule of a question's `currencies` field (FieldValue), written once.
+            guard case .currencies(let codes)? = try? field.parse(word) else { return .failure(ArgumentRefusal()) }
+            return .success(codes)
         }
     }
 

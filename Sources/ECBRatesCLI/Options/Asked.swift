@@ -1,6 +1,7 @@
 import ECBRates
 
-/// The inputs of a question (``Question/fields``), declared by one property: each field becomes
+/// The inputs of a question (``Question/fields``), or of any set of fields (``FieldSet``: an
+/// export's), declared by one property: each field becomes
 /// an option, a flag or a positional argument of the command, with the field's help, and the
 /// parser fills in its typed value. The command then asks the question:
 ///
@@ -10,7 +11,7 @@ import ECBRates
 /// let question = try QuerySupport.question(RateQuestion.self, asked)
 /// ```
 @propertyWrapper
-struct Asked<Q: Question>: Sendable {
+struct Asked<Q: FieldSet>: Sendable {
     private let box: InputBox<QuestionInput>
 
     /// The values given, parsed.

@@ -2,8 +2,8 @@
 /// help lists it, and the command reads a typed value.
 ///
 /// ```swift
-/// @Option(CommonOptions.date) var date: CalendarDay?               // nil when not given
-/// @Option(CommonOptions.fallback, default: .previous) var fallback: RateFallback
+/// @Option(CommonOptions.output) var output: String?                  // nil when not given
+/// @Option(CommonOptions.format([.text, .json]), default: .text) var format: OutputFormat
 /// ```
 @propertyWrapper
 struct Option<Value: Sendable>: Sendable {

@@ -84,10 +84,11 @@ extension OptionSpec where Value == String {
 
     /// One currency code, upper-cased (`usd` → USD).
     static func currency(_ name: String, help: String) -> Self {
-        Self(name, value: "currency", help: help, expected: "a currency code like USD", completion: .currencies) {
-            text in
-            let code = text.uppercased()
-            return QuestionField.isCurrencyCode(code) ? code : nil
+        let field = QuestionField(name: name, kind: .currency, help: help)
+        // The rule of a question's `currency` field (FieldValue), written once.
+        return Self(name, value: "currency", help: help, expected: field.expected, completion: .currencies) { text in
+            guard case .currency(let code)? = try? field.parse(text) else { return nil }
+            return code
         }
     }
 }
@@ -95,9 +96,11 @@ extension OptionSpec where Value == String {
 extension OptionSpec where Value == [String] {
     /// Comma-separated currency codes, upper-cased (`usd,JPY` → USD, JPY).
     static func currencies(_ name: String, help: String) -> Self {
-        Self(name, value: "codes", help: help, expected: "currency codes like USD,JPY", completion: .currencies) {
-            text in
-            CurrencyCodes.parse(text)
+        let field = QuestionField(name: name, kind: .currencies, help: help)
+        // The rule of a question's `currencies` field (FieldValue), written once.
+        return Self(name, value: "codes", help: help, expected: field.expected, completion: .currencies) { text in
+            guard case .currencies(let codes)? = try? field.parse(text) else { return nil }
+            return codes
         }
     }
 }

@@ -4,10 +4,10 @@ import ECBRates
 /// ``Argument`` and their kin), made and filled by the parser, then run.
 ///
 /// ```swift
-/// struct RateCommand: ParsableCommand {
-///     static let configuration = CommandConfiguration(name: "rate", abstract: "…")
-///     @OptionalArgument(.currencies("currencies", help: "…")) var currencies: [String]?
-///     @Option(CommonOptions.date) var date: CalendarDay?
+/// struct ExportCommand: ParsableCommand {
+///     static let configuration = CommandConfiguration(name: "export", abstract: "…")
+///     @Asked(ExportRequest.self) var asked: QuestionInput       // its fields' options
+///     @Option(CommonOptions.output) var output: String?
 ///     func run(_ context: CommandContext) async throws -> Int32 { … }
 /// }
 /// ```

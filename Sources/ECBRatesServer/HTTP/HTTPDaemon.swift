@@ -36,12 +36,17 @@ package final class HTTPDaemon: @unchecked Sendable {
     /// Whether a request is heavy (``HTTPDaemonSettings/maximumHeavy``), and the route to count
     /// its refusal under.
     package typealias Weigher = @Sendable (HTTPRequest) -> (heavy: Bool, route: String)
+    /// The answer to a heavy request refused because `maximumHeavy` are in flight, given the
+    /// refusal's words; nil: the usual `503` with `Retry-After` (an MCP call gets its own answer).
+    package typealias Refuser = @Sendable (HTTPRequest, String) -> HTTPResponse?
 
     /// The port the daemon listens on (written once, in `init`).
     package private(set) var port: UInt16 = 0
     private let settings: HTTPDaemonSettings
     private let handler: Handler
     private let weigh: Weigher
+    /// How a heavy request is refused when the limit is reached.
+    private let refuse: Refuser
     /// Heavy requests being answered now.
     private let heavyInFlight = Atomic<Int>(0)
     /// Connections suspended while their heavy answer is made (until their thread takes it).
@@ -68,11 +73,13 @@ package final class HTTPDaemon: @unchecked Sendable {
     /// threads), `completed` hears of each exchange once it is over.
     package init(
         settings: HTTPDaemonSettings, handler: @escaping Handler, weigh: @escaping Weigher = { _ in (false, "") },
+        refuse: @escaping Refuser = { _, _ in nil },
         completed: @escaping @Sendable (Exchange) -> Void, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws {
         self.settings = settings
         self.handler = handler
         self.weigh = weigh
+        self.refuse = refuse
         self.completed = completed
         self.log = log
         connectionLimit = Self.affordableConnections(settings.connectionLimit)
@@ -315,10 +322,9 @@ package final class HTTPDaemon: @unchecked Sendable {
         let isDraining = draining.load(ordering: .sequentiallyConsistent)
         if isDraining || heavyInFlight.add(1, ordering: .acquiringAndReleasing).newValue > settings.maximumHeavy {
             if !isDraining { heavyInFlight.subtract(1, ordering: .relaxed) }
-            var busy = ServiceError.response(
-                status: 503,
-                "the server is answering \(settings.maximumHeavy) ranges already, as many as it answers at once; try again in a second",
-                code: "busy")
+            let words =
+                "the server is answering \(settings.maximumHeavy) ranges already, as many as it answers at once; try again in a second"
+            var busy = refuse(request, words) ?? ServiceError.response(status: 503, words, code: "busy")
             busy.headers.append(("Retry-After", "1"))
             return .now(busy, heavyRoute)
         }

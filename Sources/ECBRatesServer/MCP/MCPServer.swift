@@ -45,6 +45,28 @@ package final class MCPServer: Sendable {
         return (message["params"] as? [String: Any])?["name"] as? String
     }
 
+    /// The answer to a `tools/call` in `body` that the server is too busy to make now (a range
+    /// past `--max-heavy`): its own id, a tool result with `isError` and the error's JSON (code
+    /// `busy`, status 503), so that a model reads why and retries; nil when `body` is no call.
+    package static func busyAnswer(to body: [UInt8], saying words: String) -> String? {
+        let body = Array(JSONNumberLiteral.protect(String(decoding: body, as: UTF8.self)).utf8)
+        guard let message = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+            message["method"] as? String == "tools/call", let id = message["id"]
+        else { return nil }
+        let meta = (message["params"] as? [String: Any])?["_meta"] as? [String: Any]
+        let modern = (meta?["io.modelcontextprotocol/protocolVersion"] as? String).map(modernVersions.contains) ?? false
+        var fields: [(String, JSONText)] = [
+            ("content", .array([.object([("type", .string("text")), ("text", .string(words))])])),
+            (
+                "structuredContent",
+                .object([("message", .string(words)), ("status", .number(503)), ("code", .string("busy"))])
+            ),
+            ("isError", .bool(true)),
+        ]
+        if modern { fields.append(("resultType", .string("complete"))) }
+        return result(id: idText(id), .object(fields))
+    }
+
     /// Reads messages with `readLine` until it returns nil (the client closed stdin), writing
     /// each response (one line) with `write`.
     package func serve(readLine: () -> String?, write: (String) -> Void) {

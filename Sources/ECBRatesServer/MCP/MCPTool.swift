@@ -24,7 +24,10 @@ struct MCPTool: Sendable {
     static let builtIn = Questions.builtIn.map(MCPTool.init)
     /// A tool per question of ``Questions/all``, in the order `tools/list` gives them: the
     /// built-in ones, then any added.
-    static var all: [MCPTool] { builtIn + Questions.all.dropFirst(Questions.builtIn.count).map(MCPTool.init) }
+    static var all: [MCPTool] {
+        let added = Questions.all.dropFirst(Questions.builtIn.count)
+        return added.isEmpty ? builtIn : builtIn + added.map(MCPTool.init)
+    }
 
     /// The tool as `tools/list` describes it. Before the 2026-07-28 revision a result's
     /// `structuredContent` is an object, so a list answer is under the tool's name there, and

@@ -189,6 +189,17 @@ package final class RateService: Sendable {
         return (true, name)
     }
 
+    /// The answer to a heavy request refused at the limit (``HTTPDaemon/Refuser``): an MCP tool
+    /// call gets a tool result with its own id and `isError`, saying to try again, as a model
+    /// reads it (the metrics count it as a failed call); any other request, the usual `503`.
+    package func refuseHeavy(_ request: HTTPRequest, saying words: String) -> HTTPResponse? {
+        guard request.path == MCPEndpoint.path, let line = MCPServer.busyAnswer(to: request.body, saying: words) else {
+            return nil
+        }
+        if let tool = MCPServer.calledTool(in: request.body) { metrics.recordToolCall(tool, failed: true) }
+        return HTTPResponse(status: 200, contentType: "application/json", text: line)
+    }
+
     /// Whether `accept` takes HTML before JSON (a browser's `text/html,…`; not `*/*` alone).
     static func prefersHTML(_ accept: String?) -> Bool {
         guard let accept else { return false }

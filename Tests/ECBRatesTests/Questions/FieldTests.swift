@@ -11,8 +11,8 @@ struct FieldTests {
     /// `ECBRATES_SEED` rebuilds a run; else the suite's own seed.
     static let seed: UInt64 = ProcessInfo.processInfo.environment["ECBRATES_SEED"].flatMap(UInt64.init) ?? 2026_11_29
 
-    /// Every set of fields a door reads: the questions, and a batch conversion's settings.
-    static let sets: [any FieldSet.Type] = Questions.builtIn + [ConvertBatch.self]
+    /// Every set of fields a door reads: the questions, a batch conversion's settings, an export.
+    static let sets: [any FieldSet.Type] = Questions.builtIn + [ConvertBatch.self, ExportRequest.self]
 
     /// A good text for `field`, at random.
     static func text(for field: QuestionField, _ generator: inout SeededGenerator) -> String {

@@ -12,8 +12,9 @@ origin and one --mcp-origin allows answered), an unknown MCP-Protocol-Version 40
 401 with error="invalid_token", the right one 200; /metrics counts tool calls by tool and outcome.
 
 load: 64 MCP clients calling tools (a range each third call) beside wrk on heavy HTTP ranges for
-5 s: /healthz answers within 1 s throughout, no MCP call fails but with 503 busy (the heavy
-limit, as HTTP's); then SIGTERM while MCP calls are in flight ends the server within 10 s, exit 0,
+5 s: /healthz answers within 1 s throughout, every call is answered with its own id, and none
+fails but a range past the heavy limit (as HTTP's), whose answer is a tool result with isError and
+code "busy" (so that a model reads it and retries), not a bare 503; then SIGTERM while MCP calls are in flight ends the server within 10 s, exit 0,
 and no client waits past that.
 
 Prints one line starting "ok" with the figures, or fails with an assertion.
@@ -127,10 +128,15 @@ def load(binary, store):
                 tool, arguments = "rate", {"currencies": "USD", "date": f"2024-03-{10 + number % 18}"}
             try:
                 status, _, body = call(port, tool, arguments, ident=made, timeout=30)
+                answer = json.loads(body) if status == 200 else {}
+                result = answer.get("result", {})
                 with lock:
-                    if status == 200 and json.loads(body)["result"]["isError"] is False:
+                    if answer.get("id") != made:
+                        counts["failed"].append((status, "not its own id", body[:200]))
+                    elif result.get("isError") is False:
                         counts["ok"] += 1
-                    elif status == 503:
+                    elif result.get("structuredContent", {}).get("code") == "busy" and tool == "series":
+                        # The heavy limit: the call's own answer, a tool error saying to retry.
                         counts["busy"] += 1
                     else:
                         counts["failed"].append((status, body[:200]))
@@ -162,6 +168,7 @@ def load(binary, store):
         thread.join(timeout=40)
     assert not counts["failed"], f"MCP calls failed: {counts['failed'][:5]}"
     assert counts["ok"] > 100, counts
+    assert counts["busy"] > 0, f"no range met the heavy limit: {counts}"
     assert worst and max(worst) < 1.0, f"/healthz took {max(worst):.2f} s"
     http_rate = re.search(r"Requests/sec:\s+([\d.]+)", wrk.stdout)
 
