@@ -12,6 +12,11 @@ final class Folder: ManagedObject {
         super.prepareForDeletion()
         LifecycleTests.log.withLock { $0.append("folder \(name) with \(files.count) files") }
     }
+
+    override func didSave() {
+        super.didSave()
+        LifecycleTests.saved.withLock { $0.append("Folder \(isDeleted ? "deleted" : "saved")") }
+    }
 }
 
 final class File: ManagedObject {
@@ -22,11 +27,18 @@ final class File: ManagedObject {
         super.prepareForDeletion()
         LifecycleTests.log.withLock { $0.append("file \(name) in \(folder?.name ?? "no folder")") }
     }
+
+    override func didSave() {
+        super.didSave()
+        LifecycleTests.saved.withLock { $0.append("File \(isDeleted ? "deleted" : "saved")") }
+    }
 }
 
 /// The life-cycle methods a managed object subclass overrides, as Core Data documents them.
 @Suite(.serialized) struct LifecycleTests {
     static let log = Mutex<[String]>([])
+    /// What `didSave()` was told, in order.
+    static let saved = Mutex<[String]>([])
 
     static let model = ManagedObjectModel(entities: [
         EntityDescription(
@@ -38,6 +50,36 @@ final class File: ManagedObject {
             attributes: [AttributeDescription(name: "name", type: .string)],
             relationships: [.toOne("folder", destination: "Folder", inverse: "files", deleteRule: .nullify)]),
     ])
+
+    /// Core Data's `didSave()`: "the sense of 'save' in the method name is that of a database
+    /// commit statement and so applies to deletions as well as to updates to objects"
+    /// (developer.apple.com, NSManagedObject/didSave()). So every object a save wrote is told:
+    /// inserted, updated, and deleted (a cascade's too), and an unchanged one is not.
+    @Test func didSaveComesForInsertionsUpdatesAndDeletions() throws {
+        let container = try makeContainer(in: nil, name: "Lifecycle", model: Self.model)
+        let context = container.viewContext
+        try context.performAndWait {
+            Self.saved.withLock { $0 = [] }
+            let folder = Folder(context: context)
+            folder.name = "f"
+            for name in ["a", "b"] {
+                let file = File(context: context)
+                file.name = name
+                file.folder = folder
+            }
+            try context.save()
+            #expect(Self.saved.withLock { $0.sorted() } == ["File saved", "File saved", "Folder saved"])
+            Self.saved.withLock { $0 = [] }
+            folder.name = "g"
+            try context.save()
+            #expect(Self.saved.withLock { $0 } == ["Folder saved"])
+            Self.saved.withLock { $0 = [] }
+            context.delete(folder)  // its files by the cascade
+            try context.save()
+            #expect(Self.saved.withLock { $0.count } == 3, "\(Self.saved.withLock { $0 })")
+            #expect(Self.saved.withLock { $0.filter { $0.hasPrefix("Folder") }.count } == 1)
+        }
+    }
 
     /// Core Data's `prepareForDeletion()`: "Provides an opportunity to add code into the life
     /// cycle of the managed object before deleting it … such as custom propagation before

@@ -54,6 +54,9 @@ extension ManagedObjectContext {
         if parent == nil { advanceQueryGeneration() }
         for object in insertedObjects where owns(object) { object.didSave() }
         for object in updatedObjects where owns(object) { object.didSave() }
+        // Deleted ones too: "the sense of 'save' in the method name is that of a database commit
+        // statement and so applies to deletions as well as to updates" (NSManagedObject.didSave()).
+        for object in deletedObjects { object.didSave() }
         // An inserted object that lost a uniqueness conflict to another left the context. When
         // this save's objectsDidChange announced every inserted object (they were all inserted
         // in this event) and none left, its set is didSave's: handed on, not hashed again.

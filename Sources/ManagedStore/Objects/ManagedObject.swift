@@ -316,7 +316,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     open func awakeFromFetch() {}
     /// Called on each changed object just before its context saves.
     open func willSave() {}
-    /// Called on each object a save wrote, after the save.
+    /// Called on each object a save wrote, after the save: inserted, updated and deleted ones
+    /// (as Core Data's: a save is a commit, of deletions as of updates).
     open func didSave() {}
     /// Called once when the object is deleted, before its relationships' delete rules are
     /// applied (Core Data's `prepareForDeletion()`: "an opportunity to add code into the life
