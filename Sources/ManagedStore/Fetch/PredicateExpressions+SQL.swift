@@ -220,6 +220,21 @@ extension PredicateExpressions.SequenceStartsWith: SQLConvertibleExpression {
     }
 }
 
+extension PredicateExpressions.CollectionContainsCollection: SQLConvertibleExpression {
+    /// `$0.title.contains("Peace")`: Core Data's CONTAINS, in Swift's sense of it (Character
+    /// by Character, case and diacritics count), through `managedstore_contains`.
+    func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
+        let baseTerm = try compiler.term(of: base)
+        guard compiler.attributeType(of: baseTerm) == .string,
+            case .constant(.string(let part)) = try compiler.term(of: other)
+        else {
+            throw compiler.unsupported("contains(_:) other than a string attribute containing a string value")
+        }
+        let (column, arguments) = try compiler.operand(baseTerm, type: .string, ordering: false)
+        return .condition(sql: "managedstore_contains(\(column), ?)", arguments: arguments + [.text(part)])
+    }
+}
+
 extension PredicateExpressions.NilCoalesce: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
         let left = try compiler.term(of: lhs)

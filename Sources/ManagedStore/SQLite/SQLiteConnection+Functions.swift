@@ -10,6 +10,7 @@ extension SQLiteConnection {
         sqlite3_create_function_v2(handle, "managedstore_lowercase", 1, flags, nil, lowercaseFunction, nil, nil, nil)
         sqlite3_create_function_v2(handle, "managedstore_uppercase", 1, flags, nil, uppercaseFunction, nil, nil, nil)
         sqlite3_create_function_v2(handle, "managedstore_canonical", 1, flags, nil, canonicalFunction, nil, nil, nil)
+        sqlite3_create_function_v2(handle, "managedstore_contains", 2, flags, nil, containsFunction, nil, nil, nil)
     }
 }
 
@@ -45,4 +46,27 @@ private func canonicalFunction(
     _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
 ) {
     applyText(context, arguments) { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+}
+
+/// `contains(_:)` of a `#Predicate` (`$0.title.contains("Peace")`): 1 when the first text holds
+/// the second as Swift's `Collection.contains(_:)` finds it, Character by Character (what the
+/// predicate's own `evaluate` answers; SQLite's `instr` compares bytes, and would find `e` in a
+/// decomposed `é`); NULL for a NULL.
+private func containsFunction(
+    _ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
+) {
+    guard let haystack = arguments?[0], let needle = arguments?[1], sqlite3_value_type(haystack) != SQLITE_NULL,
+        sqlite3_value_type(needle) != SQLITE_NULL, let text = sqlite3_value_text(haystack),
+        let part = sqlite3_value_text(needle)
+    else {
+        sqlite3_result_null(context)
+        return
+    }
+    sqlite3_result_int(context, collectionContains(String(cString: text), String(cString: part)) ? 1 : 0)
+}
+
+/// `Collection.contains(_:)`, as a predicate's `CollectionContainsCollection` calls it (generic,
+/// so that Foundation's `StringProtocol.contains`, another search, is not the one chosen).
+private func collectionContains<C: Collection>(_ base: C, _ other: C) -> Bool where C.Element: Equatable {
+    base.contains(other)
 }
