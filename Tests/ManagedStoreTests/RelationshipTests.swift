@@ -298,6 +298,9 @@ enum LibraryModel {
             #expect(try titles(#Predicate { $0.author != nil }).count == 3)
             #expect(try titles(#Predicate { $0.reviews.count >= 1 }) == ["The Steppe", "War and Peace"])
             #expect(try titles(#Predicate { $0.reviews.count == 0 }) == ["Anna Karenina"])
+            // isEmpty is Core Data's `reviews.@count == 0` (issue 45: it was refused).
+            #expect(try titles(#Predicate { $0.reviews.isEmpty }) == ["Anna Karenina"])
+            #expect(try titles(#Predicate { !$0.reviews.isEmpty }) == ["The Steppe", "War and Peace"])
             let authors = try context.fetch(FetchRequest<Author>(predicate: #Predicate { $0.books.count > 1 })).map(
                 \.name)
             #expect(authors == ["Tolstoy"])

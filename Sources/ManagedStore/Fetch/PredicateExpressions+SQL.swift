@@ -23,9 +23,15 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
                 "the key path of type \(type(of: keyPath)) is not an attribute or relationship of \(compiler.entity.name)"
             )
         case .toMany(let relationship):
+            // `pets.isEmpty`: Core Data's `pets.@count == 0`.
+            if Self.isEmptyOfASet(keyPath),
+                case .expression(let count, let arguments, _) = try compiler.memberCount(relationship)
+            {
+                return .condition(sql: "\(count) = 0", arguments: arguments)
+            }
             guard type(of: keyPath).valueType == Int.self else {
                 throw compiler.unsupported(
-                    "\(keyPath) of to-many relationship \(relationship.name): only its count and contains() are supported"
+                    "\(keyPath) of to-many relationship \(relationship.name): only its count, isEmpty and contains() are supported"
                 )
             }
             return try compiler.memberCount(relationship)
@@ -58,6 +64,20 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
 }
 
 extension PredicateExpressions.KeyPath {
+    /// Whether `keyPath` is a set's `isEmpty`: the one `Bool` a predicate can read of a set
+    /// (key paths name no property in their description, so it is told by its value on an empty
+    /// set, which only `isEmpty` answers true there).
+    static func isEmptyOfASet(_ keyPath: AnyKeyPath) -> Bool {
+        guard type(of: keyPath).valueType == Bool.self,
+            let root = type(of: keyPath).rootType as? any SetAlgebra.Type
+        else { return false }
+        return valueOnEmpty(root, keyPath)
+    }
+
+    private static func valueOnEmpty<S: SetAlgebra>(_: S.Type, _ keyPath: AnyKeyPath) -> Bool {
+        (S()[keyPath: keyPath] as? Bool) == true
+    }
+
     /// Whether the key path reads a managed object's `objectID` (the only `ManagedObjectID`
     /// property a managed object has).
     static func readsObjectID(_ keyPath: AnyKeyPath) -> Bool {
