@@ -3,8 +3,8 @@ import Foundation
 
 /// A question's field as one of its properties: declared once, with its ``QuestionField``
 /// (name, kind, help, placement), and typed by the property. A question's ``Question/fields``
-/// are its `@Field` properties in declaration order (found by `Mirror`, as swift-argument-parser
-/// finds a command's options), and ``Question/asking(_:)`` fills each from the input by its
+/// are its `@Field` properties in declaration order (each says itself as the question's `init()`
+/// makes it, as the command line's options do), and ``FieldSet/asking(_:)`` fills each from the input by its
 /// field's name: no name is written twice, and a typo cannot silently give the default.
 ///
 /// ```swift
@@ -25,6 +25,11 @@ public struct Field<Value: FieldValueConvertible>: Sendable, FieldDeclaration {
     /// (Whether `Value` holds the field's kind is checked once, when the set's fields are first
     /// listed: ``FieldSet/fields``.)
     public init(wrappedValue: Value, _ field: QuestionField) {
+        if let collector = FieldSetIndex.collecting {
+            precondition(
+                Value.accepts(field.kind), "field \(field.name) is a \(field.kind), which \(Value.self) cannot hold")
+            collector.fields.withLock { $0.append(field) }
+        }
         self.field = field
         self.wrappedValue = QuestionInput.beingRead?.values[field.name].flatMap(Value.init(fieldValue:)) ?? wrappedValue
     }
@@ -37,19 +42,17 @@ extension Field where Value: ExpressibleByNilLiteral {
     }
 }
 
-/// What every ``Field`` is, whatever its type: how `Mirror` finds a question's fields.
+/// What every ``Field`` is, whatever its type: what a `Mirror` of a set finds (a test's way to
+/// read a set's values by field).
 public protocol FieldDeclaration {
     /// The field.
     var field: QuestionField { get }
     /// Its value as a field's value (nil: none, the optional's nil).
     var fieldValue: FieldValue? { get }
-    /// Whether its Swift type holds its field's kind.
-    var holdsItsKind: Bool { get }
 }
 
 extension Field {
     public var fieldValue: FieldValue? { wrappedValue.fieldValue }
-    public var holdsItsKind: Bool { Value.accepts(field.kind) }
 }
 
 /// A Swift type a field's value can be: it says which kinds it holds, and takes the parsed value.

@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// A set of fields as a type's ``Field`` properties: a ``Question``, or what a door takes beside
-/// one (``ConvertBatch``, the parameters of a CSV conversion). The fields are found by `Mirror`
-/// in declaration order, and ``init(_:)`` fills each from an input by its field's name.
+/// one (``ConvertBatch``, the parameters of a CSV conversion). The fields are listed in
+/// declaration order (``fields``), and ``init(_:)`` fills each from an input by its field's name.
 public protocol FieldSet: Sendable {
     /// Every field at its default.
     init()
@@ -15,19 +15,16 @@ public protocol FieldSet: Sendable {
 extension FieldSet {
     public func check() throws(QuestionRefusal) {}
 
-    /// The fields, as its ``Field`` properties declare them, in their order: found by `Mirror`
-    /// once per type (each door lists them for every request), and checked then: a property whose
-    /// type cannot hold its field's kind is a programmer's error.
+    /// The fields, as its ``Field`` properties declare them, in their order: each ``Field``
+    /// says itself as `init()` makes it, once per type (each door lists them for every request),
+    /// and is checked then (a property whose type cannot hold its field's kind is a programmer's
+    /// error). Not `Mirror`: on Linux a mirror's first questions about a type scan every protocol
+    /// conformance of the binary, a cost at every start of the command line.
     public static var fields: [QuestionField] {
         FieldSetIndex.fields(of: Self.self) {
-            Mirror(reflecting: Self()).children.compactMap { child -> QuestionField? in
-                guard let declared = child.value as? any FieldDeclaration else { return nil }
-                precondition(
-                    declared.holdsItsKind,
-                    "\(Self.self).\(child.label ?? "?"): field \(declared.field.name) is a \(declared.field.kind), which its type cannot hold"
-                )
-                return declared.field
-            }
+            let collector = FieldSetIndex.Collector()
+            _ = FieldSetIndex.$collecting.withValue(collector) { Self() }
+            return collector.fields.withLock { $0 }
         }
     }
 
@@ -54,6 +51,14 @@ extension FieldSet {
 
 /// The fields of each ``FieldSet`` type, found once.
 enum FieldSetIndex {
+    /// The fields a set's `init()` made, in order.
+    final class Collector: Sendable {
+        let fields = Mutex<[QuestionField]>([])
+    }
+
+    /// The collector of the set being made on this task, if any (``FieldSet/fields``).
+    @TaskLocal static var collecting: Collector?
+
     private static let known = Mutex<[ObjectIdentifier: [QuestionField]]>([:])
 
     /// The fields of `type`, made by `find` the first time.
