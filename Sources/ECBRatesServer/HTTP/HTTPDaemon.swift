@@ -33,12 +33,6 @@ package final class HTTPDaemon: @unchecked Sendable {
     /// What the handler returns: the response, and the route's name for the metrics.
     package typealias Handler = @Sendable (HTTPRequest) -> (response: HTTPResponse, route: String)
 
-    /// Whether a request is heavy (``HTTPDaemonSettings/maximumHeavy``), and the route to count
-    /// its refusal under.
-    package typealias Weigher = @Sendable (HTTPRequest) -> (heavy: Bool, route: String)
-    /// The answer to a heavy request refused because `maximumHeavy` are in flight, given the
-    /// refusal's words; nil: the usual `503` with `Retry-After` (an MCP call gets its own answer).
-    package typealias Refuser = @Sendable (HTTPRequest, String) -> HTTPResponse?
 
     /// The port the daemon listens on (written once, in `init`).
     package private(set) var port: UInt16 = 0
