@@ -47,6 +47,7 @@ final class SQLiteConnection: @unchecked Sendable {
             sqlite3_exec(db, "PRAGMA journal_size_limit = 67108864", nil, nil, nil)
         }
         Self.registerFunctions(on: db)
+        SQLDebug.attach(to: db)
     }
 
     deinit {
