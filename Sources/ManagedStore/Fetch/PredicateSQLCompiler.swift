@@ -44,6 +44,14 @@ struct PredicateSQLCompiler {
             guard let keyPath = descriptor.keyPath, let slot = entity.slot(forKeyPath: keyPath) else {
                 throw unsupported("a sort descriptor whose key path is not an attribute of \(entity.name)")
             }
+            // A key path through a to-one (`\.author?.name`) reads the relationship's key, which a
+            // probe cannot tell from the relationship itself: refused, never sorted by row keys.
+            if entity.storedProperties[slot].type == .objectID {
+                let name = entity.storedProperties[slot].name
+                throw unsupported(
+                    "a sort descriptor through the to-one relationship '\(name)' of \(entity.name) (Core Data's 'author.name' key path); sort by an attribute of \(entity.name), or sort the fetched objects in Swift"
+                )
+            }
             let ascending = descriptor.order == .forward
             parts.append("\(column(slot, ordering: true)) \(ascending ? "ASC" : "DESC")")
             slots.append((slot, ascending))
