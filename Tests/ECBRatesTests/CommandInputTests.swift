@@ -93,7 +93,7 @@ import Testing
     struct Forgetful: ParsableCommand {
         static let configuration = CommandConfiguration(name: "forgetful", abstract: "Forgets --date.")
         @Option(.day("--date", help: "A day.")) var date: CalendarDay?
-        @Option(.currency("--base", help: "A currency."), default: "EUR") var base: String
+        @Option(.text("--base", value: "code", help: "A currency."), default: "EUR") var base: String
 
         func run(_ context: CommandContext) async throws -> Int32 {
             context.console.out(base)

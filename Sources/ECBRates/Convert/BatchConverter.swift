@@ -237,7 +237,8 @@ public struct BatchConverter: Sendable {
         }
         let dayText = Self.trimmed(record.fields[columns[0]])
         guard let day = CalendarDay(dayText) else {
-            return bad("date \"\(dayText)\" is not a day; expected \(QuestionField.impossibleDay(dayText) ?? "YYYY-MM-DD")")
+            return bad(
+                "date \"\(dayText)\" is not a day; expected \(QuestionField.impossibleDay(dayText) ?? "YYYY-MM-DD")")
         }
         let amountText = Self.trimmed(record.fields[columns[1]])
         let amount: Decimal
@@ -282,7 +283,8 @@ public struct BatchConverter: Sendable {
             case .row(let line, let day, let dayText, let amount, let from, let to):
                 // As `convert` answers: the rate, then one rounding of amount × rate.
                 do {
-                    let rate = try queries.rate(to, on: day, base: from, fallback: fallback)
+                    let rate = try queries.rate(
+                        queries.currencyCode(to), on: day, base: queries.currencyCode(from), fallback: fallback)
                     let resultText = try rate.convertedText(
                         amount, places: precision ?? MinorUnits.places(for: rate.currency))
                     let rateText =

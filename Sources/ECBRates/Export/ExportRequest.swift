@@ -12,9 +12,9 @@ public struct ExportRequest: FieldSet {
     @Field(.to) public var to: CalendarDay?
     /// Only these currencies (nil: all).
     @Field(QuestionField(name: "currencies", kind: .currencies, help: "Only these currencies (USD,JPY,…)."))
-    public var currencies: [String]?
+    public var currencies: [CurrencyCode]?
     /// The currency quoted against.
-    @Field(.base) public var base: String = "EUR"
+    @Field(.base) public var base: CurrencyCode = .euro
     /// The CSV layout (nil: long).
     @Field(
         QuestionField(

@@ -67,7 +67,7 @@ public struct RateExporter: Sendable {
     /// many imports commit while it runs.
     public func export(
         layout: Layout, encoding: Encoding = .csv, from: CalendarDay? = nil, to: CalendarDay? = nil,
-        currencies: [String]? = nil, base: String = "EUR", partial: Bool = false,
+        currencies: [CurrencyCode]? = nil, base: CurrencyCode = .euro, partial: Bool = false,
         write: @escaping @Sendable (String) throws -> Void
     ) async throws -> Summary {
         let now = self.now
@@ -79,9 +79,9 @@ public struct RateExporter: Sendable {
             // from the same state of the store, whatever an import commits meanwhile.
             if onFile { try context.setQueryGenerationFrom(.current) }
             let queries = RateQueries(context: context, now: now)
-            let baseCode = try queries.knownCurrency(base)
+            let baseCode = try queries.knownCurrency(base).text
             var codes =
-                try currencies.map { try $0.map(queries.knownCurrency).filter { $0 != baseCode } }
+                try currencies.map { try $0.map { try queries.knownCurrency($0).text }.filter { $0 != baseCode } }
                 ?? (queries.currencies().map(\.code) + (baseCode == "EUR" ? [] : ["EUR"])).filter { $0 != baseCode }
             if currencies == nil && layout == .wide {
                 let position = Dictionary(uniqueKeysWithValues: Self.ecbColumnOrder.enumerated().map { ($1, $0) })

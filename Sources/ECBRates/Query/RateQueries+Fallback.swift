@@ -6,9 +6,13 @@ import ManagedStore
 extension RateQueries {
     func resolve(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg {
         if code == "EUR" { return .euro(on: day) }
-        return try publications.leg(code, on: day, fallback: fallback) {
+        let key = LegKey(code: code, day: day, fallback: fallback)
+        if let known = memo?.legs[key] { return known }
+        let leg = try publications.leg(code, on: day, fallback: fallback) {
             try resolveLeg(code, on: day, fallback: fallback, newest: newest)
         }
+        memo?.legs[key] = leg
+        return leg
     }
 
     func resolveLeg(_ code: String, on day: CalendarDay, fallback: RateFallback, newest: CalendarDay) throws -> RateLeg
@@ -130,7 +134,12 @@ extension RateQueries {
 
     /// The rate of `code` on `day`, if published.
     func rateIfAny(_ code: String, on day: CalendarDay) throws -> Decimal? {
-        try publications.rateIfAny(code, on: day)
+        guard memo != nil else { return try publications.rateIfAny(code, on: day) }
+        let key = RateKey(code: code, day: day)
+        if let known = memo?.rates[key] { return known }
+        let rate = try publications.rateIfAny(code, on: day)
+        memo?.rates[key] = .some(rate)
+        return rate
     }
 
     /// The closest day before (or after) `day` with a rate for `code`, within `window` days.

@@ -7,14 +7,22 @@ extension RateQueries {
     /// The rate of `currency` against `base` on `day` (default: the newest stored day); on a day
     /// without one, the `fallback` decides, for each leg (currency and base) on its own.
     public func rate(
-        _ currency: String, on day: CalendarDay? = nil, base: String = "EUR",
+        _ currency: CurrencyCode, on day: CalendarDay? = nil, base: CurrencyCode = .euro,
         fallback: RateFallback = .previous
+    ) throws -> RateAnswer {
+        try answeringOnce { try answerRate(currency, on: day, base: base, fallback: fallback) }
+    }
+
+    /// ``rate(_:on:base:fallback:)``'s answer, inside ``answeringOnce(_:)``.
+    private func answerRate(
+        _ currency: CurrencyCode, on day: CalendarDay?, base: CurrencyCode, fallback: RateFallback
     ) throws -> RateAnswer {
         // A day on which both have a rate is answered by those rates alone: it lies within the
         // bounds, both codes are known, and a currency quoted that day has not ended.
-        let upper = Self.upperCased(currency), upperBase = Self.upperCased(base)
-        if usesFixedConversionRates, EuroConversionRate.of(upper) != nil || EuroConversionRate.of(upperBase) != nil {
-            return try rateWithFixedLeg(upper, on: day, base: upperBase, fallback: fallback)
+        if usesFixedConversionRates,
+            EuroConversionRate.of(currency.text) != nil || EuroConversionRate.of(base.text) != nil
+        {
+            return try rateWithFixedLeg(currency, on: day, base: base, fallback: fallback)
         }
         // No day: the newest stored, asked the same way (a currency quoted on it is known, and
         // its rate is read once, not once to know the code and again for the answer).
@@ -22,65 +30,65 @@ extension RateQueries {
         let day = day ?? known!.last
         // Read a day at a time (a cache), the day's rates are looked up once for both codes.
         let dayRates = try publications.dayRates(on: day)
-        func published(_ code: String, _ day: CalendarDay) throws -> Decimal? {
-            if code == "EUR" { return 1 }
-            if let dayRates { return dayRates[packed: DayRates.pack(code)] }
-            return try rateIfAny(code, on: day)
+        func published(_ code: CurrencyCode, _ day: CalendarDay) throws -> Decimal? {
+            if code.isEuro { return 1 }
+            if let dayRates { return dayRates[packed: DayRates.pack(code.text)] }
+            return try rateIfAny(code.text, on: day)
         }
-        if upper != "EUR" || upperBase != "EUR",
-            let currencyRate = try published(upper, day), let baseRate = try published(upperBase, day)
+        if !currency.isEuro || !base.isEuro,
+            let currencyRate = try published(currency, day), let baseRate = try published(base, day)
         {
-            let leg = { (code: String, rate: Decimal) in
-                code == "EUR" ? RateLeg.euro(on: day) : RateLeg.published(code, rate, on: day)
+            let leg = { (code: CurrencyCode, rate: Decimal) in
+                code.isEuro ? RateLeg.euro(on: day) : RateLeg.published(code.text, rate, on: day)
             }
             return RateAnswer(
-                currencyLeg: leg(upper, currencyRate), baseLeg: leg(upperBase, baseRate), asked: day, reason: nil)
+                currencyLeg: leg(currency, currencyRate), baseLeg: leg(base, baseRate), asked: day, reason: nil)
         }
         let (first, last) = try known ?? bounds()
         let code = try knownCurrency(currency, likelyOn: last)
         let baseCode = try knownCurrency(base, likelyOn: last)
         let asked = day
         // The euro against itself needs no published rate (rate_oracle.py rule 1: EUR is 1).
-        let onlyEuro = code == "EUR" && baseCode == "EUR"
+        let onlyEuro = code.isEuro && baseCode.isEuro
         if asked < first && !onlyEuro && !Self.reachesForward(from: asked, to: first, fallback: fallback) {
             throw QueryError.beforeFirstDay(asked: asked, first: first, last: last, gap: try gap(reaching: asked))
         }
         if asked > last { try checkFresh(asked: asked, newest: last) }
-        let currencyLeg = try resolve(code, on: asked, fallback: fallback, newest: last)
-        let baseLeg = try resolve(baseCode, on: asked, fallback: fallback, newest: last)
-        let lead = code == "EUR" ? baseCode : code
+        let currencyLeg = try resolve(code.text, on: asked, fallback: fallback, newest: last)
+        let baseLeg = try resolve(baseCode.text, on: asked, fallback: fallback, newest: last)
+        let lead = code.isEuro ? baseCode : code
         return RateAnswer(
             currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked,
-            reason: Self.reason(for: asked, currency: lead, newest: last))
+            reason: Self.reason(for: asked, currency: lead.text, newest: last))
     }
 
     /// The rates of `currencies` (default: every currency the ECB quoted in the publication
     /// that answers for `day`) against `base` on `day` (default: the newest stored day), each
     /// answered as ``rate(_:on:base:fallback:)`` answers it, in the order asked for (or by code).
     public func rates(
-        _ currencies: [String]? = nil, on day: CalendarDay? = nil, base: String = "EUR",
+        _ currencies: [CurrencyCode]? = nil, on day: CalendarDay? = nil, base: CurrencyCode = .euro,
         fallback: RateFallback = .previous
     ) throws -> [RateAnswer] {
         // A base the euro replaced is known by its fixed rate, not by the store.
-        let fixedBase = usesFixedConversionRates && EuroConversionRate.of(Self.upperCased(base)) != nil
-        let baseCode = fixedBase ? Self.upperCased(base) : try knownCurrency(base)
+        let fixedBase = usesFixedConversionRates && EuroConversionRate.of(base.text) != nil
+        let baseCode = fixedBase ? base : try knownCurrency(base)
         // Every currency of the publication, the euro too when quoted against another.
         let codes =
             try currencies
-            ?? (quotedCurrencies(on: day ?? bounds().last, fallback: fallback) + ["EUR"]).filter { $0 != baseCode }
+            ?? (quotedCurrencies(on: day ?? bounds().last, fallback: fallback) + [.euro]).filter { $0 != baseCode }
             .sorted()
         return try codes.map { try rate($0, on: day, base: baseCode, fallback: fallback) }
     }
 
     /// The currencies in the ECB's publication that answers for `day` under `fallback`: that
     /// day's, or the one the fallback takes (for an interpolation, those in both), by code.
-    public func quotedCurrencies(on day: CalendarDay, fallback: RateFallback) throws -> [String] {
+    public func quotedCurrencies(on day: CalendarDay, fallback: RateFallback) throws -> [CurrencyCode] {
         let (first, last) = try bounds()
         if day < first && !Self.reachesForward(from: day, to: first, fallback: fallback) {
             throw QueryError.beforeFirstDay(asked: day, first: first, last: last, gap: try gap(reaching: day))
         }
         if day > last { try checkFresh(asked: day, newest: last) }
-        if try isPublicationDay(day) { return try currencies(publishedOn: day) }
+        if try isPublicationDay(day) { return try currencies(publishedOn: day).map(CurrencyCode.init(stored:)) }
         try checkNoHole(from: day, to: day, asked: day, newest: last)
         let before = try publication(of: "EUR", nextTo: day, after: false)?.day
         let after = try publication(of: "EUR", nextTo: day, after: true)?.day
@@ -107,7 +115,7 @@ extension RateQueries {
         // the day: it is not among the day's currencies (no fallback crosses its end).
         return codes.filter { code in
             days.allSatisfy { CurrencyLifecycle.interruption(of: code, between: $0, and: day) == nil }
-        }.sorted()
+        }.sorted().map(CurrencyCode.init(stored:))
     }
 
     /// The currencies with a rate on `day`, by code.
@@ -130,20 +138,15 @@ extension RateQueries {
         }
     }
 
-    /// `code` in upper case (as it is, when it already is: the usual case, without a copy).
-    static func upperCased(_ code: String) -> String {
-        code.utf8.allSatisfy({ $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") }) ? code : code.uppercased()
-    }
-
     /// `amount` of `from` in `to` on `day`: computed from the published rates (or the
     /// interpolated ones) with no rounding on the way, then rounded once, half away from zero,
     /// to `to`'s minor units (or `precision` places).
     public func convert(
-        _ amount: Decimal, from: String, to: String, on day: CalendarDay? = nil,
+        _ amount: Decimal, from: CurrencyCode, to: CurrencyCode, on day: CalendarDay? = nil,
         fallback: RateFallback = .previous, precision: Int? = nil
     ) throws -> ConversionAnswer {
         guard DecimalMath.significantDigits(amount) <= DecimalMath.amountDigits else {
-            throw QueryError.inexact("\(DecimalText.format(amount)) \(from.uppercased()) in \(to.uppercased())")
+            throw QueryError.inexact("\(DecimalText.format(amount)) \(from) in \(to)")
         }
         let answer = try rate(to, on: day, base: from, fallback: fallback)
         let places = precision ?? MinorUnits.places(for: answer.currency)
@@ -157,21 +160,21 @@ extension RateQueries {
     /// rate from the day it applies (no store needed), and its ECB rates before, if the store
     /// has them; the other leg as ``rate(_:on:base:fallback:)`` finds it.
     func rateWithFixedLeg(
-        _ currency: String, on day: CalendarDay?, base: String, fallback: RateFallback
+        _ currency: CurrencyCode, on day: CalendarDay?, base: CurrencyCode, fallback: RateFallback
     ) throws -> RateAnswer {
         let newest = try? bounds().last
         let asked = day ?? newest ?? TargetCalendar.today(at: now())
-        func leg(_ code: String) throws -> RateLeg {
-            if code == "EUR" { return .euro(on: asked) }
-            if let fixed = EuroConversionRate.fixed(code, on: asked) { return .fixed(fixed, on: asked) }
+        func leg(_ code: CurrencyCode) throws -> RateLeg {
+            if code.isEuro { return .euro(on: asked) }
+            if let fixed = EuroConversionRate.fixed(code.text, on: asked) { return .fixed(fixed, on: asked) }
             let (first, last) = try bounds()
-            let known: String
+            let known: CurrencyCode
             do {
                 known = try knownCurrency(code, likelyOn: last)
-            } catch QueryError.unknownCurrency where EuroConversionRate.of(code) != nil {
-                let since = EuroConversionRate.of(code)!.since
+            } catch QueryError.unknownCurrency where EuroConversionRate.of(code.text) != nil {
+                let since = EuroConversionRate.of(code.text)!.since
                 throw QueryError.notQuoted(
-                    currency: code, day: asked, lastBefore: nil, nextAfter: nil,
+                    currency: code.text, day: asked, lastBefore: nil, nextAfter: nil,
                     why:
                         "its conversion rate to the euro applies from \(since), and the ECB's reference rates here do not include it before"
                 )
@@ -180,10 +183,11 @@ extension RateQueries {
                 throw QueryError.beforeFirstDay(asked: asked, first: first, last: last, gap: try gap(reaching: asked))
             }
             if asked > last { try checkFresh(asked: asked, newest: last) }
-            return try resolve(known, on: asked, fallback: fallback, newest: last)
+            return try resolve(known.text, on: asked, fallback: fallback, newest: last)
         }
         let currencyLeg = try leg(currency), baseLeg = try leg(base)
-        let reason = newest.map { Self.reason(for: asked, currency: currency == "EUR" ? base : currency, newest: $0) }
+        let lead = currency.isEuro ? base : currency
+        let reason = newest.map { Self.reason(for: asked, currency: lead.text, newest: $0) }
         return RateAnswer(currencyLeg: currencyLeg, baseLeg: baseLeg, asked: asked, reason: reason)
     }
 

@@ -51,7 +51,7 @@ extension RateQueries {
     /// `partial` (then the table lists them in ``SeriesTable/missing``). Against a `base` other
     /// than the euro, each value is that day's cross rate (38 significant digits).
     public func series(
-        _ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR",
+        _ currencies: [CurrencyCode], from: CalendarDay, to: CalendarDay, base: CurrencyCode = .euro,
         partial: Bool = false
     ) throws -> SeriesTable {
         var rows: [SeriesTable.Row] = []
@@ -68,11 +68,11 @@ extension RateQueries {
     /// days missing from the range (see ``series(_:from:to:base:partial:)``).
     @discardableResult
     public func eachSeriesRow(
-        _ currencies: [String], from: CalendarDay, to: CalendarDay, base: String = "EUR", partial: Bool = false,
-        _ body: (SeriesTable.Row) throws -> Void
+        _ currencies: [CurrencyCode], from: CalendarDay, to: CalendarDay, base: CurrencyCode = .euro,
+        partial: Bool = false, _ body: (SeriesTable.Row) throws -> Void
     ) throws -> (codes: [String], base: String, missing: [CalendarDay]) {
-        let codes = try currencies.map(knownCurrency)
-        let baseCode = try knownCurrency(base)
+        let codes = try currencies.map { try knownCurrency($0).text }
+        let baseCode = try knownCurrency(base).text
         let missing = try checkComplete(from: from, to: to, partial: partial)
         let stored = Array(Set(codes + [baseCode]).subtracting(["EUR"]))
         let column = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, $0) })
@@ -123,7 +123,7 @@ extension RateQueries {
 
     /// The first, last, lowest, highest and mean rate of `currency` from `from` to `to`.
     public func stats(
-        _ currency: String, from: CalendarDay, to: CalendarDay, base: String = "EUR",
+        _ currency: CurrencyCode, from: CalendarDay, to: CalendarDay, base: CurrencyCode = .euro,
         partial: Bool = false
     ) throws -> RateStats {
         let table = try series([currency], from: from, to: to, base: base, partial: partial)

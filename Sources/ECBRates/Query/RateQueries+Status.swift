@@ -4,8 +4,8 @@ import ManagedStore
 
 /// What the store holds now: the newest day's rates, freshness, holes, corrections.
 extension RateQueries {
-    public func latest(_ currencies: [String]? = nil) throws -> LatestRates {
-        let codes = try currencies.map { try $0.map(knownCurrency) }
+    public func latest(_ currencies: [CurrencyCode]? = nil) throws -> LatestRates {
+        let codes = try currencies.map { try $0.map { try knownCurrency($0).text } }
         let (_, last) = try bounds()
         let date = last
         let stored = try context.fetch(
@@ -69,9 +69,9 @@ extension RateQueries {
 
     /// The corrections the store recorded (since model version 2), newest first; only those of
     /// `currency`, and of rates of `since` or later, when given.
-    public func corrections(currency: String? = nil, since: CalendarDay? = nil) throws -> [CorrectionRecord] {
+    public func corrections(currency: CurrencyCode? = nil, since: CalendarDay? = nil) throws -> [CorrectionRecord] {
         // An unknown code is refused (as every query refuses it), not answered with no corrections.
-        let currency = try currency.map { try knownCurrency($0) }
+        let currency = try currency.map { try knownCurrency($0).text }
         var request = FetchRequest<RateCorrection>()
         request.shouldRefreshRefetchedObjects = true
         let records = try context.fetch(request).compactMap { correction -> CorrectionRecord? in

@@ -34,13 +34,13 @@ public struct ConvertQuestion: Question {
     @Field(
         QuestionField(
             name: "from", kind: .currency, help: "The currency of the amount.", isRequired: true, placement: .argument))
-    public var from = "EUR"
+    public var from: CurrencyCode = .euro
     /// The currency to convert into.
     @Field(
         QuestionField(
             name: "to", kind: .currency, help: "The currency to convert into.", isRequired: true, placement: .argument,
             example: "JPY"))
-    public var to = "EUR"
+    public var to: CurrencyCode = .euro
     /// The day of the rate (nil: the newest stored).
     @Field(
         QuestionField(

@@ -20,7 +20,7 @@ public struct CorrectionsQuestion: Question {
 
     /// Only corrections of this currency.
     @Field(QuestionField(name: "currency", kind: .currency, help: "Only corrections of this currency."))
-    public var currency: String?
+    public var currency: CurrencyCode?
     /// Only corrections of rates of this day or later.
     @Field(QuestionField(name: "since", kind: .day, help: "Only corrections of rates of this day or later."))
     public var since: CalendarDay?
@@ -29,6 +29,7 @@ public struct CorrectionsQuestion: Question {
 
     public func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<CorrectionList> {
         Answered(
-            CorrectionList(try queries.corrections(currency: currency, since: since), currency: currency, since: since))
+            CorrectionList(
+                try queries.corrections(currency: currency, since: since), currency: currency?.text, since: since))
     }
 }

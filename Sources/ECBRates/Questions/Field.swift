@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// public struct RateQuestion: Question {
 ///     @Field(.date) public var date: CalendarDay?
-///     @Field(.base) public var base: String = "EUR"
+///     @Field(.base) public var base: CurrencyCode = .euro
 ///     public init() {}
 /// }
 /// ```
@@ -74,7 +74,7 @@ extension Optional: FieldValueConvertible where Wrapped: FieldValueConvertible {
     public var fieldValue: FieldValue? { self?.fieldValue }
 }
 
-extension String: FieldValueConvertible {
+extension CurrencyCode: FieldValueConvertible {
     /// A currency code.
     public init?(fieldValue: FieldValue) {
         guard case .currency(let code) = fieldValue else { return nil }
@@ -84,7 +84,7 @@ extension String: FieldValueConvertible {
     public var fieldValue: FieldValue? { .currency(self) }
 }
 
-extension Array: FieldValueConvertible where Element == String {
+extension Array: FieldValueConvertible where Element == CurrencyCode {
     /// Currency codes.
     public init?(fieldValue: FieldValue) {
         guard case .currencies(let codes) = fieldValue else { return nil }

@@ -3,8 +3,8 @@ import Foundation
 
 /// A field's value, parsed once, whichever door it came through.
 public enum FieldValue: Sendable, Equatable {
-    case currency(String)
-    case currencies([String])
+    case currency(CurrencyCode)
+    case currencies([CurrencyCode])
     case day(CalendarDay)
     case moment(Date)
     /// The amount and its text as given (trailing zeros kept, for the answer).
@@ -21,20 +21,20 @@ extension QuestionField {
         let refuse = { (expected: String) in QuestionRefusal(.badValue(self, given: text, expected: expected)) }
         switch kind {
         case .currency:
-            let code = text.uppercased()
-            guard Self.isCurrencyCode(code) else { throw refuse(expected) }
+            guard let code = CurrencyCode(text) else { throw refuse(expected) }
             return .currency(code)
         case .currencies:
-            let codes = text.split(separator: ",", omittingEmptySubsequences: false).map { item in
+            let given = text.split(separator: ",", omittingEmptySubsequences: false).map { item in
                 // Blanks around a code are dropped in plain Swift: Foundation's trimming goes
                 // through NSString, a start-up cost for every query that names a currency.
                 var code = item
                 while code.first?.isWhitespace == true { code.removeFirst() }
                 while code.last?.isWhitespace == true { code.removeLast() }
-                return code.uppercased()
+                return CurrencyCode(code)
             }
-            guard codes.allSatisfy(Self.isCurrencyCode) else { throw refuse(expected) }
-            var seen = Set<String>()
+            let codes = given.compactMap { $0 }
+            guard codes.count == given.count else { throw refuse(expected) }
+            var seen = Set<CurrencyCode>()
             for code in codes where !seen.insert(code).inserted {
                 throw refuse("\(expected), each once (\(code) is listed twice)")
             }
@@ -134,8 +134,4 @@ extension QuestionField {
         return "a day that exists: \(months[month - 1]) \(year) has \(length) days (01 to \(length))"
     }
 
-    /// Three letters, A to Z: an ISO 4217 code's form. The one place the rule is written.
-    public static func isCurrencyCode(_ code: String) -> Bool {
-        code.utf8.count == 3 && code.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
-    }
 }

@@ -17,11 +17,11 @@ public struct LatestQuestion: Question {
 
     /// Only these currencies (nil: all).
     @Field(QuestionField(name: "currencies", kind: .currencies, help: "Only these currencies (USD,JPY,…)."))
-    public var currencies: [String]?
+    public var currencies: [CurrencyCode]?
     /// The day (nil: the newest stored).
     @Field(.date) public var date: CalendarDay?
     /// The currency quoted against.
-    @Field(.base) public var base: String = "EUR"
+    @Field(.base) public var base: CurrencyCode = .euro
     @Field(.asOf) public var asOf: Date?
 
     public init() {}
@@ -46,7 +46,7 @@ public struct LatestQuestion: Question {
         }
         let stale = date == nil ? Self.staleWarning(queries) : nil
         return Answered(
-            RatesAnswer(base: base, rates: answers),
+            RatesAnswer(base: base.text, rates: answers),
             warnings: [stale] + missing.map { AnswerWarning(code: "missing-currency", message: $0.description) })
     }
 }

@@ -33,6 +33,9 @@ public protocol Question: FieldSet {
     /// Whether an answer stays true while the store does not change (false: it depends on more,
     /// such as the store's file, and is not kept by a cache).
     static var isCacheable: Bool { get }
+    /// Whether it reads a range of days (a series, its figures): the heavy requests a server
+    /// bounds (`serve --max-heavy`), through every door that serves it.
+    static var readsRange: Bool { get }
 
     /// The moment it is asked as of (`as_of`), if any: the door answers it from the store as it
     /// was then.
@@ -48,6 +51,7 @@ public protocol Question: FieldSet {
 
 extension Question {
     public static var isCacheable: Bool { true }
+    public static var readsRange: Bool { false }
     public static var discussion: String? { nil }
 
     public var asOf: Date? { nil }
@@ -62,8 +66,9 @@ extension Question {
     }
 
     /// ``answer(_:context:)``, saying the moment it is as of (``asOf``): what every door calls.
+    /// The store is asked each thing once for the whole question (``RateQueries/answeringOnce(_:)``).
     public func answered(_ queries: RateQueries, context: QuestionContext) throws -> Answered<Answer> {
-        var answered = try answer(queries, context: context)
+        var answered = try queries.answeringOnce { try answer(queries, context: context) }
         answered.asOf = asOf
         return answered
     }

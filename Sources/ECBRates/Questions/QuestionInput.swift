@@ -27,13 +27,13 @@ public struct QuestionInput: Sendable, Equatable {
     // reads its values through its ``Field`` properties instead.
 
     /// A currency code.
-    public func currency(_ name: String) -> String? {
+    public func currency(_ name: String) -> CurrencyCode? {
         if case .currency(let code) = values[name] { return code }
         return nil
     }
 
     /// A list of currency codes.
-    public func currencies(_ name: String) -> [String]? {
+    public func currencies(_ name: String) -> [CurrencyCode]? {
         if case .currencies(let codes) = values[name] { return codes }
         return nil
     }

@@ -27,11 +27,11 @@ public struct RateQuestion: Question {
             name: "currencies", kind: .currencies,
             help: "Currency codes, comma-separated (USD or USD,GBP); all when left out.", placement: .argument,
             aliases: ["currency"]))
-    public var currencies: [String]?
+    public var currencies: [CurrencyCode]?
     /// The day (nil: the newest stored).
     @Field(.date) public var date: CalendarDay?
     /// The currency quoted against.
-    @Field(.base) public var base: String = "EUR"
+    @Field(.base) public var base: CurrencyCode = .euro
     /// What answers a day without a rate.
     @Field(.fallback) public var fallback: RateFallback = .previous
     @Field(.asOf) public var asOf: Date?
@@ -44,7 +44,7 @@ public struct RateQuestion: Question {
         let answers = try queries.rates(currencies, on: date, base: base, fallback: fallback)
         let stale = date == nil ? Self.staleWarning(queries) : nil
         if currencies?.count == 1, let one = answers.first { return Answered(.one(one), warnings: [stale]) }
-        return Answered(.several(RatesAnswer(base: base, rates: answers)), warnings: [stale])
+        return Answered(.several(RatesAnswer(base: base.text, rates: answers)), warnings: [stale])
     }
 
     /// One currency's rate, or several (all) currencies' rates.

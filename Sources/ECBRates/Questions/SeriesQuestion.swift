@@ -16,6 +16,7 @@ public struct SeriesQuestion: Question {
         --format ndjson streams one JSON object per line in constant memory. A range that reaches business days
         whose rates are out but not stored is an error, unless --partial.
         """
+    public static var readsRange: Bool { true }
     public static var answerSchema: JSONText { AnswerSchema.series }
 
     /// The currencies.
@@ -23,13 +24,13 @@ public struct SeriesQuestion: Question {
         QuestionField(
             name: "currencies", kind: .currencies, help: "Currency codes, comma-separated (USD,JPY).",
             isRequired: true, placement: .argument))
-    public var currencies: [String] = []
+    public var currencies: [CurrencyCode] = []
     /// The first day (nil: a year before the last).
     @Field(.from("The first day (default: a year before {to}).")) public var from: CalendarDay?
     /// The last day (nil: the newest stored).
     @Field(.to) public var to: CalendarDay?
     /// The currency quoted against.
-    @Field(.base) public var base: String = "EUR"
+    @Field(.base) public var base: CurrencyCode = .euro
     /// One row per period (nil: one row per day).
     @Field(
         QuestionField(

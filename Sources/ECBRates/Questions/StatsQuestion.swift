@@ -11,6 +11,7 @@ public struct StatsQuestion: Question {
         refused, unless partial.
         """
     public static let abstract = "Show the first, last, lowest, highest and mean rate of a currency, and its change."
+    public static var readsRange: Bool { true }
     public static var answerSchema: JSONText { AnswerSchema.stats }
 
     /// The currency.
@@ -18,13 +19,13 @@ public struct StatsQuestion: Question {
         QuestionField(
             name: "currency", kind: .currency, help: "A currency code, like USD.", isRequired: true,
             placement: .argument))
-    public var currency = ""
+    public var currency: CurrencyCode = .euro
     /// The first day (nil: the first stored).
     @Field(.from("The first day (default: the first stored day).")) public var from: CalendarDay?
     /// The last day (nil: the newest stored).
     @Field(.to) public var to: CalendarDay?
     /// The currency quoted against.
-    @Field(.base) public var base: String = "EUR"
+    @Field(.base) public var base: CurrencyCode = .euro
     /// Whether a range the store lacks days of is answered from what it holds.
     @Field(.partial) public var partial = false
     @Field(.asOf) public var asOf: Date?

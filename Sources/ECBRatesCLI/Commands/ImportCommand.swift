@@ -48,7 +48,7 @@ struct ImportCommand: ParsableCommand {
     var method: ImportMethod?
     @Option(.day("--from", help: "Only days on or after this one (YYYY-MM-DD).")) var from: CalendarDay?
     @Option(.day("--to", help: "Only days on or before this one (YYYY-MM-DD).")) var to: CalendarDay?
-    @Option(CommonOptions.currencies) var currencies: [String]?
+    @Option(CommonOptions.currencies) var currencies: [CurrencyCode]?
     @Flag(FlagSpec("--dry-run", help: "Report what would change; store nothing.")) var dryRun: Bool
     @Option(.seconds("--wait", help: "Wait this long for another import to finish (default: 0).")) var wait: Double?
     @Option(
@@ -90,7 +90,7 @@ struct ImportCommand: ParsableCommand {
         if let from, let to, from > to {
             throw UsageError("'--from <day>' (\(from)) is after '--to <day>' (\(to))", command: name)
         }
-        options.currencies = currencies.map(Set.init)
+        options.currencies = currencies.map { Set($0.map(\.text)) }
         options.dryRun = dryRun
         if dryRun && expectDue {
             throw UsageError("--expect-due checks what the import stored; a --dry-run stores nothing", command: name)

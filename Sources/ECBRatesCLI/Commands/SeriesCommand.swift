@@ -35,7 +35,9 @@ struct SeriesCommand: ParsableCommand {
                     let (first, last) = try question.range(queries)
                     let buffer = LineBuffer(output: output)
                     let write: (SeriesTable.Row) throws -> Void = { row in
-                        try buffer.add(SeriesTable.ndjsonLine(row, currencies: codes, base: quoted, grouping: grouping))
+                        try buffer.add(
+                            SeriesTable.ndjsonLine(
+                                row, currencies: codes.map(\.text), base: quoted.text, grouping: grouping))
                     }
                     var grouper = grouping.map {
                         SeriesGrouper(period: $0.period, statistic: $0.statistic, columns: codes.count, emit: write)

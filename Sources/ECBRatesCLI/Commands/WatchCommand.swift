@@ -30,7 +30,7 @@ struct WatchCommand: ParsableCommand {
     }
 
     @OptionalArgument(.currencies("currencies", help: "Only these currencies (USD,GBP,…); default: all."))
-    var currencies: [String]?
+    var currencies: [CurrencyCode]?
     @Option(
         OptionSpec<Since>(
             "--since", value: "token|day", help: "Replay what came after this history token or day first.",
@@ -58,14 +58,14 @@ struct WatchCommand: ParsableCommand {
         }
         if let codes {
             try await store.read { queries in
-                for code in codes where code != "EUR" { _ = try queries.knownCurrency(code) }
+                for code in codes where !code.isEuro { _ = try queries.knownCurrency(code) }
             }
         }
         let console = context.console
         let stop = ImportInterruption()
         let failure = Mutex<(any Error)?>(nil)
         let watcher = RateWatcher(
-            store: store, currencies: codes.map(Set.init),
+            store: store, currencies: codes.map { Set($0.map(\.text)) },
             onError: { error in
                 // It cannot go on: it says so and ends (never silently stops reporting).
                 failure.withLock { $0 = error }

@@ -30,18 +30,13 @@ struct ArgumentSpec<Value: Sendable>: Sendable {
     }
 
     /// Currency codes, comma-separated (`USD` or `usd,GBP`).
-    static func currencies(_ name: String, help: String) -> Self where Value == [String] {
+    static func currencies(_ name: String, help: String) -> Self where Value == [CurrencyCode] {
         let field = QuestionField(name: name, kind: .currencies, help: help)
         return Self(name: name, help: help, expected: field.expected, completion: .currencies) { word in
             // The rule of a question's `currencies` field (FieldValue), written once.
             guard case .currencies(let codes)? = try? field.parse(word) else { return .failure(ArgumentRefusal()) }
             return .success(codes)
         }
-    }
-
-    /// A currency code, as given (the query names an unknown one).
-    static func currency(_ name: String, help: String) -> Self where Value == String {
-        Self(name: name, help: help, expected: "a currency code like USD", completion: .currencies) { .success($0) }
     }
 
     /// An amount: `-`, digits, optionally `.` and digits, with at most

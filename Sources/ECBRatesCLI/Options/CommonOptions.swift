@@ -22,7 +22,8 @@ enum CommonOptions {
     }
 
     /// `--currencies <codes>`.
-    static let currencies = OptionSpec<[String]>.currencies("--currencies", help: "Only these currencies (USD,JPY,…).")
+    static let currencies = OptionSpec<[CurrencyCode]>.currencies(
+        "--currencies", help: "Only these currencies (USD,JPY,…).")
     /// `--output <file>`.
     static let output = OptionSpec<String>.text(
         "--output", value: "file",

@@ -81,19 +81,9 @@ extension OptionSpec where Value == String {
     static func text(_ name: String, value: String, help: String, completion: ValueCompletion = .none) -> Self {
         Self(name, value: value, help: help, expected: value, completion: completion) { $0 }
     }
-
-    /// One currency code, upper-cased (`usd` → USD).
-    static func currency(_ name: String, help: String) -> Self {
-        let field = QuestionField(name: name, kind: .currency, help: help)
-        // The rule of a question's `currency` field (FieldValue), written once.
-        return Self(name, value: "currency", help: help, expected: field.expected, completion: .currencies) { text in
-            guard case .currency(let code)? = try? field.parse(text) else { return nil }
-            return code
-        }
-    }
 }
 
-extension OptionSpec where Value == [String] {
+extension OptionSpec where Value == [CurrencyCode] {
     /// Comma-separated currency codes, upper-cased (`usd,JPY` → USD, JPY).
     static func currencies(_ name: String, help: String) -> Self {
         let field = QuestionField(name: name, kind: .currencies, help: help)

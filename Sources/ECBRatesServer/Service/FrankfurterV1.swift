@@ -83,7 +83,7 @@ struct FrankfurterV1 {
     private func day(_ question: RateQuestion, amount: Decimal, now: Date) throws -> EndpointAnswer {
         let asked = try api.ask(question, now: now, fixedConversionRates: false)
         let answers = asked.answered.answer.rates
-        let base = question.base
+        let base = question.base.text
         // The base's own answer (rate 1) is left out, and dated by the day asked, not by a publication.
         let others = answers.filter { $0.currency != base }
         let used = others.map(\.leadLeg.day).max() ?? question.date ?? asked.newest
@@ -114,7 +114,9 @@ struct FrankfurterV1 {
             // among them against another base, as on a single day.
             if question.currencies.isEmpty {
                 question.currencies =
-                    (try queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map(\.code) + ["EUR"])
+                    (try queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from }.map {
+                        CurrencyCode(stored: $0.code)
+                    } + [.euro])
             }
             let base = question.base
             question.currencies.removeAll { $0 == base }
@@ -125,7 +127,7 @@ struct FrankfurterV1 {
         var days: [(String, JSONText)] = []
         for row in table.rows {
             var rates: [(String, JSONText)] = []
-            for (index, code) in table.currencies.enumerated() where code != question.base {
+            for (index, code) in table.currencies.enumerated() where code != question.base.text {
                 guard let rate = row.rates[index] else { continue }
                 rates.append((code, Self.value(rate, published: table.base == "EUR", amount: amount)))
             }
@@ -135,7 +137,7 @@ struct FrankfurterV1 {
             throw ServiceError(status: 404, "no rates from \(start) to \(end.map { "\($0)" } ?? "now")")
         }
         let body = JSONText.object([
-            ("amount", .decimal(amount)), ("base", .string(question.base)), ("start_date", .string(first)),
+            ("amount", .decimal(amount)), ("base", .string(question.base.text)), ("start_date", .string(first)),
             ("end_date", .string(last)), ("rates", .object(days)),
         ])
         let reachesNewest = end.map { day in asked.newest.map { day >= $0 } ?? true } ?? true

@@ -68,7 +68,7 @@ struct FrankfurterV2 {
             }
             return (.json(.array(entries), token: asked.token, freshness: .current), "v2/currencies")
         case "currency" where parts.count == 2:
-            let code = try Self.code(parts[1])
+            let code = try Self.code(parts[1]).text
             _ = try FrankfurterParameters.input(request, [])
             let asked = try api.ask(CurrenciesQuestion(), now: now, fixedConversionRates: false)
             let summary = asked.answered.answer.currencies.first { $0.code == code }
@@ -180,11 +180,11 @@ struct FrankfurterV2 {
     /// that answers it; the base's own record (rate 1) among them when `quotes` allows it: the
     /// rate question of the currencies other than the base.
     private func records(
-        _ input: QuestionInput, _ quotes: [String]?, now: Date
+        _ input: QuestionInput, _ quotes: [CurrencyCode]?, now: Date
     ) throws -> (records: [RateRecord], asked: NativeAPI.Asked<RateQuestion>) {
         var input = input
-        let base = input.currency("base") ?? "EUR"
-        let others = quotes?.filter { $0 != base }
+        let baseCode = input.currency("base") ?? .euro, base = baseCode.text
+        let others = quotes?.filter { $0 != baseCode }
         // Only the base's own record asked for: the day comes from the publication of all.
         if let others, !others.isEmpty {
             input.set("currencies", .currencies(others))
@@ -202,7 +202,7 @@ struct FrankfurterV2 {
                     day: $0.leadLeg.day, base: base, quote: $0.currency, rate: FrankfurterV1.value($0, amount: 1))
             }
         }
-        if quotes == nil || quotes!.contains(base) {
+        if quotes == nil || quotes!.contains(baseCode) {
             // The base's own record is dated as the others are: by the publication that answers.
             guard let used = answers.map(\.leadLeg.day).max() else { throw ServiceError(status: 404, "not found") }
             records.append(RateRecord(day: used, base: base, quote: base, rate: .decimal(1)))
@@ -213,10 +213,10 @@ struct FrankfurterV2 {
     /// Every publication of the series question's range, or one record per week or month (the
     /// mean), of `quotes` (every currency quoted in the range when nil).
     private func rangeRecords(
-        _ question: SeriesQuestion, _ quotes: [String]?, now: Date
+        _ question: SeriesQuestion, _ quotes: [CurrencyCode]?, now: Date
     ) throws -> ([RateRecord], (newest: CalendarDay?, token: HistoryToken?, warnings: [AnswerWarning])) {
-        let base = question.base
-        let others = quotes?.filter { $0 != base }
+        let baseCode = question.base, base = baseCode.text
+        let others = quotes?.filter { $0 != baseCode }
         let identityOnly = others?.isEmpty == true
         let asked = try api.ask(question, now: now, fixedConversionRates: false) { question, queries in
             let first = try queries.bounds().first
@@ -225,8 +225,9 @@ struct FrankfurterV2 {
             question.from = from
             var codes =
                 try others
-                ?? queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from && $0.code != base }.map(
-                    \.code)
+                ?? queries.currencies().filter { $0.firstDay <= to && $0.lastDay >= from && $0.code != base }.map {
+                    CurrencyCode(stored: $0.code)
+                }
             try RangeLimit.check(from: from, to: to, currencies: codes.count + 1)
             // Only the base's own records asked for: the days come from a column not written (the
             // base's own, or any currency of the range for the euro).
@@ -235,12 +236,12 @@ struct FrankfurterV2 {
                 guard let column = base == "EUR" ? any : base else {
                     throw ServiceError(status: 404, "no rates from \(from) to \(to)")
                 }
-                codes = [column]
+                codes = [CurrencyCode(stored: column)]
             }
             question.currencies = codes
         }
         let table = asked.answered.answer
-        let withIdentity = quotes == nil || quotes!.contains(base)
+        let withIdentity = quotes == nil || quotes!.contains(baseCode)
         let published = question.grouping == nil && table.base == "EUR"
         var records: [RateRecord] = []
         for row in table.rows {
@@ -261,10 +262,9 @@ struct FrankfurterV2 {
 
     // MARK: Helpers
 
-    /// A currency code in a path, upper-cased.
-    private static func code(_ text: String) throws -> String {
-        let code = text.uppercased()
-        guard QuestionField.isCurrencyCode(code) else {
+    /// A currency code in a path (in either case).
+    private static func code(_ text: String) throws -> CurrencyCode {
+        guard let code = CurrencyCode(text) else {
             throw ServiceError(status: 422, "invalid currency: \(text)", code: "bad-parameter")
         }
         return code

@@ -26,7 +26,7 @@ struct EchoQuestion: Question {
     @Field(
         QuestionField(
             name: "words", kind: .currencies, help: "Currency codes to echo.", isRequired: true, placement: .argument))
-    var words: [String] = []
+    var words: [CurrencyCode] = []
     @Field(QuestionField(name: "day", kind: .day, help: "A day to echo.")) var day: CalendarDay?
     @Field(QuestionField(name: "times", kind: .count(minimum: 1, maximum: 3), help: "How many times (1 to 3)."))
     var times = 1
@@ -35,7 +35,7 @@ struct EchoQuestion: Question {
     init() {}
 
     func answer(_ queries: RateQueries, context: QuestionContext) throws -> Answered<Echo> {
-        Answered(Echo(words: words, day: day, times: times, loud: loud))
+        Answered(Echo(words: words.map(\.text), day: day, times: times, loud: loud))
     }
 
     /// The answer: the values given.

@@ -83,7 +83,8 @@ import Testing
                 let fallback = RateFallback.allCases.randomElement(using: &random)!
                 var line = [DecimalText.format(amount), from, to, day.description, fallback.rawValue]
                 do {
-                    let answer = try queries.convert(amount, from: from, to: to, on: day, fallback: fallback)
+                    let answer = try queries.convert(
+                        amount, from: CurrencyCode(from)!, to: CurrencyCode(to)!, on: day, fallback: fallback)
                     line += [
                         "ok", DecimalText.format(answer.result), "\(answer.rate.rate)", answer.rate.day.description,
                     ]

@@ -38,13 +38,15 @@ struct HugeConversionTests {
                     let answer: ConversionAnswer
                     do {
                         answer = try queries.convert(
-                            amount, from: from, to: to, on: CalendarDay("2024-03-28"), precision: places)
+                            amount, from: CurrencyCode(from)!, to: CurrencyCode(to)!, on: CalendarDay("2024-03-28"),
+                            precision: places)
                     } catch QueryError.tooManyDigits(_, _, let most) {
                         refused += 1
                         guard let most else { continue }
                         asked = most
                         answer = try queries.convert(
-                            amount, from: from, to: to, on: CalendarDay("2024-03-28"), precision: most)
+                            amount, from: CurrencyCode(from)!, to: CurrencyCode(to)!, on: CalendarDay("2024-03-28"),
+                            precision: most)
                     }
                     lines.append(
                         [text, from, to, answer.rate.day.description, "\(asked)", DecimalText.format(answer.result)]
