@@ -1,52 +1,42 @@
 import ECBRates
 import Foundation
 
-/// The OpenAPI 3.1 document of `/api/`, made from ``Questions``: one `GET /api/<name>` per
-/// question (and `POST /api/convert`, the batch conversion), its fields as query parameters, its
-/// answer's JSON Schema, and the error statuses with their one shape. Served at `/api/openapi.json`, and written by `serve --print-openapi`
+/// The OpenAPI 3.1 document of `/api/`, made from the route table (``RateService/routes``, each
+/// route's ``Route/openAPI``) and the ``Questions`` behind it: one `GET /api/<name>` per question
+/// (and `POST /api/convert`, the batch conversion), its fields as query parameters, its answer's
+/// JSON Schema, and the error statuses with their one shape. Served at `/api/openapi.json`, and written by `serve --print-openapi`
 /// (the Debian package installs it as `/usr/share/ecbrates/openapi.json`).
 package enum OpenAPIDocument {
     /// The document, for the server's `version`.
     package static func document(version: String) -> JSONText {
-        var paths: [(String, JSONText)] = Questions.all.map { question in
-            var methods = [("get", operation(question))]
-            // The batch conversion beside the question it converts by (BatchEndpoint).
-            if question.name == ConvertQuestion.name { methods.append(("post", batchOperation())) }
-            return ("/api/\(question.name)", .object(methods))
+        // Every documented route of the route table, each of its methods: a path or a method
+        // the table does not route cannot be documented, nor one it routes left out.
+        var paths: [(path: String, methods: [(String, JSONText)])] = []
+        for route in RateService.routes {
+            for (path, operation) in route.openAPI() {
+                let methods = route.methods.map { ($0.lowercased(), operation) }
+                if let index = paths.firstIndex(where: { $0.path == path }) {
+                    paths[index].methods += methods
+                } else {
+                    paths.append((path, methods))
+                }
+            }
         }
-        paths.append(
-            (
-                "/api/openapi.json",
-                .object([
-                    (
-                        "get",
-                        .object([
-                            ("operationId", .string("openapi")), ("summary", .string("This document")),
-                            (
-                                "responses",
-                                .object([
-                                    (
-                                        "200",
-                                        .object([
-                                            ("description", .string("The OpenAPI 3.1 document of /api/.")),
-                                            (
-                                                "content",
-                                                .object([
-                                                    (
-                                                        "application/json",
-                                                        .object([("schema", .object([("type", .string("object"))]))])
-                                                    )
-                                                ])
-                                            ),
-                                        ])
-                                    ),
-                                    ("304", .object([("description", .string("Not modified (If-None-Match)."))])),
-                                ])
-                            ),
-                        ])
-                    )
-                ])
-            ))
+        // The questions' paths first, in their order, then the rest in the table's; GET before
+        // POST within a path.
+        let questions = Questions.all.map { "/api/\($0.name)" }
+        let order = ["get", "post"]
+        let documented: [(String, JSONText)] = paths.enumerated().sorted { left, right in
+            (questions.firstIndex(of: left.element.path) ?? questions.count, left.offset)
+                < (questions.firstIndex(of: right.element.path) ?? questions.count, right.offset)
+        }
+        .map { _, entry in
+            let methods = entry.methods.enumerated().sorted { left, right in
+                (order.firstIndex(of: left.element.0) ?? order.count, left.offset)
+                    < (order.firstIndex(of: right.element.0) ?? order.count, right.offset)
+            }
+            return (entry.path, .object(methods.map(\.element)))
+        }
         return .object([
             ("openapi", .string("3.1.0")),
             (
@@ -62,8 +52,33 @@ package enum OpenAPIDocument {
                     ("license", .object([("name", .string("MIT")), ("identifier", .string("MIT"))])),
                 ])
             ),
-            ("paths", .object(paths)),
+            ("paths", .object(documented)),
             ("components", .object([("schemas", .object([("Error", AnswerSchema.serviceError)]))])),
+        ])
+    }
+
+    /// `GET /api/openapi.json`: this document.
+    static func selfOperation() -> JSONText {
+        .object([
+            ("operationId", .string("openapi")), ("summary", .string("This document")),
+            (
+                "responses",
+                .object([
+                    (
+                        "200",
+                        .object([
+                            ("description", .string("The OpenAPI 3.1 document of /api/.")),
+                            (
+                                "content",
+                                .object([
+                                    ("application/json", .object([("schema", .object([("type", .string("object"))]))]))
+                                ])
+                            ),
+                        ])
+                    ),
+                    ("304", .object([("description", .string("Not modified (If-None-Match)."))])),
+                ])
+            ),
         ])
     }
 
@@ -181,7 +196,10 @@ package enum OpenAPIDocument {
             (
                 "content",
                 .object([
-                    ("application/json", .object([("schema", .object([("$ref", .string("#/components/schemas/Error"))]))]))
+                    (
+                        "application/json",
+                        .object([("schema", .object([("$ref", .string("#/components/schemas/Error"))]))])
+                    )
                 ])
             ),
         ])

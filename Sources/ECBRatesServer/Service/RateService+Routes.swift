@@ -30,19 +30,29 @@ extension RateService {
             }
             return (asset, "assets")
         },
-        Route(paths: .exact("/api/openapi.json"), methods: ["GET"], name: { _ in "api/openapi" }) {
+        Route(
+            paths: .exact("/api/openapi.json"), methods: ["GET"], name: { _ in "api/openapi" },
+            openAPI: { [("/api/openapi.json", OpenAPIDocument.selfOperation())] }
+        ) {
             (
                 .json(OpenAPIDocument.document(version: $0.service.settings.version), token: nil, freshness: .past),
                 "api/openapi"
             )
         },
-        Route(paths: .exact("/api/convert"), methods: ["POST"], name: { _ in "api/convert" }, cacheable: false) {
+        Route(
+            paths: .exact("/api/convert"), methods: ["POST"], name: { _ in "api/convert" }, cacheable: false,
+            openAPI: { [("/api/convert", OpenAPIDocument.batchOperation())] }
+        ) {
             (try BatchEndpoint(store: $0.service.store).answer($0.request, now: $0.now), "api/convert-batch")
         },
         Route(
             paths: .prefix("/api/"), methods: ["GET"],
             name: { "api/" + ($0.dropFirst(5).split(separator: "/").first.map(String.init) ?? "") },
-            heavy: { $0.path == "/api/series" || $0.path == "/api/stats" ? "api/" + $0.path.dropFirst(5) : nil }
+            // A question that reads a range of days.
+            heavy: {
+                Questions.named(String($0.path.dropFirst(5)))?.readsRange == true ? "api/" + $0.path.dropFirst(5) : nil
+            },
+            openAPI: { Questions.all.map { ("/api/\($0.name)", OpenAPIDocument.operation($0)) } }
         ) { try $0.api.answer(String($0.request.path.dropFirst(5)), $0.request, now: $0.now) },
         Route(
             paths: .prefix("/v2/"), methods: ["GET"], name: { _ in "v2" },

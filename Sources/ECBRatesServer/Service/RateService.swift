@@ -49,6 +49,8 @@ package final class RateService: Sendable {
     let page: HomePage
     /// `/mcp`: the MCP tools over Streamable HTTP.
     private let mcp: MCPEndpoint
+    /// The steps around every route (``ResponseStep``), outermost first.
+    private let steps: [any ResponseStep]
     /// The TARGET calendar at the current second (computed once a second, not per request).
     private let calendar = Mutex<CalendarMoment?>(nil)
 
@@ -89,46 +91,56 @@ package final class RateService: Sendable {
             store: store, storeLocation: settings.storeLocation, version: settings.version, clock: clock,
             observe: { metrics.recordToolCall($0, failed: $1) })
         self.mcp = MCPEndpoint(server: server, settings: settings.mcp)
+        self.steps = Self.steps(settings)
     }
 
-    /// The response to `request`, and the name of the route that answered (for the metrics).
+    /// The response to `request`, and the name of the route that answered (for the metrics):
+    /// `request` through the ``steps``, the route table at their centre.
     package func respond(to request: HTTPRequest) -> (response: HTTPResponse, route: String) {
-        var (response, route) = route(request)
-        if let origin = settings.corsOrigin {
-            let asked = request.header("origin")
-            if origin == "*" || asked == origin {
-                response.setHeader("Access-Control-Allow-Origin", origin == "*" ? "*" : origin)
-                response.headers.append(("Access-Control-Expose-Headers", "ETag, Last-Modified"))
-            }
-            // The answer differs by Origin (the header is there or not): a shared cache must
-            // not give one origin's copy to another.
-            if origin != "*" { response.headers.append(("Vary", "Origin")) }
+        do {
+            let outgoing = try passOn(request, from: 0)
+            return (outgoing.response, outgoing.route)
+        } catch {
+            // Every route's failure is answered by ErrorStatusStep; what else a step throws is
+            // the server's own failure, a 500 saying what it was.
+            let response = ServiceError.response(status: 500, ServiceError.message(of: error))
+            return (response, "error")
         }
-        return (response, route)
     }
 
-    private func route(_ request: HTTPRequest) -> (HTTPResponse, String) {
+    /// `request` through the steps from `index` on; past the last, the route table answers.
+    private func passOn(_ request: HTTPRequest, from index: Int) throws -> Outgoing {
+        guard index < steps.count else { return try route(request) }
+        return try steps[index].respond(to: request, in: self) { try passOn(request, from: index + 1) }
+    }
+
+    /// The steps around every route, outermost first (``ResponseStep``).
+    static func steps(_ settings: Settings) -> [any ResponseStep] {
+        let cors: [any ResponseStep] = settings.corsOrigin.map { [CORSStep(origin: $0)] } ?? []
+        return cors + [ErrorStatusStep(), ValidatorStep(), CompressionStep()]
+    }
+
+    /// The answer of the route `request` asks for (from the answer cache when it holds it); a
+    /// 405 naming the methods the path takes, or those methods for OPTIONS; a handler's failure
+    /// thrown as a ``RouteFailure`` (``ErrorStatusStep`` gives its status).
+    private func route(_ request: HTTPRequest) throws -> Outgoing {
         let path = request.path
-        if path == MCPEndpoint.path { return mcp.respond(to: request) }
+        if path == MCPEndpoint.path {
+            let (response, name) = mcp.respond(to: request)
+            return Outgoing(response, route: name)
+        }
         let table = Self.routes
         guard request.method != "OPTIONS",
             let route = table.first(where: { $0.paths.matches(path) && $0.takes(request.method) })
         else {
             let allowed = Route.allowed(path, in: table)
             if request.method == "OPTIONS" {
-                var response = HTTPResponse(status: 204, headers: [("Allow", allowed)])
-                if settings.corsOrigin != nil {
-                    response.headers.append(("Access-Control-Allow-Methods", allowed))
-                    response.headers.append(
-                        ("Access-Control-Allow-Headers", request.header("access-control-request-headers") ?? ""))
-                    response.headers.append(("Access-Control-Max-Age", "86400"))
-                }
-                return (response, "options")
+                return Outgoing(HTTPResponse(status: 204, headers: [("Allow", allowed)]), route: "options")
             }
             var response = ServiceError.response(
                 status: 405, "method \(request.method) is not allowed on \(path); use \(allowed)")
             response.headers.append(("Allow", allowed))
-            return (response, "method")
+            return Outgoing(response, route: "method")
         }
         let now = clock()
         // A GET the store has answered since its last change is answered again from the cache.
@@ -137,28 +149,27 @@ package final class RateService: Sendable {
         if route.cacheable, let token = try? store.currentHistoryToken() {
             let asked = cacheKey(request, now: now)
             if let entry = answers.entry(for: asked, at: token) {
-                return (dress(entry.answer, for: request, now: now, cached: entry), entry.route)
+                return Outgoing(answer: entry.answer, route: entry.route, cached: entry)
             }
             (key, current) = (asked, token)
         }
         let api = NativeAPI(store: store, storeLocation: settings.storeLocation)
+        let answer: EndpointAnswer, name: String
         do {
-            let (answer, name) = try route.handler(Route.Asked(service: self, request: request, now: now, api: api))
-            // Kept only when read at the token asked before (no commit landed in between).
-            if let key, let current, answer.status == 200, answer.stream == nil, answer.token == current {
-                let entry = answers.keep(answer, route: name, for: key, token: current)
-                return (dress(answer, for: request, now: now, cached: entry), name)
-            }
-            return (dress(answer, for: request, now: now), name)
+            (answer, name) = try route.handler(Route.Asked(service: self, request: request, now: now, api: api))
         } catch {
-            // The one place an error becomes a status: the route's way (ours, or Frankfurter's).
-            let status = route.status(of: error)
-            let response = ServiceError.response(
-                status: status, ServiceError.message(of: error), code: ServiceError.code(of: error, status: status))
-            // Counted under the route it was asked of (its status says it failed).
-            return (response, route.name(path))
+            throw RouteFailure(route: route, error: error)
         }
+        // Kept only when read at the token asked before (no commit landed in between).
+        if let key, let current, answer.status == 200, answer.stream == nil, answer.token == current {
+            let entry = answers.keep(answer, route: name, for: key, token: current)
+            return Outgoing(answer: answer, route: name, cached: entry)
+        }
+        return Outgoing(answer: answer, route: name, cached: nil)
     }
+
+    /// The service's clock: now (tests set it).
+    func now() -> Date { clock() }
 
     /// The answer cache's key for `request` at `now`.
     private func cacheKey(_ request: HTTPRequest, now: Date) -> AnswerCache.Key {
@@ -175,7 +186,8 @@ package final class RateService: Sendable {
         if path == MCPEndpoint.path && request.method == "POST" {
             // A tool call of a range is as heavy as the range asked over HTTP.
             let tool = MCPServer.calledTool(in: request.body)
-            return tool == "series" || tool == "stats" ? (true, "mcp/\(tool ?? "")") : (false, "")
+            guard let tool, Questions.named(tool)?.readsRange == true else { return (false, "") }
+            return (true, "mcp/\(tool)")
         }
         guard let route = Self.routes.first(where: { $0.paths.matches(path) && $0.takes(request.method) }),
             let name = route.heavy?(request)
@@ -213,67 +225,6 @@ package final class RateService: Sendable {
         return html < json
     }
 
-    /// The answer as HTTP: validators, cache lifetime, and a 304 when the client's copy is current.
-    private func dress(
-        _ answer: EndpointAnswer, for request: HTTPRequest, now: Date, cached: AnswerCache.Entry? = nil
-    ) -> HTTPResponse {
-        var response = HTTPResponse(
-            status: answer.status, headers: [("Content-Type", answer.contentType)] + answer.headers)
-        if let stream = answer.stream {
-            response.stream = stream
-            response.headers.append(("Cache-Control", "no-store"))
-            return response
-        }
-        var body = Array(answer.body.utf8)
-        // gzip when the client takes it and it pays: one more representation, with its own ETag.
-        var gzipped: [UInt8]?
-        if body.count >= GzipEncoder.minimumBytes && GzipEncoder.isAccepted(by: request.header("accept-encoding")) {
-            let plain = body
-            gzipped = cached?.gzipped { GzipEncoder.shared?.encode(plain) } ?? GzipEncoder.shared?.encode(plain)
-        }
-        if let gzipped {
-            body = gzipped
-            response.headers.append(("Content-Encoding", "gzip"))
-        }
-        guard answer.status == 200, answer.freshness != .uncached else {
-            response.headers.append(("Cache-Control", "no-store"))
-            response.body = body
-            return response
-        }
-        // The validator names the bytes, not the store's history: the same answer has the same
-        // ETag on every replica and across imports that change nothing, and a correction changes
-        // exactly the answers that include it. Strong (RFC 9110 8.8.3): each representation its
-        // own, the gzipped one (zlib at a fixed level: the same bytes everywhere) suffixed.
-        let tag = cached?.contentTag { Self.contentTag(answer) } ?? Self.contentTag(answer)
-        let etag = "\"\(tag)\(gzipped == nil ? "" : "-gzip")\""
-        response.headers.append(("ETag", etag))
-        let modified = answer.token.flatMap { lastModified(at: $0, now: now) }
-        if let modified { response.headers.append(("Last-Modified", modified.text)) }
-        response.headers.append(("Cache-Control", cacheControl(answer.freshness, token: answer.token, now: now)))
-        response.headers.append(("Vary", "Accept, Accept-Encoding"))
-        if !answer.warningCodes.isEmpty {
-            response.headers.append(("Ecbrates-Warnings", answer.warningCodes.joined(separator: ", ")))
-        }
-        if let match = request.header("if-none-match") {
-            // If-None-Match compares weakly (RFC 9110 13.1.2): W/ is ignored on either side.
-            let tags = match.split(separator: ",").map {
-                let tag = $0.trimmingCharacters(in: .whitespaces)
-                return tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
-            }
-            if tags.contains(etag) || tags.contains("*") {
-                response.status = 304
-                return response
-            }
-        } else if let since = request.header("if-modified-since").flatMap(HTTPDate.parse), let modified,
-            Int(modified.date.timeIntervalSince1970) <= Int(since.timeIntervalSince1970)
-        {
-            response.status = 304
-            return response
-        }
-        response.body = body
-        return response
-    }
-
     /// The first 128 bits of the SHA-256 of an answer's media type and bytes, in hexadecimal.
     static func contentTag(_ answer: EndpointAnswer) -> String {
         String(SHA256.hex(Array((answer.contentType + "\n" + answer.body).utf8)).prefix(32))
@@ -284,7 +235,7 @@ package final class RateService: Sendable {
     /// stale for a week while it revalidates, and for 30 days while the server fails); the
     /// newest day holds until the ECB's next publication is due (then five minutes stale while a
     /// cache revalidates, a day while the server fails).
-    private func cacheControl(_ freshness: EndpointAnswer.Freshness, token: HistoryToken?, now: Date) -> String {
+    func cacheControl(_ freshness: EndpointAnswer.Freshness, token: HistoryToken?, now: Date) -> String {
         switch freshness {
         case .past: return "public, max-age=86400, stale-while-revalidate=604800, stale-if-error=2592000"
         case .current:
@@ -303,7 +254,7 @@ package final class RateService: Sendable {
     /// Frankfurt time that day), the same on every replica that holds it; or, when later, when
     /// the store recorded its newest correction (so that a client revalidating with
     /// If-Modified-Since alone never keeps a corrected rate); never after now.
-    private func lastModified(at token: HistoryToken, now: Date) -> (date: Date, text: String)? {
+    func lastModified(at token: HistoryToken, now: Date) -> (date: Date, text: String)? {
         guard let newest = newestDay(at: token) else { return nil }
         let corrected = correctionDates.withLock { $0[token.transactionNumber] ?? nil }
         let date = min(max(TargetCalendar.publicationTime(of: newest), corrected ?? .distantPast), now)

@@ -3,8 +3,9 @@ import Foundation
 
 /// One entry of the server's route table (``RateService/routes``): which paths and methods it
 /// takes, what it is (cacheable, heavy, whose error statuses), and the handler that answers it.
-/// Routing, `Allow` and OPTIONS, 405s, ``RateService/weigh(_:)``, the answer cache and the
-/// mapping of an error to its status all read these entries, so a route is declared once.
+/// Routing, `Allow` and OPTIONS, 405s, ``RateService/weigh(_:)``, the answer cache, the mapping
+/// of an error to its status and the OpenAPI document all read these entries, so a route is
+/// declared once.
 struct Route: Sendable {
     /// The paths a route takes.
     enum Paths: Sendable {
@@ -57,6 +58,9 @@ struct Route: Sendable {
     var heavy: (@Sendable (HTTPRequest) -> String?)?
     /// How an error becomes a status.
     var statuses = Statuses.ours
+    /// What the OpenAPI document (``OpenAPIDocument``) says of it: each path it serves, with the
+    /// operation its methods perform there (none: it is not part of `/api/`'s document).
+    var openAPI: @Sendable () -> [(path: String, operation: JSONText)] = { [] }
     /// The answer, and the name of the route that answered (for the metrics).
     let handler: @Sendable (Asked) throws -> (EndpointAnswer, String)
 
