@@ -21,16 +21,16 @@ struct ValidatorStep: ResponseStep {
         let tag =
             outgoing.cached?.contentTag { RateService.contentTag(answer) } ?? RateService.contentTag(answer)
         let etag = "\"\(tag)\(outgoing.isGzipped ? "-gzip" : "")\""
-        var headers = outgoing.response.headers
-        headers.append(("ETag", etag))
+        // Appended in place: a copy of the headers would cost every answer an allocation.
+        outgoing.response.headers.append(("ETag", etag))
         let modified = answer.token.flatMap { service.lastModified(at: $0, now: now) }
-        if let modified { headers.append(("Last-Modified", modified.text)) }
-        headers.append(("Cache-Control", service.cacheControl(answer.freshness, token: answer.token, now: now)))
-        headers.append(("Vary", "Accept, Accept-Encoding"))
+        if let modified { outgoing.response.headers.append(("Last-Modified", modified.text)) }
+        outgoing.response.headers.append(
+            ("Cache-Control", service.cacheControl(answer.freshness, token: answer.token, now: now)))
+        outgoing.response.headers.append(("Vary", "Accept, Accept-Encoding"))
         if !answer.warningCodes.isEmpty {
-            headers.append(("Ecbrates-Warnings", answer.warningCodes.joined(separator: ", ")))
+            outgoing.response.headers.append(("Ecbrates-Warnings", answer.warningCodes.joined(separator: ", ")))
         }
-        outgoing.response.headers = headers
         if Self.isCurrent(request, etag: etag, modified: modified?.date) {
             outgoing.response.status = 304
             outgoing.response.body = []
