@@ -39,12 +39,19 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     byClass[key] == nil, "ManagedStore: class \(entity.managedObjectClass) stands for two entities")
                 byClass[key] = entity
             }
-            #if DEBUG
-                // By reflection, which costs a command-line query a third of its start-up in a
-                // release build (scripts/bench); there a mismatch traps at the property's first use.
-                Self.checkAttributeProperties(of: entity)
-            #endif
         }
+        // Mistakes a programmer makes in a model are reported by validate(), which adding a store
+        // calls, naming the entity and the property, as Core Data reports an invalid model from
+        // loadPersistentStores; not trapped here, where the program could not catch them.
+        var problems = Self.relationshipProblems(of: entities, in: byName)
+        // A relationship that names what the model does not have is not resolved: the model is
+        // refused (validate()) before any store or object uses it.
+        let resolvable = problems.isEmpty
+        #if DEBUG
+            // By reflection, which costs a command-line query a third of its start-up in a
+            // release build (scripts/bench); there a mismatch traps at the property's first use.
+            for entity in entities { problems += Self.attributePropertyProblems(of: entity) }
+        #endif
         precondition(
             Set(views.map { $0.name.lowercased() }).count == views.count,
             "ManagedStore: the model has two views of one name")
@@ -53,13 +60,12 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.entitiesByName = byName
         self.entitiesByClass = byClass
         self.hasRelationships = entities.contains { !$0.relationships.isEmpty }
-        for entity in entities { entity.resolveDestinations(in: byName) }
+        if resolvable { for entity in entities { entity.resolveDestinations(in: byName) } }
         self.joinTables = entities.flatMap { entity in
             entity.resolvedRelationships.compactMap { $0.join?.isPrimary == true ? $0.join : nil }
         }
         var derived: [DerivedAttributeSQL] = []
-        var problems: [String] = []
-        for entity in entities {
+        for entity in entities where resolvable {
             for attribute in entity.attributes where attribute.derivationExpression != nil {
                 guard attribute.derivation != nil else {
                     problems.append(
@@ -78,14 +84,15 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.problems = problems
     }
 
-    /// What is wrong with the model that only its use would show (a derived attribute's
-    /// expression ManagedStore does not compute, or that does not fit its entity).
+    /// What is wrong with the model that only its use would show: a relationship to an entity
+    /// the model does not have, an inverse that is not one, an `@Attribute` property the entity
+    /// has no attribute for (checked in debug builds), a derived attribute's expression
+    /// ManagedStore does not compute, or that does not fit its entity.
     let problems: [String]
 
-    /// Throws ``ManagedStoreError/invalidModel(problems:)`` naming what is wrong with the model
-    /// (a derived attribute's expression that ManagedStore does not compute, or that does not
-    /// fit its entity: an unknown name, a type that does not fit), as Core Data refuses such a
-    /// model when a store is added with it. Adding a store calls it first.
+    /// Throws ``ManagedStoreError/invalidModel(problems:)`` naming everything wrong with the model
+    /// at once (see ``problems``), as Core Data refuses such a model when a store is added with
+    /// it. Adding a store calls it first.
     public func validate() throws(ManagedStoreError) {
         if !problems.isEmpty { throw ManagedStoreError.invalidModel(problems: problems) }
     }
@@ -117,9 +124,44 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     public var description: String { entities.map(\.description).joined(separator: "\n") }
 
-    /// Checks that each `@Attribute` property of the entity's class matches an attribute.
+    /// What is wrong between the relationships and the entities they name: a destination the
+    /// model does not have, an inverse the destination does not have, or two relationships that
+    /// are not each other's inverse.
+    static func relationshipProblems(
+        of entities: [EntityDescription], in byName: [String: EntityDescription]
+    ) -> [String] {
+        var problems: [String] = []
+        for entity in entities {
+            for relationship in entity.relationships {
+                guard let destination = byName[relationship.destinationEntityName] else {
+                    problems.append(
+                        "relationship \(entity.name).\(relationship.name) names entity \(relationship.destinationEntityName), which the model does not have"
+                    )
+                    continue
+                }
+                guard let inverseName = relationship.inverseName else { continue }
+                guard let inverse = destination.relationshipsByName[inverseName] else {
+                    problems.append(
+                        "relationship \(entity.name).\(relationship.name) names inverse \(inverseName), which entity \(destination.name) does not have"
+                    )
+                    continue
+                }
+                if inverse.destinationEntityName != entity.name || inverse.inverseName != relationship.name {
+                    problems.append(
+                        "\(entity.name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse"
+                    )
+                }
+            }
+        }
+        return problems
+    }
+
+    /// What is wrong between each `@Attribute` property of the entity's class and the entity's
+    /// attributes: a property with no attribute of its name, of another type, or optional where
+    /// the attribute is not (or the reverse).
     #if DEBUG
-        private static func checkAttributeProperties(of entity: EntityDescription) {
+        static func attributePropertyProblems(of entity: EntityDescription) -> [String] {
+            var problems: [String] = []
             let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
             var mirror: Mirror? = Mirror(reflecting: probe)
             while let current = mirror {
@@ -129,24 +171,27 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     else { continue }
                     let name = String(label.dropFirst())
                     guard let attribute = entity.attribute(named: name) else {
-                        preconditionFailure(
-                            "ManagedStore: \(entity.managedObjectClass).\(name) is an @Attribute, but entity \(entity.name) has no attribute '\(name)'"
+                        problems.append(
+                            "\(entity.managedObjectClass).\(name) is an @Attribute, but entity \(entity.name) has no attribute '\(name)'"
                         )
+                        continue
                     }
                     let valueType = type(of: wrapper).valueType
-                    precondition(
-                        valueType.attributeType == attribute.type,
-                        "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), which does not store as \(attribute.type) (entity \(entity.name))"
-                    )
-                    precondition(
-                        valueType.isOptionalAttribute == attribute.isOptional,
-                        "ManagedStore: \(entity.managedObjectClass).\(name) is \(valueType), but attribute '\(name)' of \(entity.name) is \(attribute.isOptional ? "optional" : "not optional")"
-                            + (attribute.derivation != nil
-                                ? " (a derived attribute is always optional: nil until its object is first saved)" : "")
-                    )
+                    if valueType.attributeType != attribute.type {
+                        problems.append(
+                            "\(entity.managedObjectClass).\(name) is \(valueType), which does not store as \(attribute.type) (entity \(entity.name))"
+                        )
+                    } else if valueType.isOptionalAttribute != attribute.isOptional {
+                        problems.append(
+                            "\(entity.managedObjectClass).\(name) is \(valueType), but attribute '\(name)' of \(entity.name) is \(attribute.isOptional ? "optional" : "not optional")"
+                                + (attribute.derivation != nil
+                                    ? " (a derived attribute is always optional: nil until its object is first saved)"
+                                    : ""))
+                    }
                 }
                 mirror = current.superclassMirror
             }
+            return problems
         }
     #endif
 }
