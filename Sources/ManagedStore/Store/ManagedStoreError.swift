@@ -23,6 +23,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     /// ``PersistentStoreCoordinator/destroyPersistentStore(at:type:timeout:)`` of the
     /// coordinator's own store; nothing was touched.
     case storeInUse(url: URL)
+    /// ``PersistentStoreCoordinator/remove(_:)`` could not truncate the store's write-ahead log,
+    /// which a reader still used (the store was removed all the same).
+    case storeBusy(url: URL, reason: String)
     /// A save or a write on a store opened read-only.
     case readOnlyStore(url: URL)
     /// A read-only store that does not exist.
@@ -88,6 +91,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
         case .storeInUse(let url):
             return
                 "the store at \(url.path) is this coordinator's: destroy it with a coordinator that has not added it"
+        case .storeBusy(let url, let reason):
+            return "the store at \(url.path) was removed, but \(reason)"
         case .readOnlyStore(let url):
             return "the store at \(url.path) is read-only"
         case .storeNotFound(let url):

@@ -12,7 +12,7 @@ import Synchronization
 /// context.persistentStoreCoordinator = coordinator
 /// ```
 ///
-/// A coordinator holds one store.
+/// A coordinator holds one store; ``remove(_:)`` closes it.
 public final class PersistentStoreCoordinator: Sendable {
     /// The model of the store's entities.
     public let managedObjectModel: ManagedObjectModel
@@ -50,7 +50,8 @@ public final class PersistentStoreCoordinator: Sendable {
         let store = try SQLiteStore.open(description, model: managedObjectModel)
         // The monitor first: a store whose notifications cannot be had is not added at all.
         let monitor =
-            description.remoteChangeNotificationsEnabled && !description.isInMemory && !store.persistentStore.isImmutable
+            description.remoteChangeNotificationsEnabled && !description.isInMemory
+                && !store.persistentStore.isImmutable
             ? try makeRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval)
             : nil
         do {
@@ -64,6 +65,30 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         if let monitor { remoteChangeMonitor.withLock { $0 = monitor } }
         return store.persistentStore
+    }
+
+    /// Removes `store` from the coordinator (Core Data's `remove(_:)`): its write-ahead log is
+    /// checkpointed into the file and truncated, and its connections closed, so that a program
+    /// that removes its store before it ends leaves the store whole in one file. The contexts of
+    /// the coordinator then have no store (a fetch or save throws
+    /// ``ManagedStoreError/noPersistentStore``), and a store may be added again.
+    ///
+    /// Throws ``ManagedStoreError/storeNotFound(url:)`` when `store` is not this coordinator's,
+    /// and ``ManagedStoreError/storeBusy(url:reason:)`` when a pinned query generation kept the
+    /// log from being truncated (the store is removed all the same).
+    public func remove(_ store: PersistentStore) throws {
+        let removed = try backend.withLock { current -> SQLiteStore in
+            guard let open = current, open.persistentStore === store else {
+                throw ManagedStoreError.storeNotFound(url: store.url)
+            }
+            current = nil
+            return open
+        }
+        remoteChangeMonitor.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+        try removed.close()
     }
 
     // MARK: Remote changes

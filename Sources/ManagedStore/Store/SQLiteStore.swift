@@ -77,6 +77,25 @@ final class SQLiteStore: Sendable {
 
     var url: URL { persistentStore.url }
 
+    /// Closes the store's connections, for ``PersistentStoreCoordinator/remove(_:)``: the idle
+    /// readers first, then the writer, after it checkpoints the write-ahead log into the file
+    /// and truncates it to nothing (`wal_checkpoint(TRUNCATE)`), so that the file is the whole
+    /// store. A reader still in use (a query generation still pinned) keeps its connection until
+    /// it is let go; then the checkpoint cannot pass its snapshot, and says so (`SQLITE_BUSY`).
+    func close() throws {
+        idleReaders.withLock { $0.removeAll() }
+        try writer.withLock { connection in
+            if let open = connection, !inMemory {
+                let busy = try open.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)")
+                if busy == 1 {
+                    throw ManagedStoreError.storeBusy(
+                        url: url, reason: "a query generation still reads it; its write-ahead log was not truncated")
+                }
+            }
+            connection = nil
+        }
+    }
+
     // MARK: Indexes
 
     /// Drops the indexes `entity` declares, for a bulk load; ``createMissingIndexes()`` builds
