@@ -1,5 +1,14 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// `ECBRATES_OPTIMIZE_TESTED=1` (scripts/test sets it) compiles the code under test with -O in
+/// the debug build the tests run: nearly all of the suite's CPU is that code (in the test
+/// process and in the `ecbrates` processes it starts), several times slower at -Onone. The test
+/// targets stay -Onone (Swift Testing's macros do not build with -O). Unset, as for a package
+/// that depends on this one, no unsafe flag is declared.
+let optimizeTested = ProcessInfo.processInfo.environment["ECBRATES_OPTIMIZE_TESTED"] == "1"
+let tested: [SwiftSetting] = optimizeTested ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
 
 let package = Package(
     name: "ecbrates",
@@ -40,12 +49,12 @@ let package = Package(
         .systemLibrary(name: "CEdit"),
         // glibc's <malloc.h>, for the executable's malloc settings (no library to link).
         .systemLibrary(name: "CMalloc"),
-        .target(name: "ManagedStore", dependencies: ["CSQLite"]),
-        .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl", "CZlib"]),
-        .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"]),
-        .target(name: "ECBRatesServer", dependencies: ["ECBRates", "EurofxrefFeed", "CMicroHTTPD", "CZlib"]),
-        .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "ECBRatesServer", "EurofxrefFeed", "CEdit"]),
-        .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"]),
+        .target(name: "ManagedStore", dependencies: ["CSQLite"], swiftSettings: tested),
+        .target(name: "EurofxrefFeed", dependencies: ["CLibXML2", "CCurl", "CZlib"], swiftSettings: tested),
+        .target(name: "ECBRates", dependencies: ["ManagedStore", "EurofxrefFeed"], swiftSettings: tested),
+        .target(name: "ECBRatesServer", dependencies: ["ECBRates", "EurofxrefFeed", "CMicroHTTPD", "CZlib"], swiftSettings: tested),
+        .target(name: "ECBRatesCLI", dependencies: ["ECBRates", "ECBRatesServer", "EurofxrefFeed", "CEdit"], swiftSettings: tested),
+        .executableTarget(name: "ecbrates", dependencies: ["ECBRatesCLI", "CMalloc"], swiftSettings: tested),
         .executableTarget(name: "ecbrates-bench", dependencies: ["ManagedStore", "EurofxrefFeed", "ECBRates", "CSQLite"]),
         .testTarget(name: "ManagedStoreTests", dependencies: ["ManagedStore", "CSQLite", "TestSupport", "managedstore-migration-helper"]),
         // A child process for the migration tests (a migration killed at seeded moments).
