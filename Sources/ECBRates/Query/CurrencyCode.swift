@@ -48,11 +48,6 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
         self.text = text
     }
 
-    /// Whether `text` is a code as written: three letters A to Z, already upper case.
-    public static func isCode(_ text: String) -> Bool {
-        text.utf8.count == 3 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
-    }
-
     /// Whether it is the euro.
     public var isEuro: Bool { text == "EUR" }
 
