@@ -58,8 +58,13 @@ import Testing
     }
 
     @Test func theGuideShowsEachExampleWordForWord() throws {
-        let run = try Self.examplesInThisFile(), shown = try Self.examplesInTheGuide()
-        #expect(run.count == 4, "\(run.keys.sorted())")
+        try Self.expectTheGuideShows(Self.examplesInThisFile(), count: 4)
+    }
+
+    /// Expects `count` examples, each shown in the guide word for word.
+    static func expectTheGuideShows(_ run: [String: String], count: Int) throws {
+        let shown = try examplesInTheGuide()
+        #expect(run.count == count, "\(run.keys.sorted())")
         for (name, code) in run {
             let guide = try #require(shown[name], "docs/library.md has no block marked <!-- example: \(name) -->")
             #expect(

@@ -21,3 +21,32 @@ public enum PythonTools {
         FixturePaths.root.appendingPathComponent("Tests/ECBRatesTests/Server/\(name)").path
     }
 }
+
+extension PythonTools {
+    /// Runs `script` with the system's `python3`, `input` on its standard input, and gives its
+    /// standard output (its standard error goes to the test's). Throws when it exits non-zero.
+    public static func run(_ script: String, input: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = system
+        process.arguments = ["-c", script]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        // Written on a thread of its own: a large input would fill the pipe while python
+        // fills its output.
+        let handle = stdin.fileHandleForWriting
+        let writer = Thread {
+            handle.write(input)
+            try? handle.close()
+        }
+        writer.start()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(
+                .executableLoad, userInfo: [NSLocalizedDescriptionKey: "python3 exited \(process.terminationStatus)"])
+        }
+        return output
+    }
+}

@@ -15,6 +15,7 @@ extension ManagedObjectContext {
                 failures.append(
                     ValidationFailure(
                         objectID: id, attribute: entity.storedProperties[slot].name,
+                        code: .missingMandatoryProperty,
                         reason: "is nil, but the attribute is not optional (row \(rows.count + 1) of the batch insert)")
                 )
             }

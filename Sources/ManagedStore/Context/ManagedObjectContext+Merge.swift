@@ -145,6 +145,8 @@ extension ManagedObjectContext {
     /// Brings an object up to date with its store (or parent). With `mergeChanges: false` it
     /// becomes a fault and its unsaved changes are dropped; with `true` it takes the current
     /// values and keeps its unsaved changes on top. Inserted objects are left as they are.
+    /// An object that becomes a fault is told before and after (``ManagedObject/willTurnIntoFault()``,
+    /// ``ManagedObject/didTurnIntoFault()``).
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue()
         prefetchedMembers.removeAll()
@@ -155,9 +157,14 @@ extension ManagedObjectContext {
             updated[key] = nil
             pendingUpdated[key] = nil
             if object.isDeletedState { return }
+            // A fault stays one, and is not told again (Core Data's willTurnIntoFault and
+            // didTurnIntoFault come in pairs around a real change).
+            let wasFault = object.isFaultState
+            if !wasFault { object.willTurnIntoFault() }
             object.values = []
             object.committedValues = []
             object.isFaultState = true
+            if !wasFault { object.didTurnIntoFault() }
             return
         }
         if object.hasCachedRow { forgetCachedRow(of: object) }

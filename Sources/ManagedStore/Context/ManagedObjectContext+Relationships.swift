@@ -145,65 +145,6 @@ extension ManagedObjectContext {
         }
     }
 
-    /// What a save finds wrong with the relationships of the objects it writes and deletes:
-    /// mandatory to-ones that are nil, to-manys outside their counts, and deletions a deny rule
-    /// forbids.
-    func relationshipFailures(
-        saving groups: [[ManagedObject]], deleting deletedObjects: [ManagedObject]
-    ) -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
-        for objects in groups {
-            for object in objects where object.entity.validatesRelationships {
-                collectRelationshipFailures(of: object, into: &failures)
-            }
-        }
-        for object in deletedObjects where object.entity.deniesDeletion {
-            for relationship in object.entity.resolvedRelationships where relationship.description.deleteRule == .deny {
-                let related = object.relatedObjects(relationship).filter { !$0.isDeletedState }
-                if !related.isEmpty {
-                    failures.append(
-                        ValidationFailure(
-                            objectID: object.objectID, attribute: relationship.name,
-                            reason:
-                                "denies the deletion: it still relates to \(related.count) object\(related.count == 1 ? "" : "s") (\(related.prefix(3).map(\.objectID.description).joined(separator: ", ")))"
-                        ))
-                }
-            }
-        }
-        return failures
-    }
-
-    /// Adds what is wrong with the relationships of one object a save writes to `failures`.
-    private func collectRelationshipFailures(of object: ManagedObject, into failures: inout [ValidationFailure]) {
-        for relationship in object.entity.resolvedRelationships {
-            let description = relationship.description
-            if relationship.isToMany {
-                guard !description.isOptional || description.minCount > 0 || description.maxCount > 0 else {
-                    continue
-                }
-                let count = object.relatedObjects(relationship).count
-                if !description.isOptional && count == 0 {
-                    failures.append(
-                        ValidationFailure(
-                            objectID: object.objectID, attribute: relationship.name,
-                            reason: "is empty, but the relationship is not optional"))
-                } else if count < description.minCount || (description.maxCount > 0 && count > description.maxCount) {
-                    failures.append(
-                        ValidationFailure(
-                            objectID: object.objectID, attribute: relationship.name,
-                            reason:
-                                "has \(count) objects, outside \(description.minCount)...\(description.maxCount == 0 ? "" : String(description.maxCount))"
-                        ))
-                }
-            } else if let slot = relationship.slot, !description.isOptional, object.values[slot].isNull {
-                failures.append(
-                    ValidationFailure(
-                        objectID: object.objectID, attribute: relationship.name,
-                        reason: "is nil, but the relationship is not optional"))
-            }
-        }
-    }
-
     /// Gives permanent IDs to the inserted objects that the saved objects' to-one relationships
     /// point at, and rewrites those references, so that the store can write their keys. A
     /// reference to a temporary ID that no object inserted here has (it was dropped, or belongs

@@ -6,7 +6,10 @@ extension ManagedObjectContext {
     /// does nothing.
     ///
     /// Posts ``willSaveNotification`` before and ``didSaveNotification`` after. Throws
-    /// ``ManagedStoreError/validationFailed(_:)`` when a non-optional attribute is nil, and
+    /// ``ManagedStoreError/validationFailed(_:)`` with every failure of every object's
+    /// ``ManagedObject/validateForInsert()``, ``ManagedObject/validateForUpdate()`` or
+    /// ``ManagedObject/validateForDelete()`` (a nil where the model forbids it, a broken
+    /// ``ValidationRule``, an override's own), and
     /// ``ManagedStoreError/saveConflicts(constraint:optimisticLocking:)`` for conflicts the
     /// ``mergePolicy`` does not resolve; the context keeps its changes when a save throws.
     public func save() throws {
@@ -82,23 +85,22 @@ extension ManagedObjectContext {
         pendingDeleted.removeAll()
     }
 
+    /// Runs Core Data's validation methods on each object the save writes, and throws every
+    /// failure of every object at once (``ManagedStoreError/validationFailed(_:)``).
     private func validate(
         _ insertedObjects: [ManagedObject], _ updatedObjects: [ManagedObject], deleting deletedObjects: [ManagedObject]
     ) throws {
         var failures: [ValidationFailure] = []
-        for objects in [insertedObjects, updatedObjects] {
-            for object in objects {
-                for slot in object.entity.requiredSlots where object.values[slot].isNull {
-                    failures.append(
-                        ValidationFailure(
-                            objectID: object.objectID, attribute: object.entity.attributes[slot].name,
-                            reason: "is nil, but the attribute is not optional"))
-                }
+        func run(_ object: ManagedObject, _ check: (ManagedObject) -> () throws -> Void) {
+            do {
+                try check(object)()
+            } catch {
+                failures += ValidationFailure.failures(from: error, of: object.objectID, attribute: nil)
             }
         }
-        if model.hasRelationships {
-            failures += relationshipFailures(saving: [insertedObjects, updatedObjects], deleting: deletedObjects)
-        }
+        for object in insertedObjects { run(object, ManagedObject.validateForInsert) }
+        for object in updatedObjects { run(object, ManagedObject.validateForUpdate) }
+        for object in deletedObjects { run(object, ManagedObject.validateForDelete) }
         if !failures.isEmpty { throw ManagedStoreError.validationFailed(failures) }
     }
 

@@ -28,6 +28,13 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// The derivation expression as given (Core Data's `derivationExpression`), also one that
     /// ``derivation`` could not read (which ``ManagedObjectModel/validate()`` refuses).
     public let derivationExpression: String?
+    /// The rules a value must keep for its object to be saved (Core Data's validation
+    /// predicates: minimum and maximum value and length, a regular expression, a predicate),
+    /// fitted to the attribute's type.
+    public let validationRules: [ValidationRule]
+    /// Why a rule as given cannot apply to the attribute (``ManagedObjectModel/validate()``
+    /// refuses the model).
+    let ruleProblems: [String]
 
     /// An attribute named `name` of `type`.
     ///
@@ -43,10 +50,13 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// AttributeDescription(name: "searchName", type: .string, derivationExpression: "canonical:(name)")
     /// AttributeDescription(name: "bookCount", type: .integer64, derivationExpression: "books.@count")
     /// ```
+    ///
+    /// `validationRules` are checked when an object is saved (see ``ValidationRule``); one that
+    /// cannot apply to `type` is an error of the model, as an expression is.
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
         renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false,
-        derivationExpression: String? = nil
+        derivationExpression: String? = nil, validationRules: [ValidationRule] = []
     ) {
         precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
         precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
@@ -68,6 +78,16 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         self.defaultValue = defaultValue
         self.renamingIdentifier = renamingIdentifier
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        var fitted: [ValidationRule] = []
+        var problems: [String] = []
+        for rule in validationRules {
+            switch rule.fitted(to: type) {
+            case .success(let rule): fitted.append(rule)
+            case .failure(let mismatch): problems.append("the rule \(rule) of attribute '\(name)': \(mismatch.reason)")
+            }
+        }
+        self.validationRules = fitted
+        self.ruleProblems = problems
     }
 
     public var description: String {

@@ -47,6 +47,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         // A relationship that names what the model does not have is not resolved: the model is
         // refused (validate()) before any store or object uses it.
         let resolvable = problems.isEmpty
+        for entity in entities {
+            problems += entity.attributes.flatMap { $0.ruleProblems.map { "\(entity.name): \($0)" } }
+        }
         #if DEBUG
             // By reflection, which costs a command-line query a third of its start-up in a
             // release build (scripts/bench); there a mismatch traps at the property's first use.
@@ -87,7 +90,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// What is wrong with the model that only its use would show: a relationship to an entity
     /// the model does not have, an inverse that is not one, an `@Attribute` property the entity
     /// has no attribute for (checked in debug builds), a derived attribute's expression
-    /// ManagedStore does not compute, or that does not fit its entity.
+    /// ManagedStore does not compute, or that does not fit its entity, a validation rule that
+    /// cannot apply to its attribute.
     let problems: [String]
 
     /// Throws ``ManagedStoreError/invalidModel(problems:)`` naming everything wrong with the model

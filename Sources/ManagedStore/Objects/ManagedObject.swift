@@ -325,6 +325,30 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// relationships are torn down"). Its relationships still hold their objects here; an
     /// object deleted by a cascade is told too. Call `super`.
     open func prepareForDeletion() {}
+    /// Called before the object becomes a fault (``ManagedObjectContext/refresh(_:mergeChanges:)``
+    /// with `false`), while its values are still there: the companion of ``awakeFromFetch()``.
+    open func willTurnIntoFault() {}
+    /// Called once the object is a fault, to drop what it kept beside its attributes.
+    open func didTurnIntoFault() {}
+
+    // MARK: Validation (Core Data's; see ManagedObject+Validation.swift)
+
+    /// Checks the object before a save inserts it: by default each attribute's value through
+    /// ``validateValue(_:forKey:)`` and the relationships' optionality and counts, throwing
+    /// ``ManagedStoreError/validationFailed(_:)`` with every failure. Override to check what
+    /// spans properties; call `super` (as in Core Data, not calling it skips the model's checks).
+    open func validateForInsert() throws { try validateProperties() }
+    /// Checks the object before a save writes its changes; as ``validateForInsert()``.
+    open func validateForUpdate() throws { try validateProperties() }
+    /// Checks the object before a save deletes it: by default, that no `.deny` relationship
+    /// still holds an object. Override to add checks; call `super`.
+    open func validateForDelete() throws { try validateDeletion() }
+    /// Checks `value` for the property `key` as a save would (its optionality and the model's
+    /// ``ValidationRule``s), without setting it; a save calls it for each attribute. Override
+    /// to check one key your way, and call `super` for the others.
+    open func validateValue(_ value: AttributeValue, forKey key: String) throws {
+        try validateModelRules(value, forKey: key)
+    }
 
     // MARK: Attribute storage
 

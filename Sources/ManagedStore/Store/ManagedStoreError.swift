@@ -141,18 +141,6 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     public var errorDescription: String? { description }
 }
 
-/// An object value that a save refused.
-public struct ValidationFailure: Sendable, CustomStringConvertible {
-    /// The object.
-    public let objectID: ManagedObjectID
-    /// The attribute.
-    public let attribute: String
-    /// What is wrong.
-    public let reason: String
-
-    public var description: String { "\(objectID.entityName).\(attribute) of \(objectID): \(reason)" }
-}
-
 /// Objects whose values break a uniqueness constraint, found by a save.
 public struct ConstraintConflict: Sendable, CustomStringConvertible {
     /// The entity.

@@ -1,0 +1,40 @@
+import Foundation
+import ManagedStore
+import TestSupport
+import Testing
+
+/// The examples of `docs/library.md` for what round 5 brought (validation rules and
+/// overrides), run as written, as ``LibraryGuideExampleTests`` runs round 4's: each test runs
+/// the lines between `// docs/library.md: <name>` and `// end of the example`, and
+/// ``theGuideShowsEachExampleWordForWord()`` checks the guide's block of that name is them.
+@MainActor @Suite struct LibraryGuideRound5Tests {
+    @Test func theGuideShowsEachExampleWordForWord() throws {
+        try LibraryGuideExampleTests.expectTheGuideShows(
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 1)
+    }
+
+    /// Apple, "Object Validation": "If there are multiple validation failures in a single
+    /// operation, Core Data returns an NSError object with the code
+    /// NSValidationMultipleErrorsError".
+    @Test func aSaveReportsEveryRuleItBreaksWithCoreDatasCodes() throws {
+        let model = ValidationRuleTests.model(titleRules: [.minimumLength(1)])
+        let container = try makeContainer(in: nil, name: "Guide", model: model)
+        let context = container.viewContext
+        var codes: [ValidationErrorCode?] = []
+        // docs/library.md: validation
+        let manuscript = Manuscript(context: context)
+        manuscript.title = ""  // the model: .minimumLength(1)
+        manuscript.pages = 1_001  // the model: .maximumValue(.integer(1_000)), and a predicate: even
+        do {
+            try context.save()
+        } catch let error as ManagedStoreError {
+            codes.append(error.validationErrorCode)  // .multipleErrors (1560): every failure is in the error
+            if case .validationFailed(let failures) = error {
+                codes += failures.map(\.code)  // .stringTooShort (1670), .numberTooLarge (1610), .managedObjectValidation (1550)
+            }
+        }
+        // end of the example
+        #expect(codes == [.multipleErrors, .stringTooShort, .numberTooLarge, .managedObjectValidation])
+        #expect(context.hasChanges)
+    }
+}
