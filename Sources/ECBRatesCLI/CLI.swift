@@ -140,9 +140,10 @@ package enum CLI {
             do {
                 return try await parsed.command.run(context)
             } catch let error as QueryError where error.isUsageError {
+                let message = error.message(for: .commandLine)
                 throw CommandFailure(
                     error: UsageError(
-                        error.description.prefix(1).uppercased() + error.description.dropFirst(),
+                        message.prefix(1).uppercased() + message.dropFirst(),
                         command: parsed.spec.name, code: error.code), errorsAsJSON: errorsAsJSON)
             } catch {
                 throw CommandFailure(error: error, errorsAsJSON: errorsAsJSON)

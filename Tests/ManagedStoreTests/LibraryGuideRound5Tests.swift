@@ -1,5 +1,6 @@
 import Foundation
 import ManagedStore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @MainActor @Suite struct LibraryGuideRound5Tests {
     @Test func theGuideShowsEachExampleWordForWord() throws {
         try LibraryGuideExampleTests.expectTheGuideShows(
-            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 1)
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 2)
     }
 
     /// Apple, "Object Validation": "If there are multiple validation failures in a single
@@ -36,5 +37,42 @@ import Testing
         // end of the example
         #expect(codes == [.multipleErrors, .stringTooShort, .numberTooLarge, .managedObjectValidation])
         #expect(context.hasChanges)
+    }
+
+    /// Swift 6: `Notification` is not `Sendable`, so the classic
+    /// `perform { mergeChanges(fromContextDidSave: note) }` does not compile; the changes it
+    /// carries (`ContextSaveChanges`) are, and merge the same way.
+    @Test func aWorkersSaveMergedByHandThroughItsSendableChanges() throws {
+        let container = try makeContainer(in: nil)
+        let view = container.newBackgroundContext()
+        let worker = container.newBackgroundContext()
+        let merged = Mutex<[String]>([])
+        let watcher = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.objectsDidChangeNotification, object: view, queue: nil
+        ) { note in
+            let inserted =
+                note.userInfo?[ManagedObjectContext.NotificationKey.insertedObjects.rawValue] as? Set<ManagedObject>
+                ?? []
+            merged.withLock { $0 += inserted.map { ($0 as! Note).title } }
+        }
+        defer { NotificationCenter.default.removeObserver(watcher) }
+        // docs/library.md: merge-by-hand
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveNotification, object: worker, queue: nil
+        ) { note in
+            guard let changes = ContextSaveChanges(note) else { return }  // Sendable, unlike the note
+            view.perform { view.mergeChanges(fromContextDidSave: changes) }
+        }
+        try worker.performAndWait {
+            let note = Note(context: worker)
+            note.title = "Merged"
+            note.stars = 3
+            note.created = Date(timeIntervalSinceReferenceDate: 0)
+            try worker.save()
+        }
+        NotificationCenter.default.removeObserver(observer)
+        // end of the example
+        view.performAndWait {}
+        #expect(merged.withLock { $0 } == ["Merged"], "the view context took the worker's note, as an insertion")
     }
 }

@@ -45,7 +45,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible, Loc
     /// `--as-of` a moment before the store's first import ended: it held nothing then.
     case asOfBeforeFirstImport(moment: Date, source: String, ended: Date)
 
-    public var description: String { message(for: .commandLine) }
+    /// The words for a Swift program's user: advice names ``RateQueries``' parameters
+    /// (`fallback: .previous`); each door asks ``message(for:)`` with its own spelling.
+    public var description: String { message(for: .swift) }
 
     /// The words for people, with any advice spelled as `door` spells it (`--partial`,
     /// `partial=true`, `"partial": true`).

@@ -13,6 +13,9 @@ public enum Door: Sendable, Equatable {
     /// `renamed` under the form's own names (the chart's `start` and `end` for a series' `from`
     /// and `to`, the converter having those).
     case page(renamed: [String: String])
+    /// A Swift program calling ``RateQueries``: `rate("USD", on: day, fallback: .previous)`.
+    /// A ``QueryError``'s `description` speaks to it.
+    case swift
 
     /// How a message names `field`: `'--date <day>'` or `'<currencies>'`, `date`, `"date"`.
     public func label(_ field: QuestionField) -> String {
@@ -22,6 +25,7 @@ public enum Door: Sendable, Equatable {
         case .api: field.name
         case .page(let renamed): renamed[field.name] ?? field.name
         case .mcp: "\"\(field.name)\""
+        case .swift: "'\(field.swiftName):'"
         }
     }
 
@@ -36,6 +40,8 @@ public enum Door: Sendable, Equatable {
         case .mcp:
             field.kind == .flag
                 ? "\"\(field.name)\": true" : "\"\(field.name)\": \"\(value ?? field.valueName)\""
+        case .swift:
+            "\(field.swiftName): \(field.kind == .flag ? "true" : value.map { Self.swiftValue($0, of: field) } ?? field.valueName)"
         }
     }
 
@@ -43,19 +49,37 @@ public enum Door: Sendable, Equatable {
     /// interpolate`, `fallback=previous, next, nearest or interpolate (one of them)`, `"fallback":
     /// "previous", "next", "nearest" or "interpolate"`.
     public func spell(_ field: QuestionField, oneOf values: [String]) -> String {
-        let words = self == .mcp ? values.map { "\"\($0)\"" } : values
+        let words =
+            switch self {
+            case .mcp: values.map { "\"\($0)\"" }
+            case .swift: values.map { Self.swiftValue($0, of: field) }
+            default: values
+            }
         let list = words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
         switch self {
         case .commandLine: return "\(field.optionName) \(list)"
         case .api, .page: return "\(label(field))=" + (words.count < 2 ? list : "\(list) (one of them)")
         case .mcp: return "\"\(field.name)\": \(list)"
+        case .swift: return "\(field.swiftName): \(list)"
         }
+    }
+
+    /// A value as a Swift caller writes it: a choice's case (`.previous`), else as it is.
+    private static func swiftValue(_ value: String, of field: QuestionField) -> String {
+        if case .choice = field.kind { return "." + value }
+        return value
     }
 
     /// How to name a batch's number format: `--number-format 1,234.56 or 1.234,56 (or 1'234.56,
     /// 1234,56)`, `number_format=…`.
     public var spellNumberFormats: String {
-        let name = self == .commandLine ? "--number-format " : self == .mcp ? "\"number_format\": " : "number_format="
+        let name =
+            switch self {
+            case .commandLine: "--number-format "
+            case .mcp: "\"number_format\": "
+            case .swift: "numberFormat: "
+            case .api, .page: "number_format="
+            }
         return "\(name)1,234.56 or \(name)1.234,56 (or 1'234.56, 1234,56)"
     }
 
@@ -70,6 +94,7 @@ public enum Door: Sendable, Equatable {
         case .commandLine: "option"
         case .api, .page: "parameter"
         case .mcp: "argument"
+        case .swift: "parameter"
         }
     }
 }

@@ -85,6 +85,11 @@ public struct QuestionField: Sendable, Equatable {
 
     /// The command line's option: `--as-of` for `as_of`.
     public var optionName: String { "--" + name.replacingOccurrences(of: "_", with: "-") }
+    /// The field's name as a Swift parameter label: `asOf` for `as_of`.
+    public var swiftName: String {
+        let words = name.split(separator: "_")
+        return words.prefix(1).joined() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
 
     /// The help, with each `{field}` spelled as `door` spells it (`--to` or `to`).
     public func help(for door: Door) -> String {

@@ -52,6 +52,8 @@ public struct QuestionRefusal: Error, Sendable, CustomStringConvertible {
             return "parameter \(door.label(field))=\(given) is invalid: expected \(expected)"
         case (.badValue(let field, let given, let expected), .mcp):
             return "argument \"\(field.name)\" (\(given)) is invalid: expected \(expected)"
+        case (.badValue(let field, let given, let expected), .swift):
+            return "\(door.label(field)) \(given) is invalid: expected \(expected)"
         case (.missing(let field), .commandLine):
             return field.placement == .argument
                 ? "Missing expected argument '<\(field.name)>'" : "Missing expected option \(door.label(field))"
