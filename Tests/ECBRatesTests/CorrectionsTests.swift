@@ -175,7 +175,7 @@ import Testing
         let store = try await PreparedStore.copy(into: dir)
         let runs = try sqlite3Lines(store, "SELECT printf('%.3f %.3f', startedAt, finishedAt), source FROM ImportRun")
         let times = runs[0].split(separator: "|")[0].split(separator: " ").compactMap { Double($0) }
-        let middle = Date(timeIntervalSince1970: (times[0] + times[1]) / 2)
+        let middle = Date(timeIntervalSinceReferenceDate: (times[0] + times[1]) / 2)
         let run = await ecbrates(["rate", "USD", "--as-of", Self.moment(middle)], store: store)
         #expect(run.status == 65, "\(run)")
         #expect(
@@ -209,7 +209,12 @@ import Testing
         let runColumns =
             "source, startedAt, finishedAt, outcomeText, processID, days, rates, inserted, corrected, unchanged, errorMessage"
         let ratesBefore = try storedRates(store)
-        let runsBefore = try sqlite3Lines(store, "SELECT \(runColumns) FROM ImportRun ORDER BY Z_PK")
+        // The release before counted dates from 1970 (store format 1); this one counts them
+        // from 2001, as Core Data does, and upgrades the store: the same moments, 978307200 less.
+        let runsBefore = try sqlite3Lines(
+            store,
+            "SELECT \(runColumns.replacingOccurrences(of: "edAt", with: "edAt - 978307200.0")) FROM ImportRun ORDER BY Z_PK"
+        )
         let feedsBefore = try sqlite3Lines(store, "SELECT * FROM FeedState ORDER BY Z_PK")
         #expect(ratesBefore.count == 1856 && runsBefore.count == 2)
 
@@ -230,7 +235,8 @@ import Testing
 
         // Before the end of its last import, the old store's record cannot say what it held.
         let lastEnd = Date(
-            timeIntervalSince1970: Double(try sqlite3Lines(store, "SELECT MAX(finishedAt) FROM ImportRun")[0])!)
+            timeIntervalSinceReferenceDate: Double(try sqlite3Lines(store, "SELECT MAX(finishedAt) FROM ImportRun")[0])!
+        )
         let early = await ecbrates(["rate", "USD", "--date", "2026-09-30", "--as-of", "2026-10-01"], store: store)
         #expect(early.status == 65)
         #expect(

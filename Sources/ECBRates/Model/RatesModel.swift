@@ -88,6 +88,9 @@ public enum RatesModel {
             FROM "Eurofxrefhist" AS r
             """#)
 
+    /// (A `.date` column holds seconds since 2001, as Core Data's do; `+ 978307200` counts them
+    /// from 1970 for SQLite's `unixepoch`. A `.day` column holds seconds since 1970.)
+    ///
     /// `imports(id, source, started_at, finished_at, outcome, days, rates, inserted, corrected,
     /// unchanged, error, process_id, requested_from)`: one row per import, times in UTC as
     /// ISO 8601 (`2026-11-25T15:30:00.123Z`), `outcome` one of `running`, `succeeded`, `failed`,
@@ -96,8 +99,8 @@ public enum RatesModel {
         name: "imports",
         select: #"""
             SELECT i.Z_PK AS id, i."source" AS source, \#
-            strftime('%Y-%m-%dT%H:%M:%fZ', i."startedAt", 'unixepoch') AS started_at, \#
-            strftime('%Y-%m-%dT%H:%M:%fZ', i."finishedAt", 'unixepoch') AS finished_at, \#
+            strftime('%Y-%m-%dT%H:%M:%fZ', i."startedAt" + 978307200, 'unixepoch') AS started_at, \#
+            strftime('%Y-%m-%dT%H:%M:%fZ', i."finishedAt" + 978307200, 'unixepoch') AS finished_at, \#
             i."outcomeText" AS outcome, i."days" AS days, i."rates" AS rates, i."inserted" AS inserted, \#
             i."corrected" AS corrected, i."unchanged" AS unchanged, i."errorMessage" AS error, \#
             i."processID" AS process_id, date(i."requestedFrom", 'unixepoch') AS requested_from \#
@@ -113,7 +116,7 @@ public enum RatesModel {
         select: #"""
             SELECT date(r."date", 'unixepoch') AS day, r."currencySymbol" AS currency, c."oldRate" AS old_rate, \#
             c."newRate" AS new_rate, c."run" AS import_id, \#
-            strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(i."finishedAt", i."startedAt"), 'unixepoch') AS corrected_at \#
+            strftime('%Y-%m-%dT%H:%M:%fZ', coalesce(i."finishedAt", i."startedAt") + 978307200, 'unixepoch') AS corrected_at \#
             FROM "RateCorrection" AS c JOIN "Eurofxrefhist" AS r ON r.Z_PK = c."rate" \#
             JOIN "ImportRun" AS i ON i.Z_PK = c."run"
             """#)

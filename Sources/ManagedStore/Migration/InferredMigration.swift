@@ -42,6 +42,10 @@ struct InferredMigration {
     let summary: [String]
     /// `.date` attributes that become `.day`: their stored values must all be midnights (UTC).
     let dayChecks: [(table: String, column: String, entity: String, property: String)]
+    /// Columns whose values shift between a `.date` (seconds since 2001) and a `.day` (seconds
+    /// since 1970): the entity and property after the migration, their names before (for the
+    /// history's tombstones), and the seconds to add.
+    let dayConversions: [(entity: String, property: String, oldEntity: String, oldColumn: String, shift: Double)]
     /// Optional properties that become mandatory without a default, in a staged migration:
     /// judged on the rows, after the stage's `willMigrateHandler` ran (it may have filled them).
     let nullChecks: [(table: String, column: String, entity: String, property: String)]
@@ -57,6 +61,8 @@ struct InferredMigration {
         var changes: [TableChange] = []
         var summary: [String] = []
         var dayChecks: [(table: String, column: String, entity: String, property: String)] = []
+        var dayConversions: [(entity: String, property: String, oldEntity: String, oldColumn: String, shift: Double)] =
+            []
         var nullChecks: [(table: String, column: String, entity: String, property: String)] = []
         var matched = Set<String>()
         for entity in model.entities {
@@ -107,11 +113,15 @@ struct InferredMigration {
                 }
                 usedColumns.insert(column.name)
                 if column.kind == AttributeType.date.rawValue && kind == AttributeType.day.rawValue {
-                    // The same REAL seconds: a date at 00:00 UTC is a day. Checked on the rows.
+                    // A date at 00:00 UTC is a day (checked on the rows), counted from 1970.
                     dayChecks.append((old.name, column.name, entity.name, property.name))
+                    dayConversions.append(
+                        (entity.name, property.name, old.name, column.name, StoreFormatUpgrade.offset))
                     summary.append("makes \(entity.name).\(property.name) a calendar day")
                 } else if column.kind == AttributeType.day.rawValue && kind == AttributeType.date.rawValue {
                     summary.append("makes \(entity.name).\(property.name) a date")
+                    dayConversions.append(
+                        (entity.name, property.name, old.name, column.name, -StoreFormatUpgrade.offset))
                 } else if column.kind != kind, !Self.kindsMatchAcrossRename(column.kind, kind, model: model) {
                     throw ManagedStoreError.cannotInferMapping(
                         url: url, entity: entity.name, property: property.name,
@@ -165,6 +175,7 @@ struct InferredMigration {
         self.joinChanges = Self.joinChanges(from: stored, to: model, summary: &summary)
         self.summary = summary
         self.dayChecks = dayChecks
+        self.dayConversions = dayConversions
         self.nullChecks = nullChecks
     }
 
@@ -302,6 +313,7 @@ struct InferredMigration {
                 try connection.execute("DROP TABLE \(SQLiteConnection.quote(name))")
             }
         }
+        try convertDays(on: connection)
         for entity in model.entities {
             try StoreSchema.createUniquenessIndexes(of: entity, on: connection, url: url)
         }
@@ -384,6 +396,22 @@ struct InferredMigration {
         try statement.run()
         try connection.execute("DROP TABLE \(table)")
         try connection.execute("ALTER TABLE \(temporary) RENAME TO \(table)")
+    }
+
+    /// Shifts the columns that changed between `.date` and `.day`, and their values in the
+    /// history's deletion tombstones.
+    private func convertDays(on connection: SQLiteConnection) throws {
+        guard !dayConversions.isEmpty else { return }
+        let hasHistory = try HistoryLog.exists(on: connection)
+        for conversion in dayConversions {
+            let column = SQLiteConnection.quote(conversion.property)
+            try connection.execute(
+                "UPDATE \(SQLiteConnection.quote(conversion.entity)) SET \(column) = \(column) + \(conversion.shift)")
+            if hasHistory {
+                try StoreFormatUpgrade.shiftTombstones(
+                    of: conversion.oldEntity, [conversion.oldColumn], by: conversion.shift, on: connection)
+            }
+        }
     }
 
     /// A constant as SQL text, for a column's DEFAULT.

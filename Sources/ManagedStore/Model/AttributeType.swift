@@ -7,8 +7,8 @@
 /// | `.double` | `Double` | REAL |
 /// | `.decimal` | `Decimal` | TEXT, the exact decimal (`1.179`), compared by value |
 /// | `.boolean` | `Bool` | INTEGER 0 or 1 |
-/// | `.date` | `Date` | REAL, seconds since 1970-01-01 00:00 UTC |
-/// | `.day` | a calendar day (a type of yours conforming to ``AttributeRepresentable``, as ecbrates' `CalendarDay` does) | REAL, the seconds of its 00:00 UTC (so that a `.date` attribute holding midnights migrates to `.day` as it is) |
+/// | `.date` | `Date` | REAL, seconds since 2001-01-01 00:00 UTC (`timeIntervalSinceReferenceDate`, as Core Data stores it: a `Date` comes back bit for bit) |
+/// | `.day` | a calendar day (a type of yours conforming to ``AttributeRepresentable``, as ecbrates' `CalendarDay` does) | REAL, the seconds of its 00:00 UTC since 1970 (a `.date` attribute holding midnights migrates to `.day`) |
 /// | `.binaryData` | `Data` | BLOB |
 /// | `.uuid` | `UUID` | BLOB of 16 bytes |
 /// | `.transformable` | a ``TransformableAttribute`` (any `Codable` value) | BLOB, its JSON |

@@ -12,6 +12,11 @@ import Foundation
 /// never a wrong value.
 struct DerivedAttributeSQL: Sendable {
     static let marker = "/* ManagedStore derived */"
+    /// The time now as a `.date` column holds it: seconds since 2001-01-01 00:00 UTC (Julian
+    /// day 2451910.5), Core Data's reference date.
+    static let now = "((julianday('now') - 2451910.5) * 86400.0)"
+    /// `now` as store format 1 wrote it, in seconds since 1970 (Julian day 2440587.5).
+    static let nowSince1970 = "((julianday('now') - 2440587.5) * 86400.0)"
 
     /// The statements that make the triggers.
     let triggers: [String]
@@ -77,7 +82,7 @@ struct DerivedAttributeSQL: Sendable {
             value = "managedstore_canonical(\(try source(name, types: strings)))"
         case .now:
             try require(attribute.type == .date, "must be a date")
-            value = "((julianday('now') - 2440587.5) * 86400.0)"
+            value = Self.now
             // Any write of the row's own values (not another derived attribute's).
             ownSources = entity.storedProperties.indices.filter { !entity.derivedSlots.contains($0) }.map {
                 entity.quotedColumns[$0]

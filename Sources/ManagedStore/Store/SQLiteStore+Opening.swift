@@ -30,6 +30,9 @@ extension SQLiteStore {
             // A database without tables is a store another process is creating (its tables
             // come in one transaction): to a reader, there is no store yet.
             guard let metadata else { throw ManagedStoreError.storeNotFound(url: url) }
+            if metadata.formatVersion < StoreSchema.formatVersion {
+                throw ManagedStoreError.storeNeedsMigration(url: url, changes: [StoreFormatUpgrade.summary])
+            }
             if description.stagedMigrationManager != nil && metadata.schemaLines != model.schemaLines {
                 throw ManagedStoreError.storeNeedsMigration(url: url, changes: ["its staged migration"])
             }
@@ -69,6 +72,17 @@ extension SQLiteStore {
         connection.setBusyTimeout(description.timeout)
         let identifier: String
         if let metadata = try StoreSchema.inspect(connection, url: url) {
+            if metadata.formatVersion < StoreSchema.formatVersion {
+                try StoreSchema.enableWAL(on: connection)
+                // In a write transaction of its own, checked again inside it: another process
+                // may have upgraded the store meanwhile. A migration of the model follows.
+                try connection.transaction {
+                    guard let current = try StoreSchema.inspect(connection, url: url),
+                        current.formatVersion < StoreSchema.formatVersion
+                    else { return }
+                    try StoreFormatUpgrade.apply(current, on: connection, url: url)
+                }
+            }
             if let manager = description.stagedMigrationManager, metadata.schemaLines != model.schemaLines {
                 try StoreSchema.enableWAL(on: connection)
                 // Checked again inside the write transaction, as below.

@@ -19,7 +19,7 @@ extension AttributeValue {
         case .double(let value): return .real(value)
         case .decimal(let value): return .text(DecimalText.format(value))
         case .boolean(let value): return .integer(value ? 1 : 0)
-        case .date(let value): return .real(value.timeIntervalSince1970)
+        case .date(let value): return .real(value.timeIntervalSinceReferenceDate)
         case .day(let days): return .real(Double(days) * 86_400)
         case .binaryData(let value): return .blob(value)
         case .uuid(let value): return .blob(withUnsafeBytes(of: value.uuid) { Data($0) })
@@ -57,7 +57,7 @@ extension SQLiteStatement {
         case .double(let value): try bind(value, index)
         case .decimal(let value): try bind(DecimalText.format(value), index)
         case .boolean(let value): try bind(Int64(value ? 1 : 0), index)
-        case .date(let value): try bind(value.timeIntervalSince1970, index)
+        case .date(let value): try bind(value.timeIntervalSinceReferenceDate, index)
         case .day(let days): try bind(Double(days) * 86_400, index)
         case .binaryData(let value): try bind(value, index)
         case .uuid, .object, .objects: try bind(value.sqliteValue, index)
@@ -86,7 +86,7 @@ extension SQLiteStatement {
             }
             return .decimal(DecimalText.parse(String(double(column))) ?? Decimal(double(column)))
         case .boolean: return .boolean(int64(column) != 0)
-        case .date: return .date(Date(timeIntervalSince1970: double(column)))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: double(column)))
         case .day: return .day(Int((double(column) / 86_400).rounded(.down)))
         case .binaryData, .transformable: return .binaryData(data(column))
         case .uuid:

@@ -7,8 +7,10 @@ import Foundation
 /// many-to-many pair has a join table (see `JoinTable`). `Z_METADATA` holds the store's
 /// identifier, its format and the model it was made by; `Z_PRIMARYKEY` the last key per entity.
 enum StoreSchema {
-    /// The store format this version writes and reads.
-    static let formatVersion = 1
+    /// The store format this version writes and reads: 2, where `.date` columns hold seconds
+    /// since 2001 (Core Data's reference date). A format-1 store (seconds since 1970) is
+    /// upgraded when it is first opened for writing (``StoreFormatUpgrade``).
+    static let formatVersion = 2
 
     struct Metadata {
         var identifier: String
