@@ -60,21 +60,27 @@ final class Jotting: ManagedObject {
             .split(separator: "\n").map(String.init)
     }
 
+    /// Saves a jotting `m<index>` per date in a store at `url`, then runs `then` in the context.
+    static func save(
+        _ dates: [Date], into url: URL, then: (ManagedObjectContext) throws -> Void = { _ in }
+    ) throws {
+        let context = try container(url).newBackgroundContext()
+        try context.performAndWait {
+            for (index, date) in dates.enumerated() {
+                let memo = Jotting(context: context)
+                memo.name = "m\(index)"
+                memo.at = date
+            }
+            try context.save()
+            try then(context)
+        }
+    }
+
     @Test func aDateComesBackBitForBitAndIsStoredAsSecondsSince2001() throws {
         let dir = TemporaryDirectory()
         let url = dir.file("memos.sqlite")
         let dates = Self.dates(count: 200)
-        do {
-            let context = try Self.container(url).newBackgroundContext()
-            try context.performAndWait {
-                for (index, date) in dates.enumerated() {
-                    let memo = Jotting(context: context)
-                    memo.name = "m\(index)"
-                    memo.at = date
-                }
-                try context.save()
-            }
-        }
+        try Self.save(dates, into: url)
         let context = try Self.container(url).newBackgroundContext()
         let read = try context.performAndWait {
             Dictionary(uniqueKeysWithValues: try context.fetch(FetchRequest<Jotting>()).map { ($0.name, $0.at) })
@@ -114,18 +120,9 @@ final class Jotting: ManagedObject {
         let dir = TemporaryDirectory()
         let url = dir.file("memos.sqlite")
         let dates = Self.dates(count: 40)
-        do {
-            let context = try Self.container(url).newBackgroundContext()
-            try context.performAndWait {
-                for (index, date) in dates.enumerated() {
-                    let memo = Jotting(context: context)
-                    memo.name = "m\(index)"
-                    memo.at = date
-                }
-                try context.save()
-                context.delete(try context.fetch(FetchRequest<Jotting>(predicate: #Predicate { $0.name == "m0" }))[0])
-                try context.save()
-            }
+        try Self.save(dates, into: url) { context in
+            context.delete(try context.fetch(FetchRequest<Jotting>(predicate: #Predicate { $0.name == "m0" }))[0])
+            try context.save()
         }
         // Written back as format 1 wrote it, in Python: seconds since 1970 in the tables and the
         // tombstones, now() from 1970 in the triggers. It prints what an upgrade must leave:
