@@ -109,9 +109,10 @@ import Testing
         }
     }
 
-    /// A save clears the stacks (its changes are committed), as do rollback and reset; with
-    /// registration disabled, nothing is recorded.
-    @Test func saveRollbackAndResetClearTheStacksAndDisablingRecordsNothing() throws {
+    /// Core Data: undo carries on across a save ("only rollback() and reset() clear it"), and an
+    /// undo after a save leaves the context with changes to save; rollback and reset clear the
+    /// stacks; with registration disabled, nothing is recorded.
+    @Test func undoCarriesOnAcrossSavesAndRollbackAndResetClearTheStacks() throws {
         let container = try makeContainer(in: nil, name: "School", model: SchoolModel.model)
         let context = container.newBackgroundContext()
         let undo = UndoManager()
@@ -122,7 +123,11 @@ import Testing
         try context.performAndWait {
             #expect(undo.canUndo)
             try context.save()
-            #expect(!undo.canUndo)
+            #expect(undo.canUndo && !context.hasChanges)
+            context.undo()
+            #expect(ann.isDeleted && context.hasChanges, "the saved insertion, undone: a deletion to save")
+            context.redo()
+            #expect(!ann.isDeleted && !context.hasChanges)
         }
         context.performAndWait { ann.name = "B" }
         context.performAndWait {
@@ -176,7 +181,7 @@ import Testing
             var log: [String] = []
             func edit() throws {
                 serial += 1
-                let op = Int.random(in: 0..<9, using: &random)
+                let op = Int.random(in: 0..<10, using: &random)
                 let pick = UInt64.random(in: 0..<1000, using: &random)
                 let label = try context.performAndWait { () throws -> String in
                     let students = try context.fetch(FetchRequest<Student>(sortBy: [SortDescriptor(\.name)]))
@@ -213,6 +218,9 @@ import Testing
                         guard let course = any(courses) else { return "nothing" }
                         context.delete(course)
                         return "delete \(course.title) (cascade)"
+                    case 9:
+                        try context.save()
+                        return "save"
                     default:
                         guard let topic = any(topics), let course = any(courses, 3) else { return "nothing" }
                         topic.courses.insert(course)
@@ -253,7 +261,13 @@ import Testing
                 #expect(seen == wanted, "final undo \(step + 1): \(context_)\n\(seen.difference(from: wanted))")
             }
             #expect(context.performAndWait { !undo.canUndo }, "\(context_)")
-            #expect(try state() == states[0], "the saved state: \(context_)")
+            #expect(try state() == states[0], "the first state: \(context_)")
+            // Saves among the edits do not stop the undos; the state they come back to saves,
+            // and another context reads it.
+            try context.performAndWait { try context.save() }
+            let reader = container.newBackgroundContext()
+            let stored = try reader.performAndWait { try ManyToManyPropertyTests.graph(in: reader) }
+            #expect(stored == states[0], "saved after the undos: \(context_)\n\(stored.difference(from: states[0]))")
         }
     }
 }

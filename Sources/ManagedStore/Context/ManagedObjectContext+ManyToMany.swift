@@ -78,6 +78,34 @@ extension ManagedObjectContext {
         return result
     }
 
+    /// The many-to-many links of `owner`, a saved object being deleted, that its deletion
+    /// removes without recording them (those to objects deleted with it): the store's, with
+    /// the unsaved changes applied, deleted members kept. An undo after the deletion was saved
+    /// links them again.
+    func severedLinks(of owner: ManagedObject) throws -> [(relationship: ResolvedRelationship, other: ManagedObject)] {
+        guard parent == nil, !owner.objectID.isTemporaryID else { return [] }
+        var links: [(relationship: ResolvedRelationship, other: ManagedObject)] = []
+        for relationship in owner.entity.resolvedRelationships where relationship.isManyToMany {
+            guard let join = relationship.join else { continue }
+            let changes = manyToMany.changes(of: owner, relationship)
+            let unlinked = Set(changes.filter { !$0.linked }.map { ObjectIdentifier($0.object) })
+            let store = try store()
+            var seen = Set<ObjectIdentifier>()
+            let pairs = try store.joinedKeys(
+                join, destination: relationship.destination, owners: [owner.objectID.key], in: queryGeneration)
+            let stored = pairs.map {
+                object(
+                    with: ManagedObjectID(
+                        entity: relationship.destination, store: store.persistentStore, primaryKey: $0.1))
+            }
+            for other in stored + changes.filter(\.linked).map(\.object)
+            where !unlinked.contains(ObjectIdentifier(other)) && seen.insert(ObjectIdentifier(other)).inserted {
+                links.append((relationship, other))
+            }
+        }
+        return links
+    }
+
     /// Sets `owner`'s many-to-many `relationship` to `objects`: links the new ones and unlinks
     /// the ones no longer wanted (both sides see it).
     func setManyToManyMembers(_ objects: [ManagedObject], of owner: ManagedObject, _ relationship: ResolvedRelationship)

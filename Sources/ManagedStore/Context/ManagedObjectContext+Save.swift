@@ -19,8 +19,8 @@ extension ManagedObjectContext {
         isSaving = true
         defer { isSaving = false }
         try saveChanges()
-        // Saved changes are no longer undone (Core Data's undo reverses "uncommitted changes").
-        undoManagerStorage?.removeAllActions()
+        // The undo stack carries on (Core Data's does: only rollback() and reset() clear it);
+        // an undo after a save leaves changes to save.
         registry.sweepIfGrown()
     }
 

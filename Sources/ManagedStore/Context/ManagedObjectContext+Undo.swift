@@ -41,6 +41,9 @@ extension ManagedObjectContext {
         var undeleted: [ManagedObject] = []
         var links: [(object: ManagedObject, relationship: ResolvedRelationship, other: ManagedObject, linked: Bool)] =
             []
+        /// The many-to-many links of saved objects it deleted that the deletion removes without
+        /// recording them (see ``ManagedObjectContext/severedLinks(of:)``).
+        var severed: [(object: ManagedObject, relationship: ResolvedRelationship, other: ManagedObject)] = []
     }
 
     /// Registers the event's undo, called by `processPendingChanges` before it forgets the
@@ -59,6 +62,12 @@ extension ManagedObjectContext {
             if let values = object.eventValues { event.updated.append((object, values)) }
         }
         event.deleted = Array(pendingDeleted.values)
+        if !model.joinTables.isEmpty {
+            for object in event.deleted where !object.objectID.isTemporaryID {
+                let links = (try? severedLinks(of: object)) ?? []
+                event.severed += links.map { (object, $0.relationship, $0.other) }
+            }
+        }
         event.links = eventLinks
         event.undeleted = eventUndeleted.filter { !$0.isDeletedState && $0.managedObjectContext === self }
         guard
@@ -70,9 +79,23 @@ extension ManagedObjectContext {
 
     /// Takes the objects back to how they were before `event`.
     private func revert(_ event: UndoEvent) {
+        var reinserted = Set<ObjectIdentifier>()
         for object in event.deleted {
-            // Deleted then: brought back (an inserted one inserted again), before its links.
-            if object.managedObjectContext == nil || object.isDeletedState { insert(object, awakening: false) }
+            // Deleted then: brought back (an inserted one inserted again), before its links. A
+            // deletion saved since is inserted again under its permanent ID, to be saved again.
+            if object.managedObjectContext == nil && !object.objectID.isTemporaryID {
+                if reinsertSaved(object) { reinserted.insert(ObjectIdentifier(object)) }
+            } else if object.managedObjectContext == nil || object.isDeletedState {
+                insert(object, awakening: false)
+            }
+        }
+        // The links the saved deletion took from the store with the rows: linked again.
+        for link in event.severed
+        where reinserted.contains(ObjectIdentifier(link.object)) || reinserted.contains(ObjectIdentifier(link.other)) {
+            guard link.object.managedObjectContext === self, link.other.managedObjectContext === self,
+                (try? manyToManyMembers(of: link.object, link.relationship).contains(link.other)) == false
+            else { continue }
+            setLink(true, link.object, link.relationship, link.other)
         }
         for link in event.links.reversed()
         where link.object.managedObjectContext === self && link.other.managedObjectContext === self {
@@ -90,21 +113,49 @@ extension ManagedObjectContext {
         for object in event.undeleted where object.managedObjectContext === self && !object.isDeletedState {
             // Brought back then: deleted again, with no delete rule run (what the rules did
             // then comes back with the other objects' values and links above).
-            if object.isFaultState { fulfillFault(object) }
-            let key = ObjectIdentifier(object)
-            object.isDeletedState = true
-            deleted[key] = object
-            updated[key] = nil
-            pendingDeleted[key] = object
+            markDeleted(object)
         }
-        for object in event.inserted where object.managedObjectContext === self && object.isInsertedState {
+        for object in event.inserted where object.managedObjectContext === self && !object.isDeletedState {
+            guard object.isInsertedState else {
+                // Inserted then and saved since: deleted, for the next save to remove.
+                markDeleted(object)
+                continue
+            }
             // Inserted then: it leaves the context, with no delete rule run (the objects it
-            // relates to take back their own values above).
+            // relates to take back their own values above). One whose row a save removed
+            // (an undone saved deletion, redone) is deleted again, as it was.
             let key = ObjectIdentifier(object)
             inserted.remove(object)
             object.managedObjectContext = nil
+            if !object.objectID.isTemporaryID { object.isDeletedState = true }
             pendingUpdated[key] = nil
             if object.insertionAnnounced { pendingDeleted[key] = object }
         }
+    }
+
+    /// Marks `object` deleted with no delete rule run: an undo's deletion.
+    private func markDeleted(_ object: ManagedObject) {
+        if object.isFaultState { fulfillFault(object) }
+        let key = ObjectIdentifier(object)
+        object.isDeletedState = true
+        deleted[key] = object
+        updated[key] = nil
+        pendingDeleted[key] = object
+    }
+
+    /// Brings back an object whose deletion a save wrote: inserted again under its permanent
+    /// ID with the values it had, so that the next save writes its row again (Core Data's undo
+    /// of a saved deletion).
+    private func reinsertSaved(_ object: ManagedObject) -> Bool {
+        // A child's deletion went into its parent, which still decides the row's fate: the
+        // child does not insert it again (docs/from-core-data.md).
+        guard parent == nil else { return false }
+        if let other = lookUp(object.objectID), other !== object { return false }
+        object.isDeletedState = false
+        object.committedValues = []
+        object.version = 0
+        object.managedObjectContext = self
+        inserted.add(object)
+        return true
     }
 }
