@@ -65,6 +65,7 @@ extension ManagedObjectContext {
         if attribute.isOptional { return .null }
         switch attribute.type {
         case .string: return .string("")
+        case .uri: return .string("about:blank")
         case .integer16, .integer32, .integer64: return .integer(0)
         case .double: return .double(0)
         case .decimal: return .decimal(0)

@@ -3,7 +3,7 @@ import Foundation
 /// A Swift type that an ``Attribute`` property can have: it converts to and from the
 /// ``AttributeValue`` the stack stores.
 ///
-/// `String`, `Bool`, `Int`, `Int16`, `Int32`, `Int64`, `Double`, `Decimal`, `Date`, `Data`, `UUID`
+/// `String`, `Bool`, `Int`, `Int16`, `Int32`, `Int64`, `Double`, `Decimal`, `Date`, `Data`, `UUID`, `URL`
 /// and optionals of each conform.
 public protocol AttributeRepresentable {
     /// The attribute type that stores this Swift type.
@@ -108,6 +108,17 @@ extension Data: AttributeRepresentable {
         self = value
     }
     public var attributeValue: AttributeValue { .binaryData(self) }
+}
+
+/// A URI attribute's value (Core Data's `URIAttributeType`): held and stored as its
+/// `absoluteString`, which compares and sorts as text.
+extension URL: AttributeRepresentable {
+    public static var attributeType: AttributeType { .uri }
+    public init?(attributeValue: AttributeValue) {
+        guard case .string(let text) = attributeValue, let url = URL(string: text) else { return nil }
+        self = url
+    }
+    public var attributeValue: AttributeValue { .string(absoluteString) }
 }
 
 extension UUID: AttributeRepresentable {

@@ -52,6 +52,7 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
             (.date, .date), (.day, .day), (.binaryData, .binaryData), (.binaryData, .transformable), (.uuid, .uuid),
             (.object, .objectID):
             return true
+        case (.string(let text), .uri): return URL(string: text) != nil
         case (.integer(let value), .integer16): return Int16(exactly: value) != nil
         case (.integer(let value), .integer32): return Int32(exactly: value) != nil
         case (.integer, .integer64): return true

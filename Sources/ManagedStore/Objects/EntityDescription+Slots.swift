@@ -117,6 +117,7 @@ extension EntityDescription {
         switch storedProperties[slot].type {
         case .objectID: return .null
         case .string: return .string("\u{1}probe-\(slot)")
+        case .uri: return .string("x-managedstore-probe:\(slot)")
         case .integer16, .integer32, .integer64: return .integer(1000 + n)
         case .double: return .double(1000.5 + Double(n))
         case .decimal: return .decimal(Decimal(1000 + n) + Decimal(string: "0.25")!)

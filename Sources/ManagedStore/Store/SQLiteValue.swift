@@ -77,7 +77,7 @@ extension SQLiteStatement {
                 preconditionFailure("ManagedStore: a relationship's column was read without its destination")
             }
             return .object(ManagedObjectID(entity: destination, store: store, primaryKey: int64(column)))
-        case .string: return .string(text(column))
+        case .string, .uri: return .string(text(column))
         case .integer16, .integer32, .integer64: return .integer(int64(column))
         case .double: return .double(double(column))
         case .decimal:
