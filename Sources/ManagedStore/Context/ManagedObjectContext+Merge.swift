@@ -163,6 +163,7 @@ extension ManagedObjectContext {
             if !wasFault { object.willTurnIntoFault() }
             object.values = []
             object.committedValues = []
+            object.transientValues = object.entity.transientDefaults
             object.isFaultState = true
             if !wasFault { object.didTurnIntoFault() }
             return

@@ -153,8 +153,8 @@ extension ManagedObjectContext {
         var referenced: [ManagedObjectID: [(object: ManagedObject, slot: Int)]] = [:]
         for object in groups.joined() {
             let entity = object.entity
-            guard entity.storedProperties.count > entity.attributes.count else { continue }
-            for slot in entity.attributes.count..<object.values.count {
+            guard entity.storedProperties.count > entity.persistentAttributes.count else { continue }
+            for slot in entity.persistentAttributes.count..<object.values.count {
                 if case .object(let id) = object.values[slot], id.isTemporaryID {
                     referenced[id, default: []].append((object, slot))
                 }
@@ -267,8 +267,8 @@ extension ManagedObjectContext {
         guard !permanent.isEmpty, model.hasRelationships else { return }
         for object in inserted.objects + Array(updated.values) {
             let entity = object.entity
-            guard entity.storedProperties.count > entity.attributes.count, !object.isFaultState else { continue }
-            for slot in entity.attributes.count..<object.values.count {
+            guard entity.storedProperties.count > entity.persistentAttributes.count, !object.isFaultState else { continue }
+            for slot in entity.persistentAttributes.count..<object.values.count {
                 if case .object(let id) = object.values[slot], let new = permanent[id] {
                     object.values[slot] = .object(new)
                 }

@@ -40,7 +40,15 @@ extension ManagedObjectContext {
         for object in insertedObjects { object.willSave() }
         for object in updatedObjects { object.willSave() }
         for object in deletedObjects { object.willSave() }
-        try validate(insertedObjects, updatedObjects, deleting: deletedObjects)
+        // Objects whose only changes are of transient attributes: validated, not written.
+        let transientlyChanged =
+            updatedObjects.count == updated.count
+            ? []
+            : updated.values.filter {
+                !$0.entity.transientAttributes.isEmpty && !$0.isDeletedState && !$0.hasValueChanges
+                    && !$0.isFaultState
+            }
+        try validate(insertedObjects, updatedObjects + transientlyChanged, deleting: deletedObjects)
         guard !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty else {
             // Only attributes set back to their saved values: nothing to write or announce.
             clearChanges()

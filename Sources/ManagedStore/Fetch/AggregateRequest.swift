@@ -65,7 +65,7 @@ extension ManagedObjectContext {
         for name in request.groupBy {
             let slot = try slot(name)
             columns.append(compiler.column(slot))
-            resultTypes.append(entity.attributes[slot].type)
+            resultTypes.append(entity.persistentAttributes[slot].type)
             isDouble.append(false)
         }
         for aggregate in request.aggregates {
@@ -82,8 +82,8 @@ extension ManagedObjectContext {
                 let slot = try slot(name)
                 let function = if case .min = aggregate { "MIN" } else { "MAX" }
                 columns.append("\(function)(\(compiler.column(slot, ordering: true)))")
-                resultTypes.append(entity.attributes[slot].type)
-                isDouble.append(entity.attributes[slot].type == .decimal)
+                resultTypes.append(entity.persistentAttributes[slot].type)
+                isDouble.append(entity.persistentAttributes[slot].type == .decimal)
             case .sum(let name), .average(let name):
                 let slot = try slot(name)
                 let function = if case .sum = aggregate { "TOTAL" } else { "AVG" }

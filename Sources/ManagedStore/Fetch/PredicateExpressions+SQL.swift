@@ -19,6 +19,11 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
                 if let slot = relationship.slot { return .column(slot) }
                 return .toMany(relationship)
             }
+            if let name = compiler.entity.transientName(forKeyPath: keyPath) {
+                throw compiler.unsupported(
+                    "'\(name)' is a transient attribute, which the store does not hold; filter the fetched objects in Swift"
+                )
+            }
             throw compiler.unsupported(
                 "the key path of type \(type(of: keyPath)) is not an attribute or relationship of \(compiler.entity.name)"
             )
@@ -38,7 +43,7 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
         case .destination(let relationship):
             if Self.readsObjectID(keyPath), let slot = relationship.slot { return .column(slot) }
             guard let slot = relationship.destination.slot(forKeyPath: keyPath),
-                slot < relationship.destination.attributes.count
+                slot < relationship.destination.persistentAttributes.count
             else {
                 throw compiler.unsupported(
                     "the key path of type \(type(of: keyPath)) is not an attribute of \(relationship.destination.name) (across \(relationship.name); one relationship deep is supported)"
@@ -48,7 +53,7 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
         case .member(let relationship):
             let destination = relationship.destination
             if Self.readsObjectID(keyPath) { return .expression(sql: "z.Z_PK", arguments: [], type: .objectID) }
-            guard let slot = destination.slot(forKeyPath: keyPath), slot < destination.attributes.count else {
+            guard let slot = destination.slot(forKeyPath: keyPath), slot < destination.persistentAttributes.count else {
                 throw compiler.unsupported(
                     "the key path of type \(type(of: keyPath)) is not an attribute of \(destination.name) (a member of \(relationship.name))"
                 )

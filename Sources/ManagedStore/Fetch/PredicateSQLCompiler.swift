@@ -42,6 +42,11 @@ struct PredicateSQLCompiler {
         var slots: [(slot: Int, ascending: Bool)] = []
         for descriptor in descriptors {
             guard let keyPath = descriptor.keyPath, let slot = entity.slot(forKeyPath: keyPath) else {
+                if let name = descriptor.keyPath.flatMap(entity.transientName(forKeyPath:)) {
+                    throw unsupported(
+                        "a sort descriptor on the transient attribute '\(name)', which the store does not hold; sort the fetched objects in Swift"
+                    )
+                }
                 throw unsupported("a sort descriptor whose key path is not an attribute of \(entity.name)")
             }
             // A key path through a to-one (`\.author?.name`) reads the relationship's key, which a

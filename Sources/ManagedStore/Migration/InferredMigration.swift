@@ -81,8 +81,8 @@ struct InferredMigration {
             var usedColumns = Set<String>()
             for (slot, property) in entity.storedProperties.enumerated() {
                 let renaming =
-                    slot < entity.attributes.count
-                    ? entity.attributes[slot].renamingIdentifier
+                    slot < entity.persistentAttributes.count
+                    ? entity.persistentAttributes[slot].renamingIdentifier
                     : entity.relationshipsByName[property.name]?.renamingIdentifier
                 // The renaming identifier wins over a same-named column (a swap of two names).
                 let column = (renaming.flatMap { old.column(named: $0) } ?? old.column(named: property.name))

@@ -32,6 +32,11 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// predicates: minimum and maximum value and length, a regular expression, a predicate),
     /// fitted to the attribute's type.
     public let validationRules: [ValidationRule]
+    /// Whether the attribute is transient (Core Data's `isTransient`): its value lives in the
+    /// object only, never in the store. Setting it is a change of the object (`hasChanges`),
+    /// which a save does not write; it starts from its default in every object made from the
+    /// store, and goes back to it when the object becomes a fault.
+    public let isTransient: Bool
     /// Why a rule as given cannot apply to the attribute (``ManagedObjectModel/validate()``
     /// refuses the model).
     let ruleProblems: [String]
@@ -56,7 +61,7 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
         renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false,
-        derivationExpression: String? = nil, validationRules: [ValidationRule] = []
+        derivationExpression: String? = nil, validationRules: [ValidationRule] = [], isTransient: Bool = false
     ) {
         precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
         precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
@@ -78,8 +83,14 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         self.defaultValue = defaultValue
         self.renamingIdentifier = renamingIdentifier
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
+        self.isTransient = isTransient
         var fitted: [ValidationRule] = []
         var problems: [String] = []
+        if isTransient && derivationExpression != nil {
+            problems.append(
+                "attribute '\(name)' is transient and derived: a derived value is the store's, which a transient one never reaches"
+            )
+        }
         for rule in validationRules {
             switch rule.fitted(to: type) {
             case .success(let rule): fitted.append(rule)
@@ -95,6 +106,7 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         if isOptional { text += "?" }
         if !defaultValue.isNull { text += " = \(defaultValue)" }
         if let derivation { text += " (derived: \(derivation))" }
+        if isTransient { text += " (transient)" }
         return text
     }
 }

@@ -21,8 +21,13 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     public let name: String
     /// The class instantiated for this entity's objects.
     public let managedObjectClass: ManagedObject.Type
-    /// The attributes, in declaration order.
+    /// The attributes, in declaration order (transient ones too).
     public let attributes: [AttributeDescription]
+    /// The attributes the store keeps (all but the transient ones), by slot: slot `i` below
+    /// their count is `persistentAttributes[i]`.
+    let persistentAttributes: [AttributeDescription]
+    /// The transient attributes: their slots follow ``storedProperties``'.
+    let transientAttributes: [AttributeDescription]
     /// Sets of attribute names whose values together must be unique among the entity's rows.
     public let uniquenessConstraints: [[String]]
     /// Sets of attribute names the store indexes, to speed up fetches.
@@ -63,6 +68,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     let quotedColumns: [String]
     /// The values a new object starts with.
     let defaultValues: [AttributeValue]
+    /// The values the transient attributes start with.
+    let transientDefaults: [AttributeValue]
     /// The slots of the attributes that may not be nil.
     let requiredSlots: [Int]
     /// The statements a save runs, made once per entity.
@@ -89,13 +96,15 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         precondition(
             !attributes.contains { $0.type == .objectID },
             "ManagedStore: entity \(name) declares an .objectID attribute; declare a RelationshipDescription instead")
+        let persistent = attributes.filter { !$0.isTransient }
+        let transient = attributes.filter(\.isTransient)
         let stored =
-            attributes
+            persistent
             + relationships.filter { !$0.isToMany }.map {
                 AttributeDescription(name: $0.name, type: .objectID, isOptional: true)
             }
         var slots: [String: Int] = [:]
-        for (slot, attribute) in stored.enumerated() {
+        for (slot, attribute) in (stored + transient).enumerated() {
             precondition(
                 slots[attribute.name] == nil, "ManagedStore: entity \(name) declares property '\(attribute.name)' twice"
             )
@@ -117,13 +126,16 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
             precondition(!names.isEmpty, "ManagedStore: entity \(name) has an empty constraint or index")
             for attribute in names {
                 precondition(
-                    slots[attribute] != nil,
-                    "ManagedStore: entity \(name) has no attribute '\(attribute)' for its constraint or index")
+                    slots[attribute].map { $0 < stored.count } ?? false,
+                    "ManagedStore: entity \(name) has no stored attribute '\(attribute)' for its constraint or index")
             }
         }
         self.name = name
         self.managedObjectClass = managedObjectClass
         self.attributes = attributes
+        self.persistentAttributes = persistent
+        self.transientAttributes = transient
+        self.transientDefaults = transient.map(\.defaultValue)
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
         self.slotByName = slots
@@ -138,7 +150,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.quotedColumns = quotedColumns
         self.selectColumns = columns
         self.defaultValues = stored.map(\.defaultValue)
-        self.requiredSlots = attributes.indices.filter { !attributes[$0].isOptional }
+        self.requiredSlots = persistent.indices.filter { !persistent[$0].isOptional }
         let rowPlaceholders = "(\(Array(repeating: "?", count: stored.count + 2).joined(separator: ", ")))"
         self.insertSQL = "INSERT INTO \(table) (\(columns)) VALUES \(rowPlaceholders)"
         // Up to 50 rows a statement, within SQLite's limit on parameters.
@@ -152,7 +164,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.deleteSQL = "DELETE FROM \(table) WHERE Z_PK = ?"
         self.checkedDeleteSQL = deleteSQL + " AND Z_OPT = ?"
         self.selectByKeySQL = "SELECT \(columns) FROM \(table) WHERE Z_PK = ?"
-        let derivedSlots = attributes.indices.filter { attributes[$0].derivation != nil }
+        let derivedSlots = persistent.indices.filter { persistent[$0].derivation != nil }
         self.derivedSlots = derivedSlots
         self.selectDerivedSQL =
             "SELECT \(derivedSlots.map { quotedColumns[$0] }.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?"
@@ -167,7 +179,14 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
 
     /// The attribute named `name`, if the entity has one.
     public func attribute(named name: String) -> AttributeDescription? {
-        slotByName[name].flatMap { $0 < attributes.count ? attributes[$0] : nil }
+        slotByName[name].flatMap(attribute(atSlot:))
+    }
+
+    /// The attribute at `slot` (a persistent or transient one), nil for a to-one's slot.
+    func attribute(atSlot slot: Int) -> AttributeDescription? {
+        if slot < persistentAttributes.count { return persistentAttributes[slot] }
+        let transient = slot - storedProperties.count
+        return transient >= 0 && transient < transientAttributes.count ? transientAttributes[transient] : nil
     }
 
     /// The relationship named `name`, if the entity has one.
@@ -208,7 +227,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// A line-per-fact description used to tell whether a store fits a model.
     var schemaLines: [String] {
         var lines = ["entity \(name)"]
-        lines += attributes.map {
+        lines += persistentAttributes.map {
             "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : "")"
                 + ($0.derivation.map { ", derived \($0)" } ?? "") + ")"
         }

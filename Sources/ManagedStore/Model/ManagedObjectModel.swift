@@ -69,7 +69,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         }
         var derived: [DerivedAttributeSQL] = []
         for entity in entities where resolvable {
-            for attribute in entity.attributes where attribute.derivationExpression != nil {
+            for attribute in entity.attributes where attribute.derivationExpression != nil && !attribute.isTransient {
                 guard attribute.derivation != nil else {
                     problems.append(
                         "\(entity.name).\(attribute.name) has the derivation expression '\(attribute.derivationExpression!)', which ManagedStore does not compute (a key path, a to-one's attribute, to-many.@count, to-many.@sum/@min/@max/@avg.attribute, now(), lowercase:, uppercase:, canonical:)"

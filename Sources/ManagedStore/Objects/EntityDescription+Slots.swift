@@ -59,7 +59,7 @@ extension EntityDescription {
         if let slot = keyPathSlots.withLock({ $0[keyPath] }) { return slot }
         let probe = ManagedObject.makeProbe(for: self)
         guard let result = probe[keyPath: keyPath],
-            probe.probeReads.count == 1, let slot = probe.probeReads.first,
+            probe.probeReads.count == 1, let slot = probe.probeReads.first, slot < storedProperties.count,
             let representable = result as? any AttributeRepresentable,
             representable.attributeValue == probe.values[slot]
         else { return nil }
@@ -111,10 +111,25 @@ extension EntityDescription {
         return nil
     }
 
+    /// The name of the transient attribute `keyPath` reads, if it reads one (for a fetch's
+    /// error: the store holds no transient attribute).
+    func transientName(forKeyPath keyPath: AnyKeyPath) -> String? {
+        guard !transientAttributes.isEmpty else { return nil }
+        let probe = ManagedObject.makeProbe(for: self)
+        _ = probe[keyPath: keyPath]
+        guard probe.probeReads.count == 1, let slot = probe.probeReads.first, slot >= storedProperties.count else {
+            return nil
+        }
+        return transientAttributes[slot - storedProperties.count].name
+    }
+
     /// A value for attribute `slot` that no other attribute of the entity holds, for probes.
     func sentinel(forSlot slot: Int) -> AttributeValue {
+        let type =
+            slot < storedProperties.count
+            ? storedProperties[slot].type : transientAttributes[slot - storedProperties.count].type
         let n = Int64(slot)
-        switch storedProperties[slot].type {
+        switch type {
         case .objectID: return .null
         case .string: return .string("\u{1}probe-\(slot)")
         case .uri: return .string("x-managedstore-probe:\(slot)")

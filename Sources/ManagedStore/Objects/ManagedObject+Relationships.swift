@@ -108,7 +108,7 @@ extension ManagedObject {
 
     /// Whether a to-one key names an object that has no row yet (a temporary ID).
     final var referencesTemporaryID: Bool {
-        let first = entity.attributes.count
+        let first = entity.persistentAttributes.count
         guard values.count > first else { return false }
         for slot in first..<values.count {
             if case .object(let id) = values[slot], id.isTemporaryID { return true }

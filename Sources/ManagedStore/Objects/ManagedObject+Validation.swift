@@ -7,14 +7,18 @@ extension ManagedObject {
     /// optionality and counts; every failure at once.
     final func validateProperties() throws {
         var failures: [ValidationFailure] = []
-        let attributes = entity.attributes
-        for slot in attributes.indices where attributes[slot].derivation == nil {
+        func check(_ value: AttributeValue, _ attribute: AttributeDescription) {
             do {
-                try validateValue(values[slot], forKey: attributes[slot].name)
+                try validateValue(value, forKey: attribute.name)
             } catch {
-                failures += ValidationFailure.failures(from: error, of: objectID, attribute: attributes[slot].name)
+                failures += ValidationFailure.failures(from: error, of: objectID, attribute: attribute.name)
             }
         }
+        let attributes = entity.persistentAttributes
+        for slot in attributes.indices where attributes[slot].derivation == nil {
+            check(values[slot], attributes[slot])
+        }
+        for (index, attribute) in entity.transientAttributes.enumerated() { check(transientValues[index], attribute) }
         if entity.validatesRelationships { collectRelationshipFailures(into: &failures) }
         if !failures.isEmpty { throw ManagedStoreError.validationFailed(failures) }
     }
@@ -40,7 +44,7 @@ extension ManagedObject {
     /// The model's checks of one value for `key`: nil where the attribute is not optional, and
     /// each ``ValidationRule`` of the attribute.
     final func validateModelRules(_ value: AttributeValue, forKey key: String) throws {
-        guard let slot = entity.slotByName[key], slot < entity.attributes.count else {
+        guard let slot = entity.slotByName[key], let attribute = entity.attribute(atSlot: slot) else {
             // A to-one's value is checked with the relationships; a to-many has no slot.
             if entity.relationshipsByName[key] != nil { return }
             throw ManagedStoreError.validationFailed([
@@ -49,7 +53,6 @@ extension ManagedObject {
                     reason: "entity \(entity.name) has no property '\(key)'")
             ])
         }
-        let attribute = entity.attributes[slot]
         if value.isNull {
             guard !attribute.isOptional else { return }
             throw ManagedStoreError.validationFailed([

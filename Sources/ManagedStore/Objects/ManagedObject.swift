@@ -39,6 +39,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Current attribute values (empty while a fault).
     var values: [AttributeValue]
+    /// The transient attributes' values (their slots follow the stored ones'); never stored.
+    var transientValues: [AttributeValue]
     /// The values as last saved, fetched or merged (the parent's values for a child context);
     /// empty for an object that was never saved.
     var committedValues: [AttributeValue] = []
@@ -84,6 +86,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(entity: EntityDescription, insertInto context: borrowing ManagedObjectContext?) {
         self.entity = entity
         self.values = entity.defaultValues
+        self.transientValues = entity.transientDefaults
         self.objectID = ManagedObjectID.makeTemporary(for: entity)
         switch context {
         case .some(let context): context.insert(self)
@@ -227,86 +230,6 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         return result
     }
 
-    // MARK: Key-value access
-
-    /// The value of the attribute or relationship `key`, as its Swift type (nil for a nil
-    /// attribute; a ``ManagedObject`` or nil for a to-one; a `Set<ManagedObject>` for a to-many).
-    ///
-    /// An unknown key is a programmer error and traps.
-    public func value(forKey key: String) -> Any? {
-        if let relationship = entity.resolvedRelationship(named: key) {
-            let objects = relatedObjects(relationship)
-            return relationship.isToMany ? Set(objects) : objects.first
-        }
-        let slot = slotOrTrap(key)
-        switch readAttribute(slot) {
-        case .null: return nil
-        case .string(let value): return value
-        case .integer(let value):
-            switch entity.attributes[slot].type {
-            case .integer16: return Int16(value)
-            case .integer32: return Int32(value)
-            default: return value
-            }
-        case .double(let value): return value
-        case .decimal(let value): return value
-        case .boolean(let value): return value
-        case .date(let value): return value
-        case .day(let days): return days
-        case .binaryData(let value): return value
-        case .uuid(let value): return value
-        case .object(let id): return managedObjectContext?.object(with: id)
-        case .objects(let ids): return Set(ids.compactMap { managedObjectContext?.object(with: $0) })
-        }
-    }
-
-    /// Sets the attribute `key` to `value` (nil clears it).
-    ///
-    /// An unknown key, or a value of the wrong type, is a programmer error and traps.
-    public func setValue(_ value: Any?, forKey key: String) {
-        if let relationship = entity.resolvedRelationship(named: key) {
-            let objects: [ManagedObject]
-            switch value {
-            case nil: objects = []
-            case let object as ManagedObject: objects = [object]
-            case let set as Set<ManagedObject>: objects = Array(set)
-            case let array as [ManagedObject]: objects = array
-            default:
-                preconditionFailure(
-                    "ManagedStore: \(type(of: value!)) cannot be stored in relationship '\(key)' of \(entity.name)")
-            }
-            if relationship.isToMany {
-                setMembers(objects, relationship)
-            } else {
-                precondition(
-                    objects.count <= 1, "ManagedStore: to-one relationship '\(key)' was given \(objects.count) objects")
-                setDestination(objects.first, relationship)
-            }
-            return
-        }
-        let slot = slotOrTrap(key)
-        let attribute = entity.attributes[slot]
-        var stored = AttributeValue.null
-        if let value {
-            guard let representable = value as? any AttributeRepresentable else {
-                preconditionFailure(
-                    "ManagedStore: \(type(of: value)) cannot be stored in attribute '\(key)' of \(entity.name)")
-            }
-            stored = representable.attributeValue
-        }
-        precondition(
-            stored.fits(attribute.type),
-            "ManagedStore: \(stored) does not fit attribute '\(key)' (\(attribute.type)) of \(entity.name)")
-        writeAttribute(stored, slot: slot)
-    }
-
-    private func slotOrTrap(_ key: String) -> Int {
-        guard let slot = entity.slotByName[key] else {
-            preconditionFailure("ManagedStore: entity \(entity.name) has no attribute '\(key)'")
-        }
-        return slot
-    }
-
     // MARK: Life-cycle hooks
 
     /// Called once when the object is first inserted into a context; override to set up
@@ -357,6 +280,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         checkAccess()
         if isFaultState { fireFault() }
         if isProbe { probeReads.append(slot) }
+        if slot >= entity.storedProperties.count { return transientValues[slot - entity.storedProperties.count] }
         return values[slot]
     }
 
@@ -367,6 +291,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
             preconditionFailure(
                 "ManagedStore: \(entity.name).\(entity.storedProperties[slot].name) is a derived attribute: the store computes it when the object is saved, so it cannot be set"
             )
+        }
+        if slot >= entity.storedProperties.count {
+            writeTransient(value, at: slot - entity.storedProperties.count)
+            return
         }
         if isInsertedState {
             // Nothing to compare with: an inserted object has no committed values. (Nor are its
@@ -387,6 +315,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         if !isInsertedState, !isDeletedState, let context = managedObjectContext {
             context.noteUpdated(self)
         }
+    }
+
+    /// Sets a transient attribute: a change of the object, which no save writes.
+    private final func writeTransient(_ value: AttributeValue, at index: Int) {
+        if isFaultState { fireFault() }
+        guard transientValues[index] != value else { return }
+        transientValues[index] = value
+        if !isInsertedState, !isDeletedState, let context = managedObjectContext { context.noteUpdated(self) }
     }
 
     /// Traps when MANAGEDSTORE_CONCURRENCY_DEBUG=1 and this is not the context's queue.
@@ -429,6 +365,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     static func makeProbe(for entity: EntityDescription) -> ManagedObject {
         let probe = entity.managedObjectClass.init(entity: entity, insertInto: nil)
         probe.values = entity.storedProperties.indices.map { entity.sentinel(forSlot: $0) }
+        probe.transientValues = entity.transientAttributes.indices.map {
+            entity.sentinel(forSlot: entity.storedProperties.count + $0)
+        }
         probe.isProbe = true
         return probe
     }
