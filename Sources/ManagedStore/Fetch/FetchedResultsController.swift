@@ -39,7 +39,7 @@ import Foundation
 ///   but holds objects only for the last two batches of N read through ``object(at:)``. The
 ///   context lets the others go when it next sweeps its registry, unless something else holds
 ///   them, they have unsaved changes, or ``ManagedObjectContext/retainsRegisteredObjects``.
-public final class FetchedResultsController<Result: ManagedObject> {
+open class FetchedResultsController<Result: ManagedObject> {
     /// The request whose results the controller keeps. A change takes effect at the next
     /// ``performFetch()``, as in Core Data.
     public var fetchRequest: FetchRequest<Result>
@@ -109,7 +109,12 @@ public final class FetchedResultsController<Result: ManagedObject> {
             fetchRequest: fetchRequest, managedObjectContext: managedObjectContext, sectionKeyPath: sectionNameKeyPath)
     }
 
-    init(fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext, sectionKeyPath: AnyKeyPath?) {
+    /// The designated initializer, which the others call and a subclass inherits: sections
+    /// named by the attribute `sectionKeyPath` reads (any key path of `Result`; one that is not
+    /// an attribute makes ``performFetch()`` throw), or one section when nil.
+    public init(
+        fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext, sectionKeyPath: AnyKeyPath?
+    ) {
         self.fetchRequest = fetchRequest
         self.managedObjectContext = managedObjectContext
         self.sectionNameKeyPath = sectionKeyPath
@@ -217,6 +222,46 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// ```
     public var changes: AsyncStream<FetchedResultsChangeSet> { streams.makeStream() }
 
+    // MARK: Section index
+
+    /// The titles of the section index (Core Data's `sectionIndexTitles`): each section's
+    /// ``sectionIndexTitle(forSectionName:)``, in the sections' order, each title once (sections
+    /// "Apple" and "Avocado" share "A"); empty before ``performFetch()``. Override for another
+    /// index.
+    open var sectionIndexTitles: [String] {
+        managedObjectContext.checkQueue()
+        var seen = Set<String>()
+        return (arrangement?.sections ?? []).compactMap { sectionIndexTitle(forSectionName: $0.name) }.filter {
+            seen.insert($0).inserted
+        }
+    }
+
+    /// The section index's title for the section named `sectionName`: the ``delegate``'s
+    /// `controller(_:sectionIndexTitleForSectionName:)`, which by default is
+    /// ``defaultSectionIndexTitle(forSectionName:)``. Override for another title.
+    open func sectionIndexTitle(forSectionName sectionName: String) -> String? {
+        if let delegate { return delegate.controller(self, sectionIndexTitleForSectionName: sectionName) }
+        return defaultSectionIndexTitle(forSectionName: sectionName)
+    }
+
+    /// Core Data's default index title: the section name's first letter (a whole `Character`),
+    /// capitalized; nil for an empty name.
+    public func defaultSectionIndexTitle(forSectionName sectionName: String) -> String? {
+        sectionName.first.map { String($0).uppercased() }
+    }
+
+    /// The section that the index entry `title`, at `sectionIndex` in ``sectionIndexTitles``,
+    /// goes to (Core Data's `section(forSectionIndexTitle:at:)`, which a table's index asks):
+    /// the first section with that title; for a title no section has, the first section whose
+    /// title comes after it (the last section if none does, 0 without sections). Override for
+    /// another mapping.
+    open func section(forSectionIndexTitle title: String, at sectionIndex: Int) -> Int {
+        managedObjectContext.checkQueue()
+        let titles = (arrangement?.sections ?? []).map { sectionIndexTitle(forSectionName: $0.name) ?? "" }
+        if let exact = titles.firstIndex(of: title) { return exact }
+        return titles.firstIndex { $0 > title } ?? max(0, titles.count - 1)
+    }
+
     /// The information of section `index` of `arrangement` (the current one, or the one before
     /// a round of changes, for a deleted section).
     func sectionInfo(
@@ -227,12 +272,21 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let range = section.start..<section.start + section.count
         let ids = arrangement.ids[range]
         if let objects {
-            return FetchedResultsSectionInfo(name: section.name, numberOfObjects: section.count) { objects(ids, range) }
+            return FetchedResultsSectionInfo(
+                name: section.name, indexTitle: sectionIndexTitle(forSectionName: section.name),
+                numberOfObjects: section.count
+            ) { objects(ids, range) }
         }
         if batchSize == 0 {
             let held = allObjects[range]
-            return FetchedResultsSectionInfo(name: section.name, numberOfObjects: section.count) { Array(held) }
+            return FetchedResultsSectionInfo(
+                name: section.name, indexTitle: sectionIndexTitle(forSectionName: section.name),
+                numberOfObjects: section.count
+            ) { Array(held) }
         }
-        return FetchedResultsSectionInfo(name: section.name, numberOfObjects: section.count) { self.materialize(ids) }
+        return FetchedResultsSectionInfo(
+            name: section.name, indexTitle: sectionIndexTitle(forSectionName: section.name),
+            numberOfObjects: section.count
+        ) { self.materialize(ids) }
     }
 }

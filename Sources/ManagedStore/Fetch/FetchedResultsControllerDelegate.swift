@@ -46,6 +46,13 @@ public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
 
     /// The round of changes is over.
     func controllerDidChangeContent(_ controller: FetchedResultsController<Result>)
+    /// The index title of the section named `sectionName` (Core Data's
+    /// `controller(_:sectionIndexTitleForSectionName:)`); by default the controller's
+    /// ``FetchedResultsController/defaultSectionIndexTitle(forSectionName:)``.
+    func controller(
+        _ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName sectionName: String
+    )
+        -> String?
 }
 
 extension FetchedResultsControllerDelegate {
@@ -63,4 +70,9 @@ extension FetchedResultsControllerDelegate {
     ) {}
     /// Does nothing.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {}
+    public func controller(
+        _ controller: FetchedResultsController<Result>, sectionIndexTitleForSectionName sectionName: String
+    ) -> String? {
+        controller.defaultSectionIndexTitle(forSectionName: sectionName)
+    }
 }

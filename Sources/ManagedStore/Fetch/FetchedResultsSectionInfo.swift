@@ -8,15 +8,17 @@ public struct FetchedResultsSectionInfo<Result: ManagedObject> {
     /// The section's name: the section key's value (a string as it is, nil as ""), or "" for
     /// the one section of a controller without a section key path.
     public let name: String
-    /// The section's title in a table's index: its name's first letter, capitalized (Core
-    /// Data's default); nil for an empty name.
-    public var indexTitle: String? { name.first.map { String($0).uppercased() } }
+    /// The section's title in a table's index: by default its name's first letter, capitalized
+    /// (Core Data's default); nil for an empty name. See
+    /// ``FetchedResultsController/sectionIndexTitle(forSectionName:)``.
+    public let indexTitle: String?
     /// How many objects the section has.
     public let numberOfObjects: Int
     private let resolve: () -> [Result]
 
-    init(name: String, numberOfObjects: Int, objects: @escaping () -> [Result]) {
+    init(name: String, indexTitle: String?, numberOfObjects: Int, objects: @escaping () -> [Result]) {
         self.name = name
+        self.indexTitle = indexTitle
         self.numberOfObjects = numberOfObjects
         self.resolve = objects
     }
