@@ -87,17 +87,20 @@ extension ManagedObjectContext {
     ///
     /// ```swift
     /// for (author, count) in try context.aggregate(FetchRequest<Note>(), groupedBy: \.author, .count) { … }
+    /// // Only the authors of more than one note (Core Data's havingPredicate):
+    /// try context.aggregate(FetchRequest<Note>(), groupedBy: \.author, having: .compare(.count, .greater, .integer(1)), .count)
     /// ```
     @inlinable
     public func aggregate<T: ManagedObject, G: AttributeRepresentable, each V: AttributeRepresentable>(
-        _ request: FetchRequest<T>, groupedBy group: KeyPath<T, G>, _ aggregates: repeat Aggregate<T, each V>
+        _ request: FetchRequest<T>, groupedBy group: KeyPath<T, G>, having: AggregateRequest<T>.Having? = nil,
+        _ aggregates: repeat Aggregate<T, each V>
     ) throws -> [(G, repeat each V)] {
         var untyped: [AggregateRequest<T>.Aggregate] = []
         for aggregate in repeat each aggregates { untyped.append(try untypedAggregate(aggregate)) }
         let rows = try self.aggregate(
             AggregateRequest<T>(
                 predicate: request.predicate, groupBy: [try attributeName(group, of: T.self)],
-                aggregates: untyped))
+                aggregates: untyped, having: having))
         var result: [(G, repeat each V)] = []
         result.reserveCapacity(rows.count)
         for row in rows {

@@ -30,18 +30,50 @@ public struct AggregateRequest<Entity: ManagedObject>: Sendable {
         case average(String)
     }
 
+    /// A condition on a group's aggregates, which the groups given must meet (Core Data's
+    /// `havingPredicate`, as SQL's `HAVING`).
+    ///
+    /// ```swift
+    /// .and(.compare(.count, .greater, .integer(1)), .compare(.sum("pages"), .greaterOrEqual, .integer(1_000)))
+    /// ```
+    ///
+    /// A count compares as an integer, a sum or an average as a double, a minimum or maximum as
+    /// its attribute's values (a decimal's as a double, as a predicate orders them); an
+    /// aggregate that is nil (a minimum of no values) meets no comparison.
+    public indirect enum Having: Sendable, Hashable {
+        /// The aggregate compared with a value.
+        case compare(Aggregate, Comparison, AttributeValue)
+        /// Both conditions.
+        case and(Having, Having)
+        /// Either condition.
+        case or(Having, Having)
+        /// Not the condition.
+        case not(Having)
+    }
+
+    /// How ``Having/compare(_:_:_:)`` compares.
+    public enum Comparison: String, Sendable, Hashable {
+        case equal = "=", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    }
+
     /// Which rows (nil: all).
     public var predicate: Predicate<Entity>?
     /// The attributes to group by; each row starts with their values.
     public var groupBy: [String]
     /// The aggregates, after the group values in each row.
     public var aggregates: [Aggregate]
+    /// Which groups (nil: all); only with ``groupBy``.
+    public var having: Having?
 
-    /// A request for `aggregates` of the rows `predicate` selects, grouped by `groupBy`.
-    public init(predicate: Predicate<Entity>? = nil, groupBy: [String] = [], aggregates: [Aggregate]) {
+    /// A request for `aggregates` of the rows `predicate` selects, grouped by `groupBy`, of the
+    /// groups that meet `having`.
+    public init(
+        predicate: Predicate<Entity>? = nil, groupBy: [String] = [], aggregates: [Aggregate], having: Having? = nil
+    ) {
         self.predicate = predicate
         self.groupBy = groupBy
         self.aggregates = aggregates
+        self.having = having
     }
 }
 
@@ -68,28 +100,44 @@ extension ManagedObjectContext {
             resultTypes.append(entity.persistentAttributes[slot].type)
             isDouble.append(false)
         }
-        for aggregate in request.aggregates {
+        /// An aggregate's SQL, and how its value reads: nil for an integer count, else the
+        /// attribute type it decodes as (and whether a decimal comes back as a double).
+        func expression(_ aggregate: AggregateRequest<T>.Aggregate) throws -> (String, AttributeType?, Bool) {
             switch aggregate {
             case .count:
-                columns.append("COUNT(*)")
-                resultTypes.append(nil)
-                isDouble.append(false)
+                return ("COUNT(*)", nil, false)
             case .countDistinct(let name):
-                columns.append("COUNT(DISTINCT \(compiler.column(try slot(name))))")
-                resultTypes.append(nil)
-                isDouble.append(false)
+                return ("COUNT(DISTINCT \(compiler.column(try slot(name))))", nil, false)
             case .min(let name), .max(let name):
                 let slot = try slot(name)
                 let function = if case .min = aggregate { "MIN" } else { "MAX" }
-                columns.append("\(function)(\(compiler.column(slot, ordering: true)))")
-                resultTypes.append(entity.persistentAttributes[slot].type)
-                isDouble.append(entity.persistentAttributes[slot].type == .decimal)
+                let type = entity.persistentAttributes[slot].type
+                return ("\(function)(\(compiler.column(slot, ordering: true)))", type, type == .decimal)
             case .sum(let name), .average(let name):
-                let slot = try slot(name)
                 let function = if case .sum = aggregate { "TOTAL" } else { "AVG" }
-                columns.append("\(function)(\(compiler.column(slot, ordering: true)))")
-                resultTypes.append(.double)
-                isDouble.append(false)
+                return ("\(function)(\(compiler.column(try slot(name), ordering: true)))", .double, false)
+            }
+        }
+        for aggregate in request.aggregates {
+            let (sql, type, double) = try expression(aggregate)
+            columns.append(sql)
+            resultTypes.append(type)
+            isDouble.append(double)
+        }
+        var havingArguments: [SQLiteValue] = []
+        func havingSQL(_ condition: AggregateRequest<T>.Having) throws -> String {
+            switch condition {
+            case .compare(let aggregate, let comparison, let value):
+                let (sql, type, _) = try expression(aggregate)
+                guard !value.isNull else {
+                    throw ManagedStoreError.unsupportedFetch(
+                        entity: entity.name, reason: "a having comparison with nil, which no group meets")
+                }
+                havingArguments.append(try compiler.bindable(value, for: type ?? .integer64, ordering: true))
+                return "\(sql) \(comparison.rawValue) ?"
+            case .and(let left, let right): return "(\(try havingSQL(left)) AND \(try havingSQL(right)))"
+            case .or(let left, let right): return "(\(try havingSQL(left)) OR \(try havingSQL(right)))"
+            case .not(let inner): return "NOT (\(try havingSQL(inner)))"
             }
         }
         var condition: String?
@@ -132,9 +180,18 @@ extension ManagedObjectContext {
             sql = "SELECT \(columns.joined(separator: ", ")) FROM \(entity.quotedTable)\(whereClause)"
             arguments = bound
         }
+        if let having = request.having, request.groupBy.isEmpty {
+            throw ManagedStoreError.unsupportedFetch(
+                entity: entity.name, reason: "a having condition without groupBy (\(having)): it applies to groups")
+        }
         if !request.groupBy.isEmpty {
             let groups = try request.groupBy.map { compiler.column(try slot($0)) }.joined(separator: ", ")
-            sql += " GROUP BY \(groups) ORDER BY \(groups)"
+            sql += " GROUP BY \(groups)"
+            if let having = request.having {
+                sql += " HAVING \(try havingSQL(having))"
+                arguments += havingArguments
+            }
+            sql += " ORDER BY \(groups)"
         }
         let query = sql
         return try store().read(in: queryGeneration) { connection in
