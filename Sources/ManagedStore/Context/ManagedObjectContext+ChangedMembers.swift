@@ -26,7 +26,10 @@ extension ManagedObjectContext {
         var query = StoreQuery(entity: destination)
         query.whereClause = "\(destination.quotedColumns[slot]) = ?"
         query.arguments = [.integer(owner.objectID.key)]
-        return Set(try store.fetchKeyedRows(query, slots: [slot], in: queryGeneration).map(\.id))
+        return Set(
+            try store.fetchKeyedRows(
+                query, keys: [SortKey(slot: slot, ascending: true, through: nil)], in: queryGeneration
+            ).map(\.id))
     }
 
     /// The IDs of `owner`'s members by `relationship` now, when this context changed them

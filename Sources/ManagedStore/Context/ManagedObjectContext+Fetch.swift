@@ -236,7 +236,7 @@ extension ManagedObjectContext {
     /// A request compiled to SQL, with its sort order for the in-memory pass.
     struct FetchPlan {
         var query: StoreQuery
-        var sortSlots: [(slot: Int, ascending: Bool)]
+        var sortKeys: [SortKey]
 
         init<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws {
             let compiler = PredicateSQLCompiler(entity: entity)
@@ -249,7 +249,7 @@ extension ManagedObjectContext {
             query.orderBy = orderBy
             query.limit = request.fetchLimit
             query.offset = request.fetchOffset
-            sortSlots = slots
+            sortKeys = slots
         }
     }
 
@@ -325,7 +325,7 @@ extension ManagedObjectContext {
             result.append(object)
         }
         return plan.ordered(result, offset: request.fetchOffset, limit: request.fetchLimit) { object, index in
-            object.values[plan.sortSlots[index].slot]
+            plan.sortKeys[index].value(of: object)
         }
     }
 

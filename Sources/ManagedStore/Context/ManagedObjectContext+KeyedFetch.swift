@@ -19,9 +19,8 @@ extension ManagedObjectContext {
         _ request: FetchRequest<T>, entity: EntityDescription
     ) throws -> [SQLiteStore.KeyedRow] {
         let plan = try FetchPlan(request, entity: entity)
-        let slots = plan.sortSlots.map(\.slot)
         func keyedRow(_ object: ManagedObject) -> SQLiteStore.KeyedRow {
-            SQLiteStore.KeyedRow(id: object.objectID, keys: slots.map { object.values[$0] })
+            SQLiteStore.KeyedRow(id: object.objectID, keys: plan.sortKeys.map { $0.value(of: object) })
         }
         if parent != nil {
             return try fetchObjects(request, entity: entity).map(keyedRow)
@@ -32,7 +31,7 @@ extension ManagedObjectContext {
             query.limit = 0
             query.offset = 0
         }
-        let rows = try store().fetchKeyedRows(query, slots: slots, in: queryGeneration)
+        let rows = try store().fetchKeyedRows(query, keys: plan.sortKeys, in: queryGeneration)
         guard pending else { return rows }
 
         func matches(_ object: ManagedObject) throws -> Bool {
@@ -78,9 +77,9 @@ extension ManagedObjectContext.FetchPlan {
         value: (Element, Int) -> AttributeValue
     ) -> [Element] {
         var results = results
-        if !sortSlots.isEmpty {
+        if !sortKeys.isEmpty {
             results = results.enumerated().sorted { a, b in
-                for (index, descriptor) in sortSlots.enumerated() {
+                for (index, descriptor) in sortKeys.enumerated() {
                     let x = value(a.element, index), y = value(b.element, index)
                     if x == y { continue }
                     return descriptor.ascending ? AttributeValue.ascending(x, y) : AttributeValue.ascending(y, x)

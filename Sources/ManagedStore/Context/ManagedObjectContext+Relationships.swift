@@ -59,7 +59,9 @@ extension ManagedObjectContext {
             query.whereClause = "\(destination.quotedColumns[slot]) = ?"
             query.arguments = [.integer(owner.objectID.key)]
             query.orderBy = "Z_PK"
-            for row in try store().fetchKeyedRows(query, slots: [slot], in: queryGeneration) {
+            for row in try store().fetchKeyedRows(
+                query, keys: [SortKey(slot: slot, ascending: true, through: nil)], in: queryGeneration)
+            {
                 // An object this context holds counts as it has it (deleted, or moved elsewhere).
                 if let object = lookUp(row.id),
                     object.isDeletedState || (!object.isFaultState && object.values[slot] != target)
@@ -267,7 +269,9 @@ extension ManagedObjectContext {
         guard !permanent.isEmpty, model.hasRelationships else { return }
         for object in inserted.objects + Array(updated.values) {
             let entity = object.entity
-            guard entity.storedProperties.count > entity.persistentAttributes.count, !object.isFaultState else { continue }
+            guard entity.storedProperties.count > entity.persistentAttributes.count, !object.isFaultState else {
+                continue
+            }
             for slot in entity.persistentAttributes.count..<object.values.count {
                 if case .object(let id) = object.values[slot], let new = permanent[id] {
                     object.values[slot] = .object(new)

@@ -30,7 +30,7 @@ final class FetchOrdering: Sendable {
     let descriptors: any Sendable
     let subject: ManagedObject.Type
     let accepts: @Sendable (ManagedObject.Type) -> Bool
-    let compile: @Sendable (PredicateSQLCompiler) throws -> (String, [(slot: Int, ascending: Bool)])
+    let compile: @Sendable (PredicateSQLCompiler) throws -> (String, [SortKey])
 
     /// nil for no descriptors.
     init?<Entity: ManagedObject>(_ descriptors: [SortDescriptor<Entity>]) {

@@ -214,8 +214,8 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
         return try filter?.compile(compiler)
     }
 
-    /// The ORDER BY clause of the request's sort descriptors, and their slots.
-    func orderBy(_ compiler: PredicateSQLCompiler) throws -> (String, [(slot: Int, ascending: Bool)]) {
+    /// The ORDER BY clause of the request's sort descriptors, and their keys.
+    func orderBy(_ compiler: PredicateSQLCompiler) throws -> (String, [SortKey]) {
         if let ordering { return try ordering.compile(compiler) }
         return try compiler.orderBy(resultSortDescriptors)
     }

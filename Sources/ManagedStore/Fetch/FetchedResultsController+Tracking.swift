@@ -39,9 +39,8 @@ extension FetchedResultsController {
         request.returnsObjectsAsFaults = false
         let objects = try context.fetch(request)
         let plan = try ManagedObjectContext.FetchPlan(request, entity: context.entity(for: Result.self))
-        let slots = plan.sortSlots.map(\.slot)
         let rows = objects.map { object in
-            SQLiteStore.KeyedRow(id: object.objectID, keys: slots.map { object.values[$0] })
+            SQLiteStore.KeyedRow(id: object.objectID, keys: plan.sortKeys.map { $0.value(of: object) })
         }
         return (rows, objects)
     }

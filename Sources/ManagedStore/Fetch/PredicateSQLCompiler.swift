@@ -37,9 +37,9 @@ struct PredicateSQLCompiler {
 
     /// The ORDER BY clause for `descriptors`, ending with the primary key so that ties come out
     /// in insertion order; also the slots, for sorting in memory the same way.
-    func orderBy<T>(_ descriptors: [SortDescriptor<T>]) throws -> (String, [(slot: Int, ascending: Bool)]) {
+    func orderBy<T>(_ descriptors: [SortDescriptor<T>]) throws -> (String, [SortKey]) {
         var parts: [String] = []
-        var slots: [(slot: Int, ascending: Bool)] = []
+        var keys: [SortKey] = []
         for descriptor in descriptors {
             guard let keyPath = descriptor.keyPath, let slot = entity.slot(forKeyPath: keyPath) else {
                 if let name = descriptor.keyPath.flatMap(entity.transientName(forKeyPath:)) {
@@ -49,20 +49,25 @@ struct PredicateSQLCompiler {
                 }
                 throw unsupported("a sort descriptor whose key path is not an attribute of \(entity.name)")
             }
-            // A key path through a to-one (`\.author?.name`) reads the relationship's key, which a
-            // probe cannot tell from the relationship itself: refused, never sorted by row keys.
+            // A key path through a to-one (`\.author?.name`) reads the relationship's key: a
+            // probe that follows it tells which attribute of the destination is read. The
+            // relationship itself (or its object ID) is refused, never sorted by row keys.
+            var through: (destination: EntityDescription, slot: Int)?
             if entity.storedProperties[slot].type == .objectID {
-                let name = entity.storedProperties[slot].name
-                throw unsupported(
-                    "a sort descriptor through the to-one relationship '\(name)' of \(entity.name) (Core Data's 'author.name' key path); sort by an attribute of \(entity.name), or sort the fetched objects in Swift"
-                )
+                guard let found = entity.attributeThroughToOne(at: slot, keyPath: keyPath) else {
+                    let name = entity.storedProperties[slot].name
+                    throw unsupported(
+                        "a sort descriptor on the to-one relationship '\(name)' of \(entity.name) itself; sort by an attribute of its destination (\\.\(name)?.name), as Core Data sorts by 'author.name'"
+                    )
+                }
+                through = found
             }
-            let ascending = descriptor.order == .forward
-            parts.append("\(column(slot, ordering: true)) \(ascending ? "ASC" : "DESC")")
-            slots.append((slot, ascending))
+            let key = SortKey(slot: slot, ascending: descriptor.order == .forward, through: through)
+            parts.append("\(key.sql(in: entity, compiler: self)) \(key.ascending ? "ASC" : "DESC")")
+            keys.append(key)
         }
         parts.append("Z_PK ASC")
-        return (parts.joined(separator: ", "), slots)
+        return (parts.joined(separator: ", "), keys)
     }
 
     // MARK: Terms

@@ -111,6 +111,21 @@ extension EntityDescription {
         return nil
     }
 
+    /// For a key path through the to-one at `slot` to an attribute of its destination
+    /// (`\Book.author?.name`, Core Data's `author.name`): the destination and that attribute's
+    /// slot; nil for anything else (the relationship itself, its object ID).
+    func attributeThroughToOne(at slot: Int, keyPath: AnyKeyPath) -> (destination: EntityDescription, slot: Int)? {
+        guard let destination = slotDestinations[slot] else { return nil }
+        let probe = ManagedObject.makeProbe(for: self)
+        let far = ManagedObject.makeProbe(for: destination)
+        probe.probeDestination = far
+        _ = probe[keyPath: keyPath]
+        guard probe.probeReads == [slot], far.probeReads.count == 1, let farSlot = far.probeReads.first,
+            farSlot < destination.persistentAttributes.count
+        else { return nil }
+        return (destination, farSlot)
+    }
+
     /// The name of the transient attribute `keyPath` reads, if it reads one (for a fetch's
     /// error: the store holds no transient attribute).
     func transientName(forKeyPath keyPath: AnyKeyPath) -> String? {

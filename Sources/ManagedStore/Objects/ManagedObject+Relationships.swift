@@ -26,6 +26,11 @@ extension ManagedObject {
     /// The destination of the to-one `relationship`, or nil.
     @usableFromInline
     final func destination(_ relationship: ResolvedRelationship) -> ManagedObject? {
+        if let probe = probeDestination, let slot = relationship.slot {
+            // A probe following to-ones: the destination is a probe, to tell what is read of it.
+            probeReads.append(slot)
+            return probe.entity === relationship.destination ? probe : nil
+        }
         guard let slot = relationship.slot, case .object(let id) = readAttribute(slot) else { return nil }
         guard let context = managedObjectContext else {
             preconditionFailure(

@@ -74,6 +74,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var probeReads: [Int] = []
     /// The to-many relationships read through a probe.
     var probeRelationships: [String] = []
+    /// For a probe that follows to-ones (sorting through one): the destination probe it gave.
+    var probeDestination: ManagedObject?
 
     /// Makes an object of `entity` and inserts it into `context`, if one is given.
     ///

@@ -11,12 +11,21 @@ extension SQLiteStore {
 
     /// The ID and the values of the attributes in `slots` of each row `query` selects, in the
     /// query's order, without reading the other columns (in `generation`, when given).
-    func fetchKeyedRows(_ query: StoreQuery, slots: [Int], in generation: QueryGeneration? = nil) throws -> [KeyedRow] {
-        // Z_PK, then the slots' columns (or the constant 1 when there are none).
-        let valuesSQL = query.selectSQL(slots: slots)
+    func fetchKeyedRows(
+        _ query: StoreQuery, keys: [SortKey], in generation: QueryGeneration? = nil
+    ) throws
+        -> [KeyedRow]
+    {
+        let entity = query.entity
+        // Z_PK, then each key's column, or the value it reads through a to-one.
+        let compiler = PredicateSQLCompiler(entity: entity)
+        let terms = keys.map { key in
+            key.through == nil ? entity.quotedColumns[key.slot] : key.sql(in: entity, compiler: compiler)
+        }
+        let valuesSQL = query.selectSQL(columns: terms)
         precondition(valuesSQL.hasPrefix("SELECT "), "ManagedStore: unexpected SELECT form \(valuesSQL)")
         let sql = "SELECT Z_PK, " + valuesSQL.dropFirst("SELECT ".count)
-        let entity = query.entity
+        let decodings = keys.map { $0.decoding(in: entity) }
         return try read(in: generation) { connection in
             let statement = try connection.statement(sql)
             defer { statement.reset() }
@@ -26,10 +35,10 @@ extension SQLiteStore {
             var rows: [KeyedRow] = []
             while try statement.step() {
                 let id = ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0))
-                let keys = slots.enumerated().map { column, slot in
+                let keys = decodings.enumerated().map { column, decoding in
                     statement.attributeValue(
-                        Int32(column + 1), type: entity.storedProperties[slot].type,
-                        destination: entity.slotDestinations[slot], store: persistentStore)
+                        Int32(column + 1), type: decoding.type, destination: decoding.destination,
+                        store: persistentStore)
                 }
                 rows.append(KeyedRow(id: id, keys: keys))
             }

@@ -16,8 +16,14 @@ struct StoreQuery: Sendable {
     /// Selects only the attributes in `slots`, in that order (with no slots, the constant 1,
     /// so that the rows can still be counted).
     func selectSQL(slots: [Int]) -> String {
-        let columns = slots.isEmpty ? "1" : slots.map { entity.quotedColumns[$0] }.joined(separator: ", ")
-        return "SELECT \(columns) FROM \(entity.quotedTable)" + clauses(ordered: true)
+        selectSQL(columns: slots.map { entity.quotedColumns[$0] })
+    }
+
+    /// Selects the SQL terms `columns` (columns of the entity's table, or subqueries over it),
+    /// in that order; with none, the constant 1.
+    func selectSQL(columns: [String]) -> String {
+        let list = columns.isEmpty ? "1" : columns.joined(separator: ", ")
+        return "SELECT \(list) FROM \(entity.quotedTable)" + clauses(ordered: true)
     }
 
     /// Counts the rows; with a limit or an offset, only as many as they allow (so that a count
