@@ -11,7 +11,7 @@ import Testing
 @MainActor @Suite struct LibraryGuideRound5Tests {
     @Test func theGuideShowsEachExampleWordForWord() throws {
         try LibraryGuideExampleTests.expectTheGuideShows(
-            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 2)
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 4)
     }
 
     /// Apple, "Object Validation": "If there are multiple validation failures in a single
@@ -74,5 +74,50 @@ import Testing
         // end of the example
         view.performAndWait {}
         #expect(merged.withLock { $0 } == ["Merged"], "the view context took the worker's note, as an insertion")
+    }
+
+    /// Core Data sorts by `author.name` and keeps the groups its `havingPredicate` accepts.
+    @Test func aSortThroughAnAuthorAndAHavingCondition() throws {
+        let library = try LibraryModel.container()
+        let scores = try makeContainer(in: nil, name: "Scores", model: HavingTests.model)
+        var titles: [String] = []
+        var groups: [(String, Int, Double)] = []
+        try library.viewContext.performAndWait {
+            for (name, title) in [("Zola", "Germinal"), ("Austen", "Emma")] {
+                let author = Author(context: library.viewContext)
+                author.name = name
+                let book = Book(context: library.viewContext)
+                book.title = title
+                book.author = author
+            }
+            try library.viewContext.save()
+        }
+        try scores.viewContext.performAndWait {
+            for (player, points) in [("ann", Int64(9)), ("ann", 8), ("bob", 5)] {
+                let score = Score(context: scores.viewContext)
+                score.player = player
+                score.points = points
+            }
+            try scores.viewContext.save()
+        }
+        try library.viewContext.performAndWait {
+            let context = library.viewContext
+            // docs/library.md: sort-through
+            let byAuthor = try context.fetch(
+                FetchRequest<Book>(sortBy: [SortDescriptor(\.author?.name), SortDescriptor(\.title)]))  // Austen's, then Zola's
+            // end of the example
+            titles = byAuthor.map(\.title)
+        }
+        try scores.viewContext.performAndWait {
+            let context = scores.viewContext
+            // docs/library.md: having
+            let regulars = try context.aggregate(
+                FetchRequest<Score>(), groupedBy: \.player, having: .compare(.count, .greater, .integer(1)), .count,
+                .sum(\.points))  // [("ann", 2, 17.0)]: only players with more than one score
+            // end of the example
+            groups = regulars
+        }
+        #expect(titles == ["Emma", "Germinal"])
+        #expect(groups.map { "\($0.0) \($0.1) \($0.2)" } == ["ann 2 17.0"])
     }
 }
