@@ -120,4 +120,20 @@ final class Loan: ManagedObject {
         ])
         #expect(throws: ManagedStoreError.self) { try model.validate() }
     }
+
+    /// Core Data undoes a transient change like any other.
+    @Test func anUndoTakesATransientChangeBack() throws {
+        let container = try makeContainer(in: nil, name: "loans", model: Self.model())
+        let context = container.viewContext
+        let loan = Loan(context: context)
+        loan.title = "Persuasion"
+        try context.save()
+        context.undoManager = UndoManager()
+        loan.shelfLabel = "C-3"
+        context.processPendingChanges()
+        context.undo()
+        #expect(loan.shelfLabel == "unshelved")
+        context.redo()
+        #expect(loan.shelfLabel == "C-3")
+    }
 }

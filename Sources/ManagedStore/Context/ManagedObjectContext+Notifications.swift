@@ -86,7 +86,10 @@ extension ManagedObjectContext {
             NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: info)
         }
         // The event is over: what its observers read of it (changedValuesForCurrentEvent) goes.
-        for object in changed { object.eventValues = nil }
+        for object in changed {
+            object.eventValues = nil
+            object.eventTransientValues = nil
+        }
         eventMemberChanges.removeAll()
         return announced
     }

@@ -36,7 +36,7 @@ extension ManagedObjectContext {
     /// objects it changed as they were before, objects it deleted, links it changed.
     struct UndoEvent {
         var inserted: [ManagedObject] = []
-        var updated: [(object: ManagedObject, values: [AttributeValue])] = []
+        var updated: [(object: ManagedObject, values: [AttributeValue], transients: [AttributeValue]?)] = []
         var deleted: [ManagedObject] = []
         var undeleted: [ManagedObject] = []
         var links: [(object: ManagedObject, relationship: ResolvedRelationship, other: ManagedObject, linked: Bool)] =
@@ -59,7 +59,9 @@ extension ManagedObjectContext {
         var event = UndoEvent()
         event.inserted = fresh
         for object in pendingUpdated.values {
-            if let values = object.eventValues { event.updated.append((object, values)) }
+            if object.eventValues != nil || object.eventTransientValues != nil {
+                event.updated.append((object, object.eventValues ?? object.values, object.eventTransientValues))
+            }
         }
         event.deleted = Array(pendingDeleted.values)
         if !model.joinTables.isEmpty {
@@ -101,13 +103,17 @@ extension ManagedObjectContext {
         where link.object.managedObjectContext === self && link.other.managedObjectContext === self {
             setLink(link.linked, link.object, link.relationship, link.other)
         }
-        for (object, values) in event.updated where object.managedObjectContext === self {
+        for (object, values, transients) in event.updated where object.managedObjectContext === self {
             if object.isFaultState { fulfillFault(object) }
             for slot in values.indices
             where slot < object.values.count && object.values[slot] != values[slot]
                 && !object.entity.derivedSlots.contains(slot)
             {
                 object.writeAttribute(values[slot], slot: slot)
+            }
+            // Transient changes are undone too, as in Core Data (they are not saved, but are changes).
+            for (index, value) in (transients ?? []).enumerated() where object.transientValues[index] != value {
+                object.writeAttribute(value, slot: object.entity.storedProperties.count + index)
             }
         }
         for object in event.undeleted where object.managedObjectContext === self && !object.isDeletedState {

@@ -62,6 +62,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The values before the first change of the current event (since the context last posted
     /// objectsDidChange), for ``changedValuesForCurrentEvent()``; nil when unchanged since.
     var eventValues: [AttributeValue]?
+    /// The transient values before the first change of the current event (for undo).
+    var eventTransientValues: [AttributeValue]?
     var isInsertedState = false
     var isDeletedState = false
     /// Set once an objectsDidChange has listed the object as inserted: from then on, a change to
@@ -323,6 +325,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     private final func writeTransient(_ value: AttributeValue, at index: Int) {
         if isFaultState { fireFault() }
         guard transientValues[index] != value else { return }
+        if eventTransientValues == nil && !isInsertedState { eventTransientValues = transientValues }
         transientValues[index] = value
         if !isInsertedState, !isDeletedState, let context = managedObjectContext { context.noteUpdated(self) }
     }
