@@ -112,6 +112,19 @@ import Testing
         #expect(controller.fetchedObjects?.map(\.title) == ["t0", "t1", "t2"])
     }
 
+    /// Sections named through a to-one are refused (they would be named by row keys).
+    @Test func sectionsThroughAToOneAreRefused() throws {
+        let container = try LibraryModel.container()
+        let controller = FetchedResultsController(
+            fetchRequest: FetchRequest<Book>(sortBy: [SortDescriptor(\.author?.name)]),
+            managedObjectContext: container.viewContext, sectionNameKeyPath: \Book.author?.name)
+        #expect {
+            try controller.performFetch()
+        } throws: { error in
+            "\(error)".contains("the section name key path goes through the to-one relationship 'author'")
+        }
+    }
+
     @Test func aSortByTheRelationshipItselfIsRefused() throws {
         let container = try LibraryModel.container()
         let context = container.viewContext
@@ -119,7 +132,7 @@ import Testing
             try context.fetch(FetchRequest<Book>(sortBy: [SortDescriptor(\.author?.description)]))
         } throws: { error in
             "\(error)"
-                == "cannot fetch Book: a sort descriptor on the to-one relationship 'author' of Book itself; sort by an attribute of its destination (\\.author?.name), as Core Data sorts by 'author.name'"
+                == "cannot fetch Book: a sort descriptor through the to-one relationship 'author' of Book that does not end at an attribute of its destination (the relationship itself, or a second to-one); sort by one attribute of the destination (\\.author?.name), as Core Data sorts by 'author.name'"
         }
     }
 }

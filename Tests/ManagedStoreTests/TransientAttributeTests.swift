@@ -136,4 +136,32 @@ final class Loan: ManagedObject {
         context.redo()
         #expect(loan.shelfLabel == "C-3")
     }
+
+    /// The APIs that name columns refuse a transient's name (or leave it out), never trap.
+    @Test func theAPIsThatNameColumnsKnowATransientIsNotOne() throws {
+        let container = try makeContainer(in: nil, name: "loans", model: Self.model())
+        let context = container.viewContext
+        let loan = Loan(context: context)
+        loan.title = "Emma"
+        try context.save()
+        #expect(loan.committedValues(forKeys: ["title", "shelfLabel"]) == ["title": .string("Emma")])
+        do {
+            _ = try context.aggregate(AggregateRequest<Loan>(groupBy: ["shelfLabel"], aggregates: [.count]))
+            Issue.record("grouped by a transient")
+        } catch {
+            #expect("\(error)".contains("'shelfLabel' is a transient attribute"), "\(error)")
+        }
+        #expect(throws: ManagedStoreError.self) {
+            _ = try context.fetchValues(FetchRequest<Loan>(), properties: ["shelfLabel"])
+        }
+        // An inserted object's transient change after its insertion was announced is undone.
+        context.undoManager = UndoManager()
+        let fresh = Loan(context: context)
+        fresh.title = "Sanditon"
+        context.processPendingChanges()
+        fresh.cursor = 7
+        context.processPendingChanges()
+        context.undo()
+        #expect(fresh.cursor == nil && fresh.isInserted)
+    }
 }

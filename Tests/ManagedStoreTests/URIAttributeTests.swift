@@ -87,5 +87,8 @@ final class Bookmark: ManagedObject {
         #expect(AttributeDescription(name: "link", type: .uri).description == "link: uri")
         #expect(URL(attributeValue: .string("https://example.org/a")) == URL(string: "https://example.org/a"))
         #expect(URL(attributeValue: .integer(1)) == nil)
+        let bookmark = Bookmark(entity: Self.model.entitiesByName["Bookmark"]!, insertInto: nil)
+        bookmark.link = URL(string: "https://example.org/b")!
+        #expect(bookmark.value(forKey: "link") as? URL == URL(string: "https://example.org/b"), "the Swift type, a URL")
     }
 }

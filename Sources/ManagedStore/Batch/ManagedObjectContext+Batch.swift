@@ -73,7 +73,7 @@ extension ManagedObjectContext {
     /// The slot `name` names, checked to hold `value`.
     static func batchSlot(_ name: String, _ value: AttributeValue, entity: EntityDescription, row: Int?) throws -> Int {
         let at = row.map { " (row \($0))" } ?? ""
-        guard let slot = entity.slotByName[name] else {
+        guard let slot = entity.storedSlotByName[name] else {
             throw ManagedStoreError.invalidBatchRequest(
                 entity: entity.name, reason: "it has no attribute or to-one relationship '\(name)'\(at)")
         }

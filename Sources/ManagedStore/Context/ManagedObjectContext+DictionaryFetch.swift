@@ -39,7 +39,7 @@ extension ManagedObjectContext {
     func fetchedSlots<T: FetchRequestResult>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [Int] {
         guard let names = request.propertiesToFetch else { return Array(entity.persistentAttributes.indices) }
         return try names.map { name in
-            guard let slot = entity.slotByName[name] else {
+            guard let slot = entity.storedSlotByName[name] else {
                 let reason =
                     entity.relationshipsByName[name] != nil
                     ? "'\(name)' is a to-many relationship: propertiesToFetch takes attributes and to-one relationships"

@@ -82,7 +82,7 @@ extension ManagedObjectContext {
         checkQueue()
         let entity = try entity(for: request)
         let slots = try properties.map { name in
-            guard let slot = entity.slotByName[name] else {
+            guard let slot = entity.storedSlotByName[name] else {
                 throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: "no attribute '\(name)' to fetch")
             }
             return slot

@@ -164,6 +164,7 @@ extension ManagedObjectContext {
             object.values = []
             object.committedValues = []
             object.transientValues = object.entity.transientDefaults
+            object.eventTransientValues = nil
             object.isFaultState = true
             if !wasFault { object.didTurnIntoFault() }
             return
@@ -189,6 +190,11 @@ extension ManagedObjectContext {
         checkQueue()
         for object in inserted.objects { object.managedObjectContext = nil }
         for object in updated.values where !object.committedValues.isEmpty { object.values = object.committedValues }
+        // What the current event recorded of them goes too (the undo stack is cleared below).
+        for object in Array(updated.values) + Array(pendingUpdated.values) {
+            object.eventValues = nil
+            object.eventTransientValues = nil
+        }
         for object in deleted.values {
             object.isDeletedState = false
             if !object.committedValues.isEmpty { object.values = object.committedValues }

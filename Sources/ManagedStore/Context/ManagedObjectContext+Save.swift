@@ -48,6 +48,7 @@ extension ManagedObjectContext {
                 !$0.entity.transientAttributes.isEmpty && !$0.isDeletedState && !$0.hasValueChanges
                     && !$0.isFaultState
             }
+        for object in transientlyChanged { object.willSave() }
         try validate(insertedObjects, updatedObjects + transientlyChanged, deleting: deletedObjects)
         guard !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty else {
             // Only attributes set back to their saved values: nothing to write or announce.

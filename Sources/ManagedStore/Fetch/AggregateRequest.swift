@@ -84,9 +84,12 @@ extension ManagedObjectContext {
         checkQueue()
         let entity = try entity(for: T.self)
         func slot(_ name: String) throws -> Int {
-            guard let slot = entity.slotByName[name] else {
-                throw ManagedStoreError.unsupportedFetch(
-                    entity: entity.name, reason: "no attribute '\(name)' to aggregate or group by")
+            guard let slot = entity.storedSlotByName[name], slot < entity.persistentAttributes.count else {
+                let what =
+                    entity.attribute(named: name)?.isTransient == true
+                    ? "'\(name)' is a transient attribute, which the store does not hold"
+                    : "no attribute '\(name)' to aggregate or group by (a relationship: use an attribute of its destination's)"
+                throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: what)
             }
             return slot
         }

@@ -148,6 +148,15 @@ open class FetchedResultsController<Result: ManagedObject> {
                     entity: entity.name, reason: "the section name key path is not an attribute of \(entity.name)")
             }
             let name = entity.storedProperties[slot].name
+            // A key path through a to-one reads the relationship's slot: its sections would be
+            // named by the related rows' keys. Refused, never named so.
+            guard entity.storedProperties[slot].type != .objectID else {
+                throw ManagedStoreError.unsupportedFetch(
+                    entity: entity.name,
+                    reason:
+                        "the section name key path goes through the to-one relationship '\(name)'; sections are named by an attribute of \(entity.name)"
+                )
+            }
             guard let keyPath = first.keyPath, entity.slot(forKeyPath: keyPath) == slot else {
                 throw ManagedStoreError.unsupportedFetch(
                     entity: entity.name,

@@ -57,7 +57,7 @@ struct PredicateSQLCompiler {
                 guard let found = entity.attributeThroughToOne(at: slot, keyPath: keyPath) else {
                     let name = entity.storedProperties[slot].name
                     throw unsupported(
-                        "a sort descriptor on the to-one relationship '\(name)' of \(entity.name) itself; sort by an attribute of its destination (\\.\(name)?.name), as Core Data sorts by 'author.name'"
+                        "a sort descriptor through the to-one relationship '\(name)' of \(entity.name) that does not end at an attribute of its destination (the relationship itself, or a second to-one); sort by one attribute of the destination (\\.\(name)?.name), as Core Data sorts by 'author.name'"
                     )
                 }
                 through = found

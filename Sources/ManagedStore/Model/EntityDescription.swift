@@ -41,8 +41,11 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// What the table stores, by slot: the attributes, then a column per to-one relationship
     /// (of type `.objectID`). An object's values follow this order.
     let storedProperties: [AttributeDescription]
-    /// The slot of each attribute and to-one relationship, by name.
+    /// The slot of each attribute and to-one relationship, by name (transient ones too).
     let slotByName: [String: Int]
+    /// The slots the store holds (attributes but the transient ones, and to-ones), by name: what
+    /// the APIs that read or write columns by name resolve a name with.
+    let storedSlotByName: [String: Int]
     /// The relationships by name.
     let relationshipsByName: [String: RelationshipDescription]
     /// Each slot's destination entity, for the to-one relationships' slots (nil for
@@ -139,6 +142,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
         self.slotByName = slots
+        self.storedSlotByName = slots.filter { $0.value < stored.count }
         let emptyTable = StorageSlotTable(keys: [], slots: [])
         self.storageSlotTable = Atomic(Unmanaged.passUnretained(emptyTable))
         self.storageKeyPaths = Locked(([], [emptyTable]))

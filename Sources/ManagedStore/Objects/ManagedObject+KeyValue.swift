@@ -17,7 +17,8 @@ extension ManagedObject {
         let slot = slotOrTrap(key)
         switch readAttribute(slot) {
         case .null: return nil
-        case .string(let value): return value
+        case .string(let value):
+            return entity.attribute(atSlot: slot)?.type == .uri ? URL(string: value) as Any? : value
         case .integer(let value):
             switch entity.attribute(atSlot: slot)?.type {
             case .integer16: return Int16(value)

@@ -224,7 +224,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         guard !committedValues.isEmpty else { return result }
         let toManys = entity.resolvedRelationships.filter(\.isToMany)
         for name in keys ?? (entity.storedProperties.map(\.name) + toManys.map(\.name)) {
-            if let slot = entity.slotByName[name] {
+            if let slot = entity.storedSlotByName[name] {
                 result[name] = committedValues[slot]
             } else if let relationship = toManys.first(where: { $0.name == name }), let context = managedObjectContext {
                 result[name] = .objects(
@@ -325,9 +325,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     private final func writeTransient(_ value: AttributeValue, at index: Int) {
         if isFaultState { fireFault() }
         guard transientValues[index] != value else { return }
-        if eventTransientValues == nil && !isInsertedState { eventTransientValues = transientValues }
+        if isInsertedState {
+            // As writeAttribute: an inserted object announced already changes in this event.
+            if insertionAnnounced, let context = managedObjectContext {
+                if eventTransientValues == nil { eventTransientValues = transientValues }
+                context.pendingUpdated[ObjectIdentifier(self)] = self
+            }
+            transientValues[index] = value
+            return
+        }
+        if eventTransientValues == nil { eventTransientValues = transientValues }
         transientValues[index] = value
-        if !isInsertedState, !isDeletedState, let context = managedObjectContext { context.noteUpdated(self) }
+        if !isDeletedState, let context = managedObjectContext { context.noteUpdated(self) }
     }
 
     /// Traps when MANAGEDSTORE_CONCURRENCY_DEBUG=1 and this is not the context's queue.

@@ -41,7 +41,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case objectNotFound(ManagedObjectID)
     /// A URI that names no object of this coordinator's store.
     case invalidURI(URL)
-    /// A save found objects whose values are not valid.
+    /// Values that are not valid: every failure a save found (of every object it writes), or
+    /// that ``ManagedObject/validateValue(_:forKey:)`` or an override found.
     case validationFailed([ValidationFailure])
     /// A save met conflicts that its merge policy (`.error`) does not resolve.
     case saveConflicts(constraint: [ConstraintConflict], optimisticLocking: [OptimisticLockingConflict])

@@ -7,9 +7,11 @@ import Foundation
 /// seconds since 2001 (`timeIntervalSinceReferenceDate`), so that a `Date` is stored as the
 /// double it is and comes back bit for bit (counted from 1970, `733310130.4938267` came back
 /// as `…269`). The upgrade subtracts 978,307,200 from every date: from the tables, and from the
-/// deletion tombstones of the persistent history. The difference of two doubles of that size
-/// is exact, so no value moves further. The derived attributes' triggers are made again with
-/// `now()` counted from 2001.
+/// deletion tombstones of the persistent history. For a date from mid-1985 on (at least half
+/// the offset after 1970) the difference is exact, so the value does not move; an earlier one
+/// may round once more, by at most about 60 nanoseconds. The derived attributes' triggers are
+/// made again with `now()` counted from 2001. The upgrade is the store format's, not a model
+/// migration: it runs whatever `shouldMigrateStoreAutomatically` says.
 enum StoreFormatUpgrade {
     /// The seconds from 1970-01-01 to 2001-01-01, both 00:00 UTC.
     static let offset = 978_307_200.0
