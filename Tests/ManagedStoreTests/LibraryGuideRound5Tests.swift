@@ -8,10 +8,16 @@ import Testing
 /// overrides), run as written, as ``LibraryGuideExampleTests`` runs round 4's: each test runs
 /// the lines between `// docs/library.md: <name>` and `// end of the example`, and
 /// ``theGuideShowsEachExampleWordForWord()`` checks the guide's block of that name is them.
+/// A volume with a derived search title, for the guide's search example.
+final class Edition: ManagedObject {
+    @Attribute var title: String
+    @Attribute var searchTitle: String?
+}
+
 @MainActor @Suite struct LibraryGuideRound5Tests {
     @Test func theGuideShowsEachExampleWordForWord() throws {
         try LibraryGuideExampleTests.expectTheGuideShows(
-            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 4)
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 5)
     }
 
     /// Apple, "Object Validation": "If there are multiple validation failures in a single
@@ -119,5 +125,33 @@ import Testing
         }
         #expect(titles == ["Emma", "Germinal"])
         #expect(groups.map { "\($0.0) \($0.1) \($0.2)" } == ["ann 2 17.0"])
+    }
+
+    /// What `#Predicate` on Linux cannot say, in the nearest forms the store runs.
+    @Test func theNearestFormsOfWhatThePredicateMacroRejects() throws {
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Edition", managedObjectClass: Edition.self,
+                attributes: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "searchTitle", type: .string, derivationExpression: "canonical:(title)"),
+                ])
+        ])
+        let container = try makeContainer(in: nil, name: "Volumes", model: model)
+        let context = container.viewContext
+        for title in ["War and Peace", "Peace at Last", "PEACE, Love", "Pëace of Mind", "Peacetime"] {
+            Edition(context: context).title = title
+        }
+        try context.save()
+        // docs/library.md: search
+        let needle = "peace"  // lower-cased, without accents, as canonical: makes it
+        let found = try context.fetch(
+            FetchRequest<Edition>(predicate: #Predicate { ($0.searchTitle ?? "").contains(needle) }))
+        let endings = try context.fetch(FetchRequest<Edition>(predicate: #Predicate { $0.title.contains("Peace") }))
+            .filter { $0.title.hasSuffix("Peace") }
+        // end of the example
+        #expect(
+            Set(found.map(\.title)) == ["War and Peace", "Peace at Last", "PEACE, Love", "Pëace of Mind", "Peacetime"])
+        #expect(endings.map(\.title) == ["War and Peace"])
     }
 }
