@@ -78,9 +78,17 @@ extension ManagedObjectContext.FetchPlan {
     ) -> [Element] {
         var results = results
         if !sortKeys.isEmpty {
+            // A key through a to-one reads the related object (perhaps the store): each
+            // element's keys are then read once, not at every comparison.
+            let known: [[AttributeValue]]? =
+                sortKeys.contains { $0.through != nil }
+                ? results.map { element in sortKeys.indices.map { value(element, $0) } } : nil
+            func key(_ offset: Int, _ element: Element, _ index: Int) -> AttributeValue {
+                known?[offset][index] ?? value(element, index)
+            }
             results = results.enumerated().sorted { a, b in
                 for (index, descriptor) in sortKeys.enumerated() {
-                    let x = value(a.element, index), y = value(b.element, index)
+                    let x = key(a.offset, a.element, index), y = key(b.offset, b.element, index)
                     if x == y { continue }
                     return descriptor.ascending ? AttributeValue.ascending(x, y) : AttributeValue.ascending(y, x)
                 }
