@@ -21,8 +21,24 @@ public enum JSONNumberLiteral {
         out.reserveCapacity(bytes.count + 16)
         var index = 0
         var inString = false
+        // The last byte outside strings that is not whitespace: a comma right before a closing
+        // bracket is no JSON, but Foundation's parser on Linux takes it; it becomes `#`, which
+        // no parser takes, so the message is refused as JSON refuses it.
+        var lastComma: Int?
         while index < bytes.count {
             let byte = bytes[index]
+            if !inString {
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]"), let comma = lastComma {
+                    out[comma] = UInt8(ascii: "#")
+                }
+                if byte == UInt8(ascii: ",") {
+                    lastComma = out.count
+                } else if ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(
+                    byte)
+                {
+                    lastComma = nil
+                }
+            }
             if inString {
                 if byte == UInt8(ascii: "\\"), let surrogate = Self.surrogate(bytes, at: index) {
                     // A surrogate escape: kept when a high one is followed by a low one; else
