@@ -17,7 +17,29 @@ final class Edition: ManagedObject {
 @MainActor @Suite struct LibraryGuideRound5Tests {
     @Test func theGuideShowsEachExampleWordForWord() throws {
         try LibraryGuideExampleTests.expectTheGuideShows(
-            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 5)
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 6)
+    }
+
+    /// Apple, `isOrdered`: "A Boolean value that indicates whether the relationship preserves
+    /// an ordering of objects."
+    @Test func anOrderedRelationshipKeepsTheOrderItIsGiven() throws {
+        let container = try makeContainer(in: nil, name: "Guide", model: AlbumModel.model)
+        let context = container.viewContext
+        // docs/library.md: ordered-relationship
+        let album = Album(context: context)
+        album.title = "Kind of Blue"
+        album.tracks = ["So What", "Freddie Freeloader", "Blue in Green"].map { title in
+            let track = Track(context: context)
+            track.title = title
+            return track
+        }
+        album.tracks.swapAt(0, 1)  // a move: the two tracks' positions change
+        let late = Track(context: context)
+        late.title = "All Blues"
+        late.album = album  // set from the to-one side: appended last, as in Core Data
+        try context.save()
+        // end of the example
+        #expect(album.tracks.map(\.title) == ["Freddie Freeloader", "So What", "Blue in Green", "All Blues"])
     }
 
     /// Apple, "Object Validation": "If there are multiple validation failures in a single

@@ -40,7 +40,23 @@ extension ManagedObjectContext {
         {
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         }
+        if let position = relationship.memberPositionSlot { return Self.ordered(result, by: position) }
         return result
+    }
+
+    /// `members` in the order of their positions (at `slot`), as an ordered relationship has
+    /// them. A member without a position (inserted by a batch request, or stored before the
+    /// relationship was ordered) comes after those with one, in the order it came in.
+    static func ordered(_ members: [ManagedObject], by slot: Int) -> [ManagedObject] {
+        members.enumerated().sorted { first, second in
+            switch (first.element.values[slot], second.element.values[slot]) {
+            case (.integer(let one), .integer(let other)) where one != other: one < other
+            case (.integer, .integer): first.offset < second.offset
+            case (.integer, _): true
+            case (_, .integer): false
+            default: first.offset < second.offset
+            }
+        }.map(\.element)
     }
 
     /// The IDs of the members of `owner`'s to-many `relationship`, as ``members(of:_:)`` has
@@ -48,6 +64,7 @@ extension ManagedObjectContext {
     func memberIDs(of owner: ManagedObject, _ relationship: ResolvedRelationship) throws -> [ManagedObjectID] {
         if relationship.isManyToMany { return try manyToManyMemberIDs(of: owner, relationship) }
         guard let slot = relationship.inverseSlot else { return [] }
+        if relationship.memberPositionSlot != nil { return try members(of: owner, relationship).map(\.objectID) }
         let prefetched = prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)]
         if parent != nil || prefetched != nil { return try members(of: owner, relationship).map(\.objectID) }
         let destination = relationship.destination

@@ -101,6 +101,23 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         self.ruleProblems = problems
     }
 
+    /// The column that keeps a member's position in an ordered to-many relationship, on the
+    /// member's table beside its to-one key: `Z_FOK_<to-one>` (Core Data's name for it). An
+    /// optional 64-bit integer; its `Z_` name is reserved, so no attribute can take it.
+    init(positionColumnOf toOne: String) {
+        self.name = "Z_FOK_\(toOne)"
+        self.type = .integer64
+        self.isOptional = true
+        self.defaultValue = .null
+        self.renamingIdentifier = nil
+        self.preservesValueInHistoryOnDeletion = false
+        self.derivation = nil
+        self.derivationExpression = nil
+        self.validationRules = []
+        self.isTransient = false
+        self.ruleProblems = []
+    }
+
     public var description: String {
         var text = "\(name): \(type.rawValue)"
         if isOptional { text += "?" }

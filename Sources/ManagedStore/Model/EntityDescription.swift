@@ -39,13 +39,23 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     public let renamingIdentifier: String?
 
     /// What the table stores, by slot: the attributes, then a column per to-one relationship
-    /// (of type `.objectID`). An object's values follow this order.
-    let storedProperties: [AttributeDescription]
+    /// (of type `.objectID`), then the position column of each to-one whose inverse is an
+    /// ordered to-many (see ``positionColumns``). An object's values follow this order.
+    ///
+    /// This and the other properties of the table's layout are set by `layOut(positionColumns:)`:
+    /// once when the entity is made, and again, before any use, by the first model that finds
+    /// one of its to-ones to be the inverse of an ordered relationship.
+    nonisolated(unsafe) private(set) var storedProperties: [AttributeDescription] = []
+    /// The to-one relationships whose inverse is ordered, each with a position column (in this
+    /// order, after the to-ones' slots).
+    nonisolated(unsafe) private(set) var positionColumns: [String] = []
+    /// Whether a model has resolved the entity, which fixes its layout.
+    nonisolated(unsafe) private(set) var isResolved = false
     /// The slot of each attribute and to-one relationship, by name (transient ones too).
-    let slotByName: [String: Int]
+    nonisolated(unsafe) private(set) var slotByName: [String: Int] = [:]
     /// The slots the store holds (attributes but the transient ones, and to-ones), by name: what
     /// the APIs that read or write columns by name resolve a name with.
-    let storedSlotByName: [String: Int]
+    nonisolated(unsafe) private(set) var storedSlotByName: [String: Int] = [:]
     /// The relationships by name.
     let relationshipsByName: [String: RelationshipDescription]
     /// Each slot's destination entity, for the to-one relationships' slots (nil for
@@ -65,26 +75,26 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     let storageSlotTable: Atomic<Unmanaged<StorageSlotTable>>
     let storageKeyPaths: Locked<(keyPaths: [AnyKeyPath], tables: [StorageSlotTable])>
     /// `Z_PK`/`Z_OPT` followed by the quoted attribute columns, for SELECTs.
-    let selectColumns: String
+    nonisolated(unsafe) private(set) var selectColumns = ""
     let quotedTable: String
     /// Each attribute's column name, quoted, by slot.
-    let quotedColumns: [String]
+    nonisolated(unsafe) private(set) var quotedColumns: [String] = []
     /// The values a new object starts with.
-    let defaultValues: [AttributeValue]
+    nonisolated(unsafe) private(set) var defaultValues: [AttributeValue] = []
     /// The values the transient attributes start with.
     let transientDefaults: [AttributeValue]
     /// The slots of the attributes that may not be nil.
     let requiredSlots: [Int]
-    /// The statements a save runs, made once per entity.
-    let insertSQL: String
+    /// The statements a save runs, made once per layout.
+    nonisolated(unsafe) private(set) var insertSQL = ""
     /// Rows per multi-row INSERT, and that statement.
-    let insertBatchRows: Int
-    let batchInsertSQL: String
-    let updateSQL: String
-    let checkedUpdateSQL: String
+    nonisolated(unsafe) private(set) var insertBatchRows = 1
+    nonisolated(unsafe) private(set) var batchInsertSQL = ""
+    nonisolated(unsafe) private(set) var updateSQL = ""
+    nonisolated(unsafe) private(set) var checkedUpdateSQL = ""
     let deleteSQL: String
     let checkedDeleteSQL: String
-    let selectByKeySQL: String
+    nonisolated(unsafe) private(set) var selectByKeySQL = ""
     /// The slots of the derived attributes, and the statement that reads their values by key.
     let derivedSlots: [Int]
     let selectDerivedSQL: String
@@ -101,18 +111,15 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
             "ManagedStore: entity \(name) declares an .objectID attribute; declare a RelationshipDescription instead")
         let persistent = attributes.filter { !$0.isTransient }
         let transient = attributes.filter(\.isTransient)
-        let stored =
-            persistent
-            + relationships.filter { !$0.isToMany }.map {
-                AttributeDescription(name: $0.name, type: .objectID, isOptional: true)
-            }
         var slots: [String: Int] = [:]
-        for (slot, attribute) in (stored + transient).enumerated() {
-            precondition(
-                slots[attribute.name] == nil, "ManagedStore: entity \(name) declares property '\(attribute.name)' twice"
-            )
-            slots[attribute.name] = slot
+        for (slot, property)
+            in (persistent.map(\.name) + relationships.filter { !$0.isToMany }.map(\.name)
+            + transient.map(\.name)).enumerated()
+        {
+            precondition(slots[property] == nil, "ManagedStore: entity \(name) declares property '\(property)' twice")
+            slots[property] = slot
         }
+        let storedCount = slots.count - transient.count
         var byName: [String: RelationshipDescription] = [:]
         for relationship in relationships {
             precondition(
@@ -123,13 +130,12 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.relationships = relationships
         self.relationshipsByName = byName
         self.renamingIdentifier = renamingIdentifier
-        self.storedProperties = stored
-        self.slotDestinations = Array(repeating: nil, count: stored.count)
+        self.slotDestinations = []
         for names in uniquenessConstraints + indexes {
             precondition(!names.isEmpty, "ManagedStore: entity \(name) has an empty constraint or index")
             for attribute in names {
                 precondition(
-                    slots[attribute].map { $0 < stored.count } ?? false,
+                    slots[attribute].map { $0 < storedCount } ?? false,
                     "ManagedStore: entity \(name) has no stored attribute '\(attribute)' for its constraint or index")
             }
         }
@@ -141,38 +147,70 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.transientDefaults = transient.map(\.defaultValue)
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
-        self.slotByName = slots
-        self.storedSlotByName = slots.filter { $0.value < stored.count }
         let emptyTable = StorageSlotTable(keys: [], slots: [])
         self.storageSlotTable = Atomic(Unmanaged.passUnretained(emptyTable))
         self.storageKeyPaths = Locked(([], [emptyTable]))
         let table = SQLiteConnection.quote(name)
-        let quotedColumns = stored.map { SQLiteConnection.quote($0.name) }
-        let columns = (["Z_PK", "Z_OPT"] + quotedColumns).joined(separator: ", ")
-        let assignments = quotedColumns.map { "\($0) = ?" } + ["Z_OPT = ?"]
         self.quotedTable = table
-        self.quotedColumns = quotedColumns
-        self.selectColumns = columns
-        self.defaultValues = stored.map(\.defaultValue)
         self.requiredSlots = persistent.indices.filter { !persistent[$0].isOptional }
-        let rowPlaceholders = "(\(Array(repeating: "?", count: stored.count + 2).joined(separator: ", ")))"
-        self.insertSQL = "INSERT INTO \(table) (\(columns)) VALUES \(rowPlaceholders)"
-        // Up to 50 rows a statement, within SQLite's limit on parameters.
-        let batchRows = max(1, min(50, 30_000 / (stored.count + 2)))
-        self.insertBatchRows = batchRows
-        self.batchInsertSQL =
-            "INSERT INTO \(table) (\(columns)) VALUES "
-            + Array(repeating: rowPlaceholders, count: batchRows).joined(separator: ", ")
-        self.updateSQL = "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
-        self.checkedUpdateSQL = updateSQL + " AND Z_OPT = ?"
         self.deleteSQL = "DELETE FROM \(table) WHERE Z_PK = ?"
         self.checkedDeleteSQL = deleteSQL + " AND Z_OPT = ?"
-        self.selectByKeySQL = "SELECT \(columns) FROM \(table) WHERE Z_PK = ?"
         let derivedSlots = persistent.indices.filter { persistent[$0].derivation != nil }
         self.derivedSlots = derivedSlots
         self.selectDerivedSQL =
-            "SELECT \(derivedSlots.map { quotedColumns[$0] }.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?"
+            "SELECT \(derivedSlots.map { SQLiteConnection.quote(persistent[$0].name) }.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?"
+        layOut(positionColumns: [])
         Immortal.keep(self)
+    }
+
+    /// Sets what depends on the table's columns: the stored properties (attributes, to-one
+    /// keys, then a position column per to-one in `positionColumns`), the slots by name, and
+    /// the statements a save and a fetch run.
+    private func layOut(positionColumns: [String]) {
+        let stored =
+            persistentAttributes
+            + relationships.filter { !$0.isToMany }.map {
+                AttributeDescription(name: $0.name, type: .objectID, isOptional: true)
+            }
+            + positionColumns.map(AttributeDescription.init(positionColumnOf:))
+        var slots: [String: Int] = [:]
+        for (slot, property) in (stored + transientAttributes).enumerated() { slots[property.name] = slot }
+        self.positionColumns = positionColumns
+        storedProperties = stored
+        slotDestinations = Array(repeating: nil, count: stored.count)
+        slotByName = slots
+        storedSlotByName = slots.filter { $0.value < stored.count }
+        let quotedColumns = stored.map { SQLiteConnection.quote($0.name) }
+        let columns = (["Z_PK", "Z_OPT"] + quotedColumns).joined(separator: ", ")
+        let assignments = quotedColumns.map { "\($0) = ?" } + ["Z_OPT = ?"]
+        self.quotedColumns = quotedColumns
+        selectColumns = columns
+        defaultValues = stored.map(\.defaultValue)
+        let rowPlaceholders = "(\(Array(repeating: "?", count: stored.count + 2).joined(separator: ", ")))"
+        insertSQL = "INSERT INTO \(quotedTable) (\(columns)) VALUES \(rowPlaceholders)"
+        // Up to 50 rows a statement, within SQLite's limit on parameters.
+        let batchRows = max(1, min(50, 30_000 / (stored.count + 2)))
+        insertBatchRows = batchRows
+        batchInsertSQL =
+            "INSERT INTO \(quotedTable) (\(columns)) VALUES "
+            + Array(repeating: rowPlaceholders, count: batchRows).joined(separator: ", ")
+        updateSQL = "UPDATE \(quotedTable) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
+        checkedUpdateSQL = updateSQL + " AND Z_OPT = ?"
+        selectByKeySQL = "SELECT \(columns) FROM \(quotedTable) WHERE Z_PK = ?"
+    }
+
+    /// Gives the entity the position columns a model's ordered relationships need (`toOnes`:
+    /// the to-ones whose inverse is ordered), before the model resolves it. Nil when that is
+    /// done or needs nothing; a problem when another model has already fixed a different layout.
+    func requirePositionColumns(_ toOnes: [String]) -> String? {
+        let wanted = relationships.filter { !$0.isToMany && toOnes.contains($0.name) }.map(\.name)
+        if wanted == positionColumns { return nil }
+        guard !isResolved else {
+            return
+                "entity \(name) is also in another model, where \(positionColumns.isEmpty ? "none of its to-ones is the inverse of an ordered relationship" : "the inverse of its \(positionColumns.joined(separator: ", ")) is ordered"), and its table cannot fit both (make an EntityDescription per model version)"
+        }
+        layOut(positionColumns: wanted)
+        return nil
     }
 
     /// An entity without attributes that stands for `managedObjectClass` while the class is
@@ -235,6 +273,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
             "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : "")"
                 + ($0.derivation.map { ", derived \($0)" } ?? "") + ")"
         }
+        lines += positionColumns.map { "attribute \(name).Z_FOK_\($0) (integer64, optional)" }
         lines += relationships.map { relationship in
             relationship.schemaLine(
                 entity: name,
@@ -288,10 +327,15 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
                             ? JoinTable(
                                 entity: name, relationship: relationship.name, inverseEntity: destination.name,
                                 inverse: inverse.name) : nil
-                    }))
+                    },
+                    positionSlot: positionColumns.contains(relationship.name)
+                        ? slotByName["Z_FOK_\(relationship.name)"] : nil,
+                    memberPositionSlot: relationship.isOrdered
+                        ? inverse.flatMap { destination.slotByName["Z_FOK_\($0.name)"] } : nil))
         }
         slotDestinations = destinations
         resolvedRelationships = resolved
+        isResolved = true
         validatesRelationships = relationships.contains {
             $0.isToMany ? (!$0.isOptional || $0.minCount > 0 || $0.maxCount > 0) : !$0.isOptional
         }

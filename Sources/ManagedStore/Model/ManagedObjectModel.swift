@@ -46,6 +46,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         var problems = Self.relationshipProblems(of: entities, in: byName)
         // A relationship that names what the model does not have is not resolved: the model is
         // refused (validate()) before any store or object uses it.
+        if problems.isEmpty { problems += Self.layOutPositions(of: entities, in: byName) }
         let resolvable = problems.isEmpty
         for entity in entities {
             problems += entity.attributes.flatMap { $0.ruleProblems.map { "\(entity.name): \($0)" } }
@@ -127,6 +128,34 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     var schemaLines: [String] { entities.flatMap(\.schemaLines) }
 
     public var description: String { entities.map(\.description).joined(separator: "\n") }
+
+    /// Gives each entity the position columns of the ordered relationships whose members it
+    /// holds (before any entity is resolved); returns what cannot be laid out: an ordered
+    /// many-to-many, or an entity another model laid out otherwise.
+    static func layOutPositions(
+        of entities: [EntityDescription], in byName: [String: EntityDescription]
+    ) -> [String] {
+        var problems: [String] = []
+        var toOnes: [String: [String]] = [:]
+        for entity in entities {
+            for relationship in entity.relationships where relationship.isOrdered {
+                guard let inverseName = relationship.inverseName,
+                    let inverse = byName[relationship.destinationEntityName]?.relationship(named: inverseName)
+                else { continue }
+                if inverse.isToMany {
+                    problems.append(
+                        "\(entity.name).\(relationship.name) is ordered and many-to-many, which ManagedStore does not keep (an ordered relationship's inverse must be to-one)"
+                    )
+                } else {
+                    toOnes[relationship.destinationEntityName, default: []].append(inverseName)
+                }
+            }
+        }
+        for entity in entities {
+            if let problem = entity.requirePositionColumns(toOnes[entity.name] ?? []) { problems.append(problem) }
+        }
+        return problems
+    }
 
     /// What is wrong between the relationships and the entities they name: a destination the
     /// model does not have, an inverse the destination does not have, or two relationships that

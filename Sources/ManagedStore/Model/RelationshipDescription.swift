@@ -22,6 +22,15 @@
 ///     relationships: [.toMany("students", destination: "Student", inverse: "courses")])
 /// ```
 ///
+/// A to-many relationship may be ordered (Core Data's `isOrdered`): its members keep the order
+/// they are given in, and its property is an array (`@Relationship var chapters: [Chapter]`),
+/// as Core Data's is an `NSOrderedSet`. Each member's position is a column of the member's
+/// table beside its to-one key (`Z_FOK_book`), as in Core Data:
+///
+/// ```swift
+/// .toMany("chapters", destination: "Chapter", inverse: "book", isOrdered: true)
+/// ```
+///
 /// Every to-many relationship needs an inverse. A many-to-many relationship may be its own
 /// inverse (`.toMany("friends", destination: "Person", inverse: "friends")`): it is symmetric,
 /// each link seen from both objects; for a relation with a direction, declare two, such as
@@ -49,6 +58,8 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
     public let isToMany: Bool
     /// For a to-one: whether it may be nil at a save. For a to-many: whether it may be empty.
     public let isOptional: Bool
+    /// For a to-many: whether its members keep an order (its property is then an array).
+    public let isOrdered: Bool
     /// For a to-many: the fewest objects a save accepts (0: no minimum).
     public let minCount: Int
     /// For a to-many: the most objects a save accepts (0: no maximum).
@@ -60,10 +71,10 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
     public let renamingIdentifier: String?
 
     /// A relationship; see ``toOne(_:destination:inverse:isOptional:deleteRule:renamingIdentifier:)``
-    /// and ``toMany(_:destination:inverse:isOptional:minCount:maxCount:deleteRule:renamingIdentifier:)``.
+    /// and ``toMany(_:destination:inverse:isOptional:isOrdered:minCount:maxCount:deleteRule:renamingIdentifier:)``.
     public init(
         name: String, destinationEntityName: String, inverseName: String?, isToMany: Bool,
-        isOptional: Bool = true, minCount: Int = 0, maxCount: Int = 0,
+        isOptional: Bool = true, isOrdered: Bool = false, minCount: Int = 0, maxCount: Int = 0,
         deleteRule: DeleteRule = .nullify, renamingIdentifier: String? = nil
     ) {
         precondition(
@@ -78,6 +89,7 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
         self.inverseName = inverseName
         self.isToMany = isToMany
         self.isOptional = isOptional
+        self.isOrdered = isToMany && isOrdered
         self.minCount = isToMany ? minCount : 0
         self.maxCount = isToMany ? maxCount : 0
         self.deleteRule = deleteRule
@@ -96,19 +108,21 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
 
     /// A to-many relationship named `name` to objects of `destination`, whose `inverse` points
     /// back: a to-one (one-to-many), or a to-many (many-to-many, kept in a join table).
+    /// `isOrdered` keeps its members in order (a one-to-many only).
     public static func toMany(
-        _ name: String, destination: String, inverse: String, isOptional: Bool = true,
+        _ name: String, destination: String, inverse: String, isOptional: Bool = true, isOrdered: Bool = false,
         minCount: Int = 0, maxCount: Int = 0, deleteRule: DeleteRule = .nullify,
         renamingIdentifier: String? = nil
     ) -> RelationshipDescription {
         RelationshipDescription(
             name: name, destinationEntityName: destination, inverseName: inverse, isToMany: true,
-            isOptional: isOptional, minCount: minCount, maxCount: maxCount,
+            isOptional: isOptional, isOrdered: isOrdered, minCount: minCount, maxCount: maxCount,
             deleteRule: deleteRule, renamingIdentifier: renamingIdentifier)
     }
 
     public var description: String {
-        "\(name) \(isToMany ? "->>" : "->") \(destinationEntityName)" + (inverseName.map { " (inverse \($0))" } ?? "")
+        "\(name) \(isToMany ? "->>" : "->") \(destinationEntityName)" + (isOrdered ? " (ordered)" : "")
+            + (inverseName.map { " (inverse \($0))" } ?? "")
     }
 
     /// The fact a store records of this relationship of `entity` (see ``StoredEntity``).
@@ -117,6 +131,7 @@ public struct RelationshipDescription: Sendable, Hashable, CustomStringConvertib
     func schemaLine(entity: String, manyToManyInverse: String? = nil) -> String {
         var facts = [isToMany ? "to-many" : "to-one"]
         if isOptional { facts.append("optional") }
+        if isOrdered { facts.append("ordered") }
         if isToMany && (minCount > 0 || maxCount > 0) { facts.append("count \(minCount)...\(maxCount)") }
         if let manyToManyInverse { facts.append("many-to-many with \(destinationEntityName).\(manyToManyInverse)") }
         return

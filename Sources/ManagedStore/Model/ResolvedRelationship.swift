@@ -17,12 +17,20 @@ final class ResolvedRelationship: Sendable {
     @usableFromInline let inverseIndex: Int?
     /// The join table, for a many-to-many relationship (a to-many whose inverse is to-many).
     let join: JoinTable?
+    /// For a to-one whose inverse is ordered: the slot of this object's position among the
+    /// inverse's members (its `Z_FOK_` column).
+    let positionSlot: Int?
+    /// For an ordered to-many: the slot of each member's position, on the destination.
+    let memberPositionSlot: Int?
 
     init(
         description: RelationshipDescription, slot: Int?, destination: EntityDescription,
         inverse: RelationshipDescription?,
-        inverseSlot: Int?, inverseIndex: Int?, join: JoinTable? = nil
+        inverseSlot: Int?, inverseIndex: Int?, join: JoinTable? = nil, positionSlot: Int? = nil,
+        memberPositionSlot: Int? = nil
     ) {
+        self.positionSlot = positionSlot
+        self.memberPositionSlot = memberPositionSlot
         self.description = description
         self.slot = slot
         self.destination = destination

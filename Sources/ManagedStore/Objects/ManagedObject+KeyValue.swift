@@ -6,12 +6,14 @@ extension ManagedObject {
     // MARK: Key-value access
 
     /// The value of the attribute or relationship `key`, as its Swift type (nil for a nil
-    /// attribute; a ``ManagedObject`` or nil for a to-one; a `Set<ManagedObject>` for a to-many).
+    /// attribute; a ``ManagedObject`` or nil for a to-one; a `Set<ManagedObject>` for a to-many,
+    /// an array of them in order for an ordered to-many).
     ///
     /// An unknown key is a programmer error and traps.
     public func value(forKey key: String) -> Any? {
         if let relationship = entity.resolvedRelationship(named: key) {
             let objects = relatedObjects(relationship)
+            if relationship.description.isOrdered { return objects }
             return relationship.isToMany ? Set(objects) : objects.first
         }
         let slot = slotOrTrap(key)

@@ -50,13 +50,22 @@ extension ManagedObject {
         guard relationship.inverseSlot != nil, let index = relationship.inverseIndex else { return }
         let resolvedInverse = relationship.destination.resolvedRelationships[index]
         let current = relatedObjects(relationship)
-        let wanted = Set(objects.map(ObjectIdentifier.init))
+        var wanted = Set<ObjectIdentifier>()
+        // An ordered set holds each object once, at its first place (as NSOrderedSet(array:)).
+        let objects = objects.filter { wanted.insert(ObjectIdentifier($0)).inserted }
         let present = Set(current.map(ObjectIdentifier.init))
+        let position = relationship.memberPositionSlot
         for member in current where !wanted.contains(ObjectIdentifier(member)) {
             member.setDestination(nil, resolvedInverse, in: context)
+            if let position { member.writeAttribute(.null, slot: position) }
         }
         for member in objects where !present.contains(ObjectIdentifier(member)) {
             member.setDestination(self, resolvedInverse, in: context)
+        }
+        guard let position else { return }
+        // Only the members whose place changed are changed (as Core Data renumbers them).
+        for (place, member) in objects.enumerated() where member.readAttribute(position) != .integer(Int64(place)) {
+            member.writeAttribute(.integer(Int64(place)), slot: position)
         }
     }
 
@@ -64,6 +73,10 @@ extension ManagedObject {
     /// in step.
     @usableFromInline
     final func setDestination(_ destination: ManagedObject?, _ relationship: ResolvedRelationship) {
+        if let position = relationship.positionSlot {
+            setOrderedDestination(destination, relationship, position: position)
+            return
+        }
         guard relationship.inverseSlot != nil else {
             // Only this side's key changes (no inverse, or a to-many one, which is read from
             // the keys): the context is checked by identity, never loaded (an importer sets
@@ -77,6 +90,38 @@ extension ManagedObject {
         let context = checkedContext(relationship)
         if let destination { check(destination, joins: relationship, inContextWith: context.link) }
         setDestination(destination, relationship, in: context)
+    }
+
+    /// Points the to-one `relationship`, whose inverse is ordered, at `destination`: the object
+    /// becomes the destination's last member (Core Data appends it), or leaves its place.
+    private func setOrderedDestination(
+        _ destination: ManagedObject?, _ relationship: ResolvedRelationship, position: Int
+    ) {
+        let context = checkedContext(relationship)
+        if let destination { check(destination, joins: relationship, inContextWith: context.link) }
+        guard let slot = relationship.slot else { return }
+        let new: AttributeValue = destination.map { .object($0.objectID) } ?? .null
+        if readAttribute(slot) == new { return }
+        var place = AttributeValue.null
+        if let destination, let inverse = relationship.resolvedInverse {
+            let members = destination.relatedObjects(inverse)
+            let places = members.compactMap { member -> Int64? in
+                if case .integer(let place) = member.readAttribute(position) { place } else { nil }
+            }
+            if places.count == members.count {
+                place = .integer(places.max().map { $0 + 1 } ?? 0)
+            } else {
+                // Members without a place (a batch insert's, or older than the order) are last
+                // already: they take their places, so that this one can come after them.
+                for (index, member) in members.enumerated()
+                where member.readAttribute(position) != .integer(Int64(index)) {
+                    member.writeAttribute(.integer(Int64(index)), slot: position)
+                }
+                place = .integer(Int64(members.count))
+            }
+        }
+        setKey(destination, relationship)
+        writeAttribute(place, slot: position)
     }
 
     private func checkedContext(

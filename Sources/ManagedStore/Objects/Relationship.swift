@@ -2,7 +2,8 @@ import Synchronization
 
 /// Declares a property of a ``ManagedObject`` subclass backed by the entity's relationship of
 /// the same name (see ``RelationshipDescription``), as `@NSManaged` does in Core Data: an
-/// optional object for a to-one relationship, a `Set` for a to-many.
+/// optional object for a to-one relationship, a `Set` for a to-many, an array for an ordered
+/// to-many (Core Data's `NSOrderedSet`).
 ///
 /// ```swift
 /// final class Book: ManagedObject {
@@ -16,6 +17,11 @@ import Synchronization
 /// book.author = tolstoy          // tolstoy.books now contains book
 /// tolstoy.books.remove(book)     // book.author is nil again
 /// ```
+///
+/// An ordered relationship's array is in its members' order; setting it sets that order. As an
+/// ordered set, it holds each object once: an array with an object twice keeps its first place
+/// (as `NSOrderedSet(array:)` does). Appending through the to-one side (`chapter.book = book`)
+/// puts the object last, as in Core Data.
 ///
 /// Setting either side keeps the inverse in step. A to-one destination that is not loaded yet
 /// comes as a fault; a to-many relationship is read from the store (and the context's unsaved
@@ -47,13 +53,13 @@ public struct Relationship<Value: RelationshipRepresentable>: RelationshipProper
     ) -> Value {
         get {
             let relationship = object.entity.relationship(
-                forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
+                forStorage: storageKeyPath, of: object, isToMany: Value.isToMany, isOrdered: Value.isOrdered)
             if Value.isToMany { return Value(relationshipObjects: object.relatedObjects(relationship)) }
             return Value(relationshipObject: object.destination(relationship))
         }
         set {
             let relationship = object.entity.relationship(
-                forStorage: storageKeyPath, of: object, isToMany: Value.isToMany)
+                forStorage: storageKeyPath, of: object, isToMany: Value.isToMany, isOrdered: Value.isOrdered)
             if Value.isToMany {
                 object.setMembers(newValue.relationshipObjects, relationship)
             } else {
@@ -63,11 +69,13 @@ public struct Relationship<Value: RelationshipRepresentable>: RelationshipProper
     }
 }
 
-/// A Swift type a ``Relationship`` property can have: an optional managed object (to-one) or
-/// a set of them (to-many).
+/// A Swift type a ``Relationship`` property can have: an optional managed object (to-one), a
+/// set of them (to-many), or an array of them (ordered to-many).
 public protocol RelationshipRepresentable {
-    /// True for sets.
+    /// True for sets and arrays.
     static var isToMany: Bool { get }
+    /// True for arrays: the type of an ordered relationship.
+    static var isOrdered: Bool { get }
     /// The value holding `objects` (for a to-one, the first or none).
     init(relationshipObjects: [ManagedObject])
     /// The objects this value holds.
@@ -79,6 +87,7 @@ public protocol RelationshipRepresentable {
 }
 
 extension RelationshipRepresentable {
+    public static var isOrdered: Bool { false }
     public init(relationshipObject object: ManagedObject?) { self.init(relationshipObjects: object.map { [$0] } ?? []) }
     public var relationshipObject: ManagedObject? { relationshipObjects.first }
 }
@@ -117,6 +126,20 @@ extension Set: RelationshipRepresentable where Element: ManagedObject {
     public var relationshipObjects: [ManagedObject] { Array(self) }
 }
 
+extension Array: RelationshipRepresentable where Element: ManagedObject {
+    public static var isToMany: Bool { true }
+    public static var isOrdered: Bool { true }
+    public init(relationshipObjects: [ManagedObject]) {
+        self = relationshipObjects.map { object in
+            guard let typed = object as? Element else {
+                preconditionFailure("ManagedStore: the related object \(object.objectID) is not a \(Element.self)")
+            }
+            return typed
+        }
+    }
+    public var relationshipObjects: [ManagedObject] { self }
+}
+
 /// What ManagedStore needs to know of a ``Relationship`` without knowing its value type.
 @usableFromInline
 protocol RelationshipPropertyWrapper: TaggedPropertyWrapper {}
@@ -128,7 +151,8 @@ extension EntityDescription {
     /// finds the property's name among the class's fields.
     @usableFromInline
     func relationship<Object: ManagedObject, Wrapper: RelationshipPropertyWrapper>(
-        forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object, isToMany: Bool
+        forStorage storage: ReferenceWritableKeyPath<Object, Wrapper>, of object: Object, isToMany: Bool,
+        isOrdered: Bool = false
     ) -> ResolvedRelationship {
         let key = ObjectIdentifier(storage)
         if let found = storageSlotTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.slot(for: key) }),
@@ -150,6 +174,10 @@ extension EntityDescription {
         precondition(
             relationship.isToMany == isToMany,
             "ManagedStore: \(type(of: object)).\(found) is a \(isToMany ? "set" : "single object"), but the relationship is \(relationship.isToMany ? "to-many" : "to-one")"
+        )
+        precondition(
+            relationship.description.isOrdered == isOrdered,
+            "ManagedStore: \(type(of: object)).\(found) is \(isOrdered ? "an array" : "a set"), but the relationship is \(isOrdered ? "not ordered (declare it with isOrdered: true, or make the property a Set)" : "ordered (make the property an array)")"
         )
         publish(storage, slot: -1 - index)
         return relationship
