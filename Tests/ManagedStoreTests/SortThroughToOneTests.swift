@@ -79,6 +79,71 @@ import Testing
         }
     }
 
+    /// Through two to-ones (`\Review.book?.author?.name`, Core Data's `book.author.name`):
+    /// nested subqueries in the store, the chain of current objects in memory.
+    @Test func reviewsSortByTheirBooksAuthorsNames() throws {
+        var generator = SeededGenerator(seed: Self.seed)
+        for round in 0..<8 {
+            let container = try LibraryModel.container()
+            let context = container.viewContext
+            var authors: [Author] = []
+            var books: [Book] = []
+            var reviews: [Review] = []
+            for name in Self.names.shuffled(using: &generator).prefix(4) {
+                let author = Author(context: context)
+                author.name = name
+                authors.append(author)
+            }
+            for index in 0..<6 {
+                let book = Book(context: context)
+                book.title = "b\(index)"
+                book.author = authors.randomElement(using: &generator)!
+                books.append(book)
+            }
+            func review(_ book: Book?) {
+                let review = Review(context: context)
+                review.stars = Int16(reviews.count)
+                review.book = book
+                reviews.append(review)
+            }
+            for _ in 0..<12 { review(books.filter { $0.reviews.count < 3 }.randomElement(using: &generator)) }
+            try context.save()
+            // Unsaved: an author renamed, a book moved to another author, a new review.
+            authors.randomElement(using: &generator)!.name = Self.names.randomElement(using: &generator)! + "3"
+            books.randomElement(using: &generator)!.author = authors.randomElement(using: &generator)!
+            review(books.filter { $0.reviews.count < 3 }.randomElement(using: &generator))
+            func expected(descending: Bool) -> [Int16] {
+                reviews.sorted { a, b in
+                    let (x, y) = (a.book?.author?.name, b.book?.author?.name)
+                    if x != y {
+                        guard let x else { return !descending }
+                        guard let y else { return descending }
+                        return descending
+                            ? y.utf8.lexicographicallyPrecedes(x.utf8) : x.utf8.lexicographicallyPrecedes(y.utf8)
+                    }
+                    return a.stars < b.stars
+                }.map(\.stars)
+            }
+            for descending in [false, true] {
+                let request = FetchRequest<Review>(sortBy: [
+                    SortDescriptor(\.book?.author?.name, order: descending ? .reverse : .forward),
+                    SortDescriptor(\.stars),
+                ])
+                #expect(
+                    try context.fetch(request).map(\.stars) == expected(descending: descending),
+                    "ECBRATES_SEED=\(Self.seed) round \(round) descending \(descending)")
+            }
+            try context.save()
+            let reader = container.newBackgroundContext()
+            let stored = try reader.performAndWait {
+                try reader.fetch(
+                    FetchRequest<Review>(sortBy: [SortDescriptor(\.book?.author?.name), SortDescriptor(\.stars)])
+                ).map(\.stars)
+            }
+            #expect(stored == expected(descending: false), "ECBRATES_SEED=\(Self.seed) round \(round), saved")
+        }
+    }
+
     /// The fetched results controller orders by it too, in batches (IDs and sort keys read by
     /// SQL, the keys of unsaved objects from memory) and after a change it follows.
     @Test func aFetchedResultsControllerKeepsTheAuthorsOrder() throws {
@@ -132,7 +197,7 @@ import Testing
             try context.fetch(FetchRequest<Book>(sortBy: [SortDescriptor(\.author?.description)]))
         } throws: { error in
             "\(error)"
-                == "cannot fetch Book: a sort descriptor through the to-one relationship 'author' of Book that does not end at an attribute of its destination (the relationship itself, or a second to-one); sort by one attribute of the destination (\\.author?.name), as Core Data sorts by 'author.name'"
+                == "cannot fetch Book: a sort descriptor through the to-one relationship 'author' of Book that does not end at an attribute (the relationship itself, or a computed property); sort by an attribute of the destination (\\.author?.name), as Core Data sorts by 'author.name'"
         }
     }
 }

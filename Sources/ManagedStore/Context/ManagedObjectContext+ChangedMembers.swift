@@ -28,7 +28,7 @@ extension ManagedObjectContext {
         query.arguments = [.integer(owner.objectID.key)]
         return Set(
             try store.fetchKeyedRows(
-                query, keys: [SortKey(slot: slot, ascending: true, through: nil)], in: queryGeneration
+                query, keys: [SortKey(slot: slot, ascending: true, through: [])], in: queryGeneration
             ).map(\.id))
     }
 

@@ -81,7 +81,7 @@ extension ManagedObjectContext.FetchPlan {
             // A key through a to-one reads the related object (perhaps the store): each
             // element's keys are then read once, not at every comparison.
             let known: [[AttributeValue]]? =
-                sortKeys.contains { $0.through != nil }
+                sortKeys.contains { !$0.through.isEmpty }
                 ? results.map { element in sortKeys.indices.map { value(element, $0) } } : nil
             func key(_ offset: Int, _ element: Element, _ index: Int) -> AttributeValue {
                 known?[offset][index] ?? value(element, index)

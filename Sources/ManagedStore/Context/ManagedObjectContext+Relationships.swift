@@ -77,7 +77,7 @@ extension ManagedObjectContext {
             query.arguments = [.integer(owner.objectID.key)]
             query.orderBy = "Z_PK"
             for row in try store().fetchKeyedRows(
-                query, keys: [SortKey(slot: slot, ascending: true, through: nil)], in: queryGeneration)
+                query, keys: [SortKey(slot: slot, ascending: true, through: [])], in: queryGeneration)
             {
                 // An object this context holds counts as it has it (deleted, or moved elsewhere).
                 if let object = lookUp(row.id),

@@ -52,12 +52,12 @@ struct PredicateSQLCompiler {
             // A key path through a to-one (`\.author?.name`) reads the relationship's key: a
             // probe that follows it tells which attribute of the destination is read. The
             // relationship itself (or its object ID) is refused, never sorted by row keys.
-            var through: (destination: EntityDescription, slot: Int)?
+            var through: [SortKey.Hop] = []
             if entity.storedProperties[slot].type == .objectID {
-                guard let found = entity.attributeThroughToOne(at: slot, keyPath: keyPath) else {
+                guard let found = entity.attributeThroughToOnes(at: slot, keyPath: keyPath) else {
                     let name = entity.storedProperties[slot].name
                     throw unsupported(
-                        "a sort descriptor through the to-one relationship '\(name)' of \(entity.name) that does not end at an attribute of its destination (the relationship itself, or a second to-one); sort by one attribute of the destination (\\.\(name)?.name), as Core Data sorts by 'author.name'"
+                        "a sort descriptor through the to-one relationship '\(name)' of \(entity.name) that does not end at an attribute (the relationship itself, or a computed property); sort by an attribute of the destination (\\.\(name)?.name), as Core Data sorts by 'author.name'"
                     )
                 }
                 through = found

@@ -111,19 +111,36 @@ extension EntityDescription {
         return nil
     }
 
-    /// For a key path through the to-one at `slot` to an attribute of its destination
-    /// (`\Book.author?.name`, Core Data's `author.name`): the destination and that attribute's
-    /// slot; nil for anything else (the relationship itself, its object ID).
-    func attributeThroughToOne(at slot: Int, keyPath: AnyKeyPath) -> (destination: EntityDescription, slot: Int)? {
-        guard let destination = slotDestinations[slot] else { return nil }
-        let probe = ManagedObject.makeProbe(for: self)
-        let far = ManagedObject.makeProbe(for: destination)
-        probe.probeDestination = far
-        _ = probe[keyPath: keyPath]
-        guard probe.probeReads == [slot], far.probeReads.count == 1, let farSlot = far.probeReads.first,
-            farSlot < destination.persistentAttributes.count
-        else { return nil }
-        return (destination, farSlot)
+    /// For a key path through the to-one at `slot`, and perhaps further to-ones, to an attribute
+    /// (`\Book.author?.name`, Core Data's `author.name`; `\Review.book?.author?.name`): each
+    /// step's destination and the slot read there; nil for anything else (a relationship itself,
+    /// its object ID, a computed property).
+    ///
+    /// Probes follow the key path: each to-one read leads to a probe of its destination, one
+    /// step further at each try, until an attribute is read at the end (at most 8 steps).
+    func attributeThroughToOnes(at slot: Int, keyPath: AnyKeyPath) -> [SortKey.Hop]? {
+        guard var next = slotDestinations[slot] else { return nil }
+        var destinations: [EntityDescription] = []
+        while destinations.count < 8 {
+            destinations.append(next)
+            let probe = ManagedObject.makeProbe(for: self)
+            let probes = destinations.map(ManagedObject.makeProbe(for:))
+            probe.probeDestination = probes[0]
+            for (near, far) in zip(probes, probes.dropFirst()) { near.probeDestination = far }
+            _ = probe[keyPath: keyPath]
+            guard probe.probeReads == [slot] else { return nil }
+            var hops: [SortKey.Hop] = []
+            for (depth, far) in probes.enumerated() {
+                guard far.probeReads.count == 1, let read = far.probeReads.first else { return nil }
+                hops.append((destinations[depth], read))
+            }
+            let end = hops[hops.count - 1]
+            if end.slot < end.destination.persistentAttributes.count { return hops }
+            // The last probe read a to-one: follow it one step further.
+            guard let further = end.destination.slotDestinations[end.slot] else { return nil }
+            next = further
+        }
+        return nil
     }
 
     /// The name of the transient attribute `keyPath` reads, if it reads one (for a fetch's

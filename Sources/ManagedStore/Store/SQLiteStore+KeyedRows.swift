@@ -20,7 +20,7 @@ extension SQLiteStore {
         // Z_PK, then each key's column, or the value it reads through a to-one.
         let compiler = PredicateSQLCompiler(entity: entity)
         let terms = keys.map { key in
-            key.through == nil ? entity.quotedColumns[key.slot] : key.sql(in: entity, compiler: compiler)
+            key.through.isEmpty ? entity.quotedColumns[key.slot] : key.sql(in: entity, compiler: compiler)
         }
         let valuesSQL = query.selectSQL(columns: terms)
         precondition(valuesSQL.hasPrefix("SELECT "), "ManagedStore: unexpected SELECT form \(valuesSQL)")
