@@ -17,7 +17,49 @@ final class Edition: ManagedObject {
 @MainActor @Suite struct LibraryGuideRound5Tests {
     @Test func theGuideShowsEachExampleWordForWord() throws {
         try LibraryGuideExampleTests.expectTheGuideShows(
-            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 6)
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 7)
+    }
+
+    /// The issue's app: a model with inheritance (an abstract entity and two sub-entities), an
+    /// ordered relationship to the abstract entity, and validation rules, used as a Core Data
+    /// programmer would.
+    @Test func aModelWithInheritanceAnOrderedRelationshipAndRules() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(in: directory, name: "Guide", model: PlaylistModel.model)
+        let context = container.viewContext
+        // docs/library.md: inheritance
+        let playlist = Playlist(context: context)
+        playlist.name = "Monday"
+        let song = Song(context: context)
+        song.title = "So What"
+        song.seconds = 562
+        let episode = Episode(context: context)
+        episode.title = "The Daily"
+        episode.show = "NYT"
+        playlist.entries = [episode, song]  // ordered, objects of either sub-entity
+        try context.save()
+        let media = try context.fetch(FetchRequest<Media>(sortBy: [SortDescriptor(\.title)]))  // a Song, an Episode
+        let songs = try context.fetch(FetchRequest<Song>())  // the song alone
+        // end of the example
+        #expect(media.map { "\(type(of: $0))" } == ["Song", "Episode"])
+        #expect(songs.map(\.title) == ["So What"])
+        // Another context: the order and the classes come from the store.
+        let other = container.newBackgroundContext()
+        try other.performAndWait {
+            let stored = try #require(try other.fetch(FetchRequest<Playlist>()).first)
+            #expect(stored.entries.map(\.title) == ["The Daily", "So What"])
+            #expect(stored.entries.map { "\(type(of: $0))" } == ["Episode", "Song"])
+            #expect((stored.entries.last as? Song)?.seconds == 562)
+        }
+        // The rule the abstract entity declares holds for its sub-entities' objects.
+        let untitled = Episode(context: context)
+        (untitled.title, untitled.show) = ("", "NYT")
+        playlist.entries.append(untitled)
+        #expect {
+            try context.save()
+        } throws: { error in
+            (error as? ManagedStoreError)?.validationErrorCode == .stringTooShort
+        }
     }
 
     /// Apple, `isOrdered`: "A Boolean value that indicates whether the relationship preserves
@@ -176,4 +218,43 @@ final class Edition: ManagedObject {
             Set(found.map(\.title)) == ["War and Peace", "Peace at Last", "PEACE, Love", "Pëace of Mind", "Peacetime"])
         #expect(endings.map(\.title) == ["War and Peace"])
     }
+}
+
+class Media: ManagedObject {
+    @Attribute var title: String
+    @Relationship var playlist: Playlist?
+}
+
+final class Song: Media {
+    @Attribute var seconds: Int32
+}
+
+final class Episode: Media {
+    @Attribute var show: String
+}
+
+final class Playlist: ManagedObject {
+    @Attribute var name: String
+    @Relationship var entries: [Media]
+}
+
+/// The guide's model: an abstract entity with rules, two sub-entities, an ordered relationship.
+enum PlaylistModel {
+    static let media = EntityDescription(
+        name: "Media", managedObjectClass: Media.self, isAbstract: true,
+        attributes: [AttributeDescription(name: "title", type: .string, validationRules: [.minimumLength(1)])],
+        relationships: [.toOne("playlist", destination: "Playlist", inverse: "entries")])
+    static let model = ManagedObjectModel(entities: [
+        media,
+        EntityDescription(
+            name: "Song", managedObjectClass: Song.self, superentity: media,
+            attributes: [AttributeDescription(name: "seconds", type: .integer32)]),
+        EntityDescription(
+            name: "Episode", managedObjectClass: Episode.self, superentity: media,
+            attributes: [AttributeDescription(name: "show", type: .string)]),
+        EntityDescription(
+            name: "Playlist", managedObjectClass: Playlist.self,
+            attributes: [AttributeDescription(name: "name", type: .string)],
+            relationships: [.toMany("entries", destination: "Media", inverse: "playlist", isOrdered: true)]),
+    ])
 }

@@ -7,6 +7,10 @@ extension ManagedObjectContext {
     public func execute<T: ManagedObject>(_ request: BatchInsertRequest<T>) throws -> BatchResult {
         checkQueue()
         let entity = try entity(for: T.self)
+        if entity.isAbstract {
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name, reason: "the entity is abstract: insert rows of one of its sub-entities")
+        }
         var rows: [[AttributeValue]] = []
         var failures: [ValidationFailure] = []
         func add(_ values: [AttributeValue]) {
@@ -83,7 +87,7 @@ extension ManagedObjectContext {
                 entity: entity.name, reason: "\(name) is \(attribute.type), not \(value)\(at)")
         }
         if case .object(let id) = value {
-            guard !id.isTemporaryID, id.entity === entity.slotDestinations[slot] else {
+            guard !id.isTemporaryID, entity.slotDestinations[slot].map(id.entity.isKindOf(entity:)) == true else {
                 throw ManagedStoreError.invalidBatchRequest(
                     entity: entity.name,
                     reason:

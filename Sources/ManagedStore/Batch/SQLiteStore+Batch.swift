@@ -12,7 +12,7 @@ extension SQLiteStore {
         return try write(isBatch: true) { connection in
             let sets = assignments.map { "\(entity.quotedColumns[$0.slot]) = ?" } + ["Z_OPT = Z_OPT + 1"]
             var sql = "UPDATE \(entity.quotedTable) SET \(sets.joined(separator: ", "))"
-            if let whereClause = query.whereClause { sql += " WHERE \(whereClause)" }
+            if let condition = query.rowCondition { sql += " WHERE \(condition)" }
             sql += " RETURNING Z_PK"
             let statement = try connection.statement(sql)
             defer { statement.reset() }
@@ -72,7 +72,10 @@ extension SQLiteStore {
             var rows: [RowSnapshot] = []
             let select = try connection.statement(query.selectSQL())
             for (index, argument) in query.arguments.enumerated() { try select.bind(argument, Int32(index + 1)) }
-            while try select.step() { rows.append(row(from: select, entity: entity)) }
+            while try select.step() {
+                rows.append(
+                    query.selectsSubentities ? row(fromSubtreeOf: entity, select) : row(from: select, entity: entity))
+            }
             select.reset()
             guard !rows.isEmpty else { return [] }
             let keys = rows.map(\.id.key)

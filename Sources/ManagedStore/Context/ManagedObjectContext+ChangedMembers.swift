@@ -54,16 +54,18 @@ extension ManagedObjectContext {
         let target = AttributeValue.object(owner.objectID)
         let destination = relationship.destination
         func moved(_ object: ManagedObject) -> Bool {
-            guard object.entity === destination, !object.isFaultState, object.values.indices.contains(slot) else {
+            guard object.entity.isKindOf(entity: destination), !object.isFaultState,
+                object.values.indices.contains(slot)
+            else {
                 return false
             }
             let before = object.committedValues.indices.contains(slot) ? object.committedValues[slot] : .null
             return before != object.values[slot] && (before == target || object.values[slot] == target)
         }
-        return inserted.objects.contains { $0.entity === destination && $0.values[slot] == target }
+        return inserted.objects.contains { $0.entity.isKindOf(entity: destination) && $0.values[slot] == target }
             || updated.values.contains(where: moved)
             || deleted.values.contains { object in
-                object.entity === destination && object.committedValues.indices.contains(slot)
+                object.entity.isKindOf(entity: destination) && object.committedValues.indices.contains(slot)
                     && object.committedValues[slot] == target
             }
     }
@@ -87,15 +89,17 @@ extension ManagedObjectContext {
         } else if let slot = relationship.inverseSlot {
             let target = AttributeValue.object(owner.objectID)
             let destination = relationship.destination
-            for object in inserted.unnotified where object.entity === destination && object.values[slot] == target {
+            for object in inserted.unnotified
+            where object.entity.isKindOf(entity: destination) && object.values[slot] == target {
                 added.insert(object.objectID)
             }
-            for object in pendingUpdated.values where object.entity === destination && !object.isDeletedState {
+            for object in pendingUpdated.values
+            where object.entity.isKindOf(entity: destination) && !object.isDeletedState {
                 guard let before = object.eventValues, before.indices.contains(slot) else { continue }
                 if before[slot] != target && object.values[slot] == target { added.insert(object.objectID) }
                 if before[slot] == target && object.values[slot] != target { removed.insert(object.objectID) }
             }
-            for object in pendingDeleted.values where object.entity === destination {
+            for object in pendingDeleted.values where object.entity.isKindOf(entity: destination) {
                 let before = object.eventValues ?? object.values
                 if before.indices.contains(slot) && before[slot] == target { removed.insert(object.objectID) }
             }

@@ -37,7 +37,7 @@ extension ManagedObjectContext {
     /// The slots of the properties a dictionary fetch returns; also checks the names a request
     /// for objects gives (which loads whole rows whatever they say).
     func fetchedSlots<T: FetchRequestResult>(_ request: FetchRequest<T>, entity: EntityDescription) throws -> [Int] {
-        guard let names = request.propertiesToFetch else { return Array(entity.persistentAttributes.indices) }
+        guard let names = request.propertiesToFetch else { return entity.attributeSlots }
         return try names.map { name in
             guard let slot = entity.storedSlotByName[name] else {
                 let reason =

@@ -241,6 +241,7 @@ extension ManagedObjectContext {
         init<T>(_ request: FetchRequest<T>, entity: EntityDescription) throws {
             let compiler = PredicateSQLCompiler(entity: entity)
             query = StoreQuery(entity: entity)
+            query.includesSubentities = request.includesSubentities
             if let (clause, arguments) = try request.whereClause(compiler) {
                 query.whereClause = clause
                 query.arguments = arguments
@@ -312,15 +313,18 @@ extension ManagedObjectContext {
             if object.hasValueChanges, try !matches(object) { continue }
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         }
-        let changed = updated.values.filter { $0.entity === entity && $0.hasValueChanges && !$0.isDeletedState }
-            .sorted { $0.objectID.key < $1.objectID.key }
+        let subentities = request.includesSubentities
+        let changed = updated.values.filter {
+            $0.entity.matches(entity, includingSubentities: subentities) && $0.hasValueChanges && !$0.isDeletedState
+        }
+        .sorted { $0.objectID.key < $1.objectID.key }
         for object in changed where !seen.contains(ObjectIdentifier(object)) {
             if try matches(object) {
                 seen.insert(ObjectIdentifier(object))
                 result.append(object)
             }
         }
-        let added = inserted.objects.filter { $0.entity === entity }
+        let added = inserted.objects.filter { $0.entity.matches(entity, includingSubentities: subentities) }
         for object in added where try matches(object) {
             result.append(object)
         }
@@ -382,8 +386,8 @@ extension ManagedObjectContext {
     }
 
     func hasPendingChanges(for entity: EntityDescription) -> Bool {
-        inserted.objects.contains { $0.entity === entity }
-            || deleted.values.contains { $0.entity === entity }
-            || updated.values.contains { $0.entity === entity && $0.hasValueChanges }
+        inserted.objects.contains { $0.entity.isKindOf(entity: entity) }
+            || deleted.values.contains { $0.entity.isKindOf(entity: entity) }
+            || updated.values.contains { $0.entity.isKindOf(entity: entity) && $0.hasValueChanges }
     }
 }

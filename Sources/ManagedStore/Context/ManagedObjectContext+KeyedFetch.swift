@@ -50,15 +50,18 @@ extension ManagedObjectContext {
             }
             included.insert(row.id)
         }
-        let changed = updated.values.filter { $0.entity === entity && $0.hasValueChanges && !$0.isDeletedState }
-            .sorted { $0.objectID.key < $1.objectID.key }
+        let subentities = request.includesSubentities
+        let changed = updated.values.filter {
+            $0.entity.matches(entity, includingSubentities: subentities) && $0.hasValueChanges && !$0.isDeletedState
+        }
+        .sorted { $0.objectID.key < $1.objectID.key }
         for object in changed where !included.contains(object.objectID) {
             if try matches(object) {
                 included.insert(object.objectID)
                 result.append(keyedRow(object))
             }
         }
-        for object in inserted.objects where object.entity === entity {
+        for object in inserted.objects where object.entity.matches(entity, includingSubentities: subentities) {
             if try matches(object) { result.append(keyedRow(object)) }
         }
         return plan.ordered(result, offset: request.fetchOffset, limit: request.fetchLimit) { row, index in

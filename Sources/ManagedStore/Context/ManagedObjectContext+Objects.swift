@@ -56,6 +56,11 @@ extension ManagedObjectContext {
         precondition(
             object.link.map { $0.isGone.load(ordering: .acquiring) } ?? true,
             "ManagedStore: \(object.objectID) belongs to another context")
+        // Core Data raises "Cannot create an instance of an abstract entity".
+        precondition(
+            !object.entity.isAbstract,
+            "ManagedStore: entity \(object.entity.name) is abstract: insert an object of one of its sub-entities (\(object.entity.subentities.map(\.name).joined(separator: ", ")))"
+        )
         precondition(
             object.objectID.isTemporaryID,
             "ManagedStore: \(object.objectID) is already saved; use object(with:) to bring it into a context")
@@ -99,6 +104,9 @@ extension ManagedObjectContext {
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         checkQueue()
         if let object = lookUp(objectID) { return object }
+        // An ID of an entity with sub-entities (a to-one's key) may be of a sub-entity's row:
+        // the row's Z_ENT tells which, so that the object is of its own class.
+        let objectID = objectID.entity.subtree == nil || objectID.isTemporaryID ? objectID : concreteID(objectID)
         let object = objectID.entity.managedObjectClass.init(entity: objectID.entity, insertInto: nil)
         object.objectID = objectID
         object.values = []
@@ -114,9 +122,18 @@ extension ManagedObjectContext {
         checkQueue()
         if let object = lookUp(objectID), !object.isFaultState { return object }
         guard let snapshot = try snapshot(for: objectID) else { throw ManagedStoreError.objectNotFound(objectID) }
-        let object = self.object(with: objectID)
+        let object = self.object(with: snapshot.id)
         if object.isFaultState { fill(object, with: snapshot) }
         return object
+    }
+
+    /// `id` with the entity its row names (one of `id.entity`'s sub-entities, or itself); `id`
+    /// when the store has no such row.
+    private func concreteID(_ id: ManagedObjectID) -> ManagedObjectID {
+        guard let store = try? store(), let entity = try? store.entity(ofRow: id, in: queryGeneration),
+            entity !== id.entity
+        else { return id }
+        return ManagedObjectID(entity: entity, store: store.persistentStore, primaryKey: id.key)
     }
 
     /// The object registered for `objectID`, if the context holds one; never does I/O.

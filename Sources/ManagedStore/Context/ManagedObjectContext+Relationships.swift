@@ -31,11 +31,12 @@ extension ManagedObjectContext {
             // context's own changes are applied over them at each read, as above.
             prefetchedMembers[PrefetchKey(owner: owner.objectID, relationship: relationship.name)] = fired
         }
-        for object in inserted.objects where object.entity === destination && object.values[slot] == target {
+        for object in inserted.objects
+        where object.entity.isKindOf(entity: destination) && object.values[slot] == target {
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
         }
         for object in updated.values
-        where object.entity === destination && !object.isDeletedState && !object.isFaultState
+        where object.entity.isKindOf(entity: destination) && !object.isDeletedState && !object.isFaultState
             && object.values[slot] == target
         {
             if seen.insert(ObjectIdentifier(object)).inserted { result.append(object) }
@@ -88,11 +89,12 @@ extension ManagedObjectContext {
                 if seen.insert(row.id).inserted { result.append(row.id) }
             }
         }
-        for object in inserted.objects where object.entity === destination && object.values[slot] == target {
+        for object in inserted.objects
+        where object.entity.isKindOf(entity: destination) && object.values[slot] == target {
             if seen.insert(object.objectID).inserted { result.append(object.objectID) }
         }
         for object in updated.values
-        where object.entity === destination && !object.isDeletedState && !object.isFaultState
+        where object.entity.isKindOf(entity: destination) && !object.isDeletedState && !object.isFaultState
             && object.values[slot] == target
         {
             if seen.insert(object.objectID).inserted { result.append(object.objectID) }
@@ -172,8 +174,8 @@ extension ManagedObjectContext {
         var referenced: [ManagedObjectID: [(object: ManagedObject, slot: Int)]] = [:]
         for object in groups.joined() {
             let entity = object.entity
-            guard entity.storedProperties.count > entity.persistentAttributes.count else { continue }
-            for slot in entity.persistentAttributes.count..<object.values.count {
+            guard !entity.toOneSlots.isEmpty, object.values.count >= entity.storedProperties.count else { continue }
+            for slot in entity.toOneSlots {
                 if case .object(let id) = object.values[slot], id.isTemporaryID {
                     referenced[id, default: []].append((object, slot))
                 }
@@ -286,10 +288,8 @@ extension ManagedObjectContext {
         guard !permanent.isEmpty, model.hasRelationships else { return }
         for object in inserted.objects + Array(updated.values) {
             let entity = object.entity
-            guard entity.storedProperties.count > entity.persistentAttributes.count, !object.isFaultState else {
-                continue
-            }
-            for slot in entity.persistentAttributes.count..<object.values.count {
+            guard !entity.toOneSlots.isEmpty, !object.isFaultState else { continue }
+            for slot in entity.toOneSlots {
                 if case .object(let id) = object.values[slot], let new = permanent[id] {
                     object.values[slot] = .object(new)
                 }

@@ -46,11 +46,11 @@ public struct Aggregate<Entity: ManagedObject, Value: AttributeRepresentable>: S
     /// The untyped aggregate, with the attribute's name resolved in `entity`.
     func untyped(in entity: EntityDescription) throws -> AggregateRequest<Entity>.Aggregate {
         guard let keyPath else { return .count }
-        guard let slot = entity.slot(forKeyPath: keyPath), slot < entity.persistentAttributes.count else {
+        guard let slot = entity.slot(forKeyPath: keyPath), entity.isAttributeSlot(slot) else {
             throw ManagedStoreError.unsupportedFetch(
                 entity: entity.name, reason: "the key path \(keyPath) is not an attribute to aggregate")
         }
-        let name = entity.persistentAttributes[slot].name
+        let name = entity.storedProperties[slot].name
         switch kind {
         case .count: return .count
         case .countDistinct: return .countDistinct(name)
@@ -119,10 +119,10 @@ extension ManagedObjectContext {
     @usableFromInline
     func attributeName<T: ManagedObject>(_ keyPath: AnyKeyPath, of type: T.Type) throws -> String {
         let entity = try entity(for: T.self)
-        guard let slot = entity.slot(forKeyPath: keyPath), slot < entity.persistentAttributes.count else {
+        guard let slot = entity.slot(forKeyPath: keyPath), entity.isAttributeSlot(slot) else {
             throw ManagedStoreError.unsupportedFetch(
                 entity: entity.name, reason: "the key path \(keyPath) is not an attribute to group by")
         }
-        return entity.persistentAttributes[slot].name
+        return entity.storedProperties[slot].name
     }
 }

@@ -84,7 +84,7 @@ extension ManagedObjectContext {
         checkQueue()
         let entity = try entity(for: T.self)
         func slot(_ name: String) throws -> Int {
-            guard let slot = entity.storedSlotByName[name], slot < entity.persistentAttributes.count else {
+            guard let slot = entity.storedSlotByName[name], entity.isAttributeSlot(slot) else {
                 let what =
                     entity.attribute(named: name)?.isTransient == true
                     ? "'\(name)' is a transient attribute, which the store does not hold"
@@ -100,7 +100,7 @@ extension ManagedObjectContext {
         for name in request.groupBy {
             let slot = try slot(name)
             columns.append(compiler.column(slot))
-            resultTypes.append(entity.persistentAttributes[slot].type)
+            resultTypes.append(entity.storedProperties[slot].type)
             isDouble.append(false)
         }
         /// An aggregate's SQL, and how its value reads: nil for an integer count, else the
@@ -114,7 +114,7 @@ extension ManagedObjectContext {
             case .min(let name), .max(let name):
                 let slot = try slot(name)
                 let function = if case .min = aggregate { "MIN" } else { "MAX" }
-                let type = entity.persistentAttributes[slot].type
+                let type = entity.storedProperties[slot].type
                 return ("\(function)(\(compiler.column(slot, ordering: true)))", type, type == .decimal)
             case .sum(let name), .average(let name):
                 let function = if case .sum = aggregate { "TOTAL" } else { "AVG" }
@@ -143,11 +143,12 @@ extension ManagedObjectContext {
             case .not(let inner): return "NOT (\(try havingSQL(inner)))"
             }
         }
-        var condition: String?
+        // In a hierarchy's table, the rows of the entity and its sub-entities.
+        var condition = entity.entityCondition(includingSubentities: true)
         var bound: [SQLiteValue] = []
         if let predicate = request.predicate {
             let (sql, values) = try compiler.whereClause(for: predicate)
-            (condition, bound) = ("(\(sql))", values)
+            (condition, bound) = ((condition.map { "\($0) AND " } ?? "") + "(\(sql))", values)
         }
         let whereClause = condition.map { " WHERE \($0)" } ?? ""
         var sql: String

@@ -66,6 +66,9 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// changes on top), as Core Data's `shouldRefreshRefetchedObjects`; by default they keep the
     /// values they have.
     public var shouldRefreshRefetchedObjects = false
+    /// Whether objects of the entity's sub-entities are fetched too, as Core Data's
+    /// `includesSubentities` (true by default): a fetch of `Vehicle` finds its `Car`s.
+    public var includesSubentities = true
     /// Relationships whose destinations are fetched with the results, in one query each, as
     /// Core Data's `relationshipKeyPathsForPrefetching`: a to-one's destination comes loaded
     /// (not a fault), and a to-many's members come with it, so that reading them needs no more

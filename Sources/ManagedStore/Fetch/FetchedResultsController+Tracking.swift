@@ -93,20 +93,20 @@ extension FetchedResultsController {
         }
         for key in [Key.insertedObjects, .deletedObjects] {
             if let objects = info[key.rawValue] as? Set<ManagedObject>,
-                objects.contains(where: { $0.entity === entity })
+                objects.contains(where: { $0.entity.isKindOf(entity: entity) })
             {
                 touched = true
             }
         }
         for key in [Key.updatedObjects, .refreshedObjects] {
             guard let objects = info[key.rawValue] as? Set<ManagedObject> else { continue }
-            for object in objects where object.entity === entity {
+            for object in objects where object.entity.isKindOf(entity: entity) {
                 refresh.updated.insert(object.objectID)
                 touched = true
             }
         }
         if let ids = info[Key.mergedInsertedObjectIDs.rawValue] as? Set<ManagedObjectID>,
-            ids.contains(where: { $0.entity === entity })
+            ids.contains(where: { $0.entity.isKindOf(entity: entity) })
         {
             touched = true
         }
@@ -120,7 +120,7 @@ extension FetchedResultsController {
         let info = notification.userInfo ?? [:]
         typealias Key = ManagedObjectContext.NotificationKey
         let touched = [Key.insertedObjectIDs, .updatedObjectIDs, .deletedObjectIDs].contains { key in
-            (info[key.rawValue] as? Set<ManagedObjectID>)?.contains { $0.entity === entity } ?? false
+            (info[key.rawValue] as? Set<ManagedObjectID>)?.contains { $0.entity.isKindOf(entity: entity) } ?? false
         }
         if touched { schedule(Refresh()) }
     }

@@ -43,7 +43,7 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
         case .destination(let relationship):
             if Self.readsObjectID(keyPath), let slot = relationship.slot { return .column(slot) }
             guard let slot = relationship.destination.slot(forKeyPath: keyPath),
-                slot < relationship.destination.persistentAttributes.count
+                relationship.destination.isAttributeSlot(slot)
             else {
                 throw compiler.unsupported(
                     "the key path of type \(type(of: keyPath)) is not an attribute of \(relationship.destination.name) (across \(relationship.name); one relationship deep is supported)"
@@ -53,7 +53,7 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
         case .member(let relationship):
             let destination = relationship.destination
             if Self.readsObjectID(keyPath) { return .expression(sql: "z.Z_PK", arguments: [], type: .objectID) }
-            guard let slot = destination.slot(forKeyPath: keyPath), slot < destination.persistentAttributes.count else {
+            guard let slot = destination.slot(forKeyPath: keyPath), destination.isAttributeSlot(slot) else {
                 throw compiler.unsupported(
                     "the key path of type \(type(of: keyPath)) is not an attribute of \(destination.name) (a member of \(relationship.name))"
                 )

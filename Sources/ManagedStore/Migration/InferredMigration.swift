@@ -65,6 +65,16 @@ struct InferredMigration {
             []
         var nullChecks: [(table: String, column: String, entity: String, property: String)] = []
         var matched = Set<String>()
+        if let hierarchy = model.entities.first(where: \.isInHierarchy)?.name
+            ?? stored.first(where: { $0.superentityName != nil })?.name
+        {
+            // A hierarchy shares one table: its migration would move columns between entities.
+            throw ManagedStoreError.cannotInferMapping(
+                url: url, entity: hierarchy, property: "",
+                reason:
+                    "the store or the model has entity inheritance, and ManagedStore does not infer a migration of a hierarchy's table yet"
+            )
+        }
         for entity in model.entities {
             // A renaming identifier names the old entity, and wins over a same-named one (a swap).
             let old =
@@ -81,8 +91,8 @@ struct InferredMigration {
             var usedColumns = Set<String>()
             for (slot, property) in entity.storedProperties.enumerated() {
                 let renaming =
-                    slot < entity.persistentAttributes.count
-                    ? entity.persistentAttributes[slot].renamingIdentifier
+                    entity.isAttributeSlot(slot)
+                    ? entity.storedProperties[slot].renamingIdentifier
                     : entity.relationshipsByName[property.name]?.renamingIdentifier
                 // The renaming identifier wins over a same-named column (a swap of two names).
                 let column = (renaming.flatMap { old.column(named: $0) } ?? old.column(named: property.name))
@@ -289,7 +299,7 @@ struct InferredMigration {
                 try connection.execute("DROP TABLE IF EXISTS \(SQLiteConnection.quote(name))")
                 try deleteKeyRow(name, on: connection)
             case .create(let entity):
-                try connection.execute(StoreSchema.createTableSQL(for: entity))
+                if let sql = StoreSchema.createTableSQL(for: entity) { try connection.execute(sql) }
                 let key = try connection.statement("INSERT OR REPLACE INTO Z_PRIMARYKEY (Z_ENT, Z_MAX) VALUES (?, 0)")
                 try key.bind(entity.name, 1)
                 try key.run()
@@ -371,7 +381,7 @@ struct InferredMigration {
         }
         let temporary = SQLiteConnection.quote("Z_MIGRATING_\(entity.name)")
         try connection.execute(
-            StoreSchema.createTableSQL(for: entity).replacingOccurrences(
+            (StoreSchema.createTableSQL(for: entity) ?? "").replacingOccurrences(
                 of: "CREATE TABLE \(table)", with: "CREATE TABLE \(temporary)"))
         var selected = ["Z_PK", "Z_OPT"]
         var arguments: [SQLiteValue] = []

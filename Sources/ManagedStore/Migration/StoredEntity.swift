@@ -16,6 +16,8 @@ struct StoredEntity: Sendable, Equatable {
     }
 
     var name: String
+    /// The entity it inherits from, for a sub-entity (its rows are in that hierarchy's table).
+    var superentityName: String?
     var columns: [Column]
     var uniquenessConstraints: [[String]]
     /// Facts without a column (to-many relationships): compared, but need no change to the
@@ -54,6 +56,11 @@ struct StoredEntity: Sendable, Equatable {
             }
             guard !entities.isEmpty else { return nil }
             let prefix = "\(entities[entities.count - 1].name)."
+            if line.hasPrefix("superentity \(prefix)") {
+                // superentity Car.Vehicle
+                entities[entities.count - 1].superentityName = String(line.dropFirst("superentity \(prefix)".count))
+                continue
+            }
             if line.hasPrefix("attribute ") {
                 // attribute Entity.name (type[, optional])
                 let body = line.dropFirst(10)

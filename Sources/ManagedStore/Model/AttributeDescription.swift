@@ -40,6 +40,9 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// Why a rule as given cannot apply to the attribute (``ManagedObjectModel/validate()``
     /// refuses the model).
     let ruleProblems: [String]
+    /// Whether its column may hold NULL although the attribute is not optional: an attribute of
+    /// a sub-entity, in the hierarchy's table, whose other entities' rows leave it empty.
+    var columnIsNullable = false
 
     /// An attribute named `name` of `type`.
     ///

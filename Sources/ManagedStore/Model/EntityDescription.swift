@@ -21,7 +21,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     public let name: String
     /// The class instantiated for this entity's objects.
     public let managedObjectClass: ManagedObject.Type
-    /// The attributes, in declaration order (transient ones too).
+    /// The attributes, in declaration order (transient ones too); a sub-entity's start with
+    /// those it inherits.
     public let attributes: [AttributeDescription]
     /// The attributes the store keeps (all but the transient ones), by slot: slot `i` below
     /// their count is `persistentAttributes[i]`.
@@ -32,8 +33,17 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     public let uniquenessConstraints: [[String]]
     /// Sets of attribute names the store indexes, to speed up fetches.
     public let indexes: [[String]]
-    /// The relationships, in declaration order.
+    /// The relationships, in declaration order; a sub-entity's start with those it inherits.
     public let relationships: [RelationshipDescription]
+    /// The entity this one inherits its properties from (Core Data's `superentity`): its
+    /// objects are in the superentity's table, and a fetch of the superentity finds them.
+    public let superentity: EntityDescription?
+    /// Whether objects of this entity itself cannot be made, only of its sub-entities (Core
+    /// Data's `isAbstract`).
+    public let isAbstract: Bool
+    /// The entities that name this one as their superentity in the model that resolved it
+    /// (Core Data's `subentities`). Set once, by that model.
+    nonisolated(unsafe) public private(set) var subentities: [EntityDescription] = []
     /// The entity's name in the previous model version, when it was renamed (Core Data's
     /// `renamingIdentifier`), so that a migration keeps its rows.
     public let renamingIdentifier: String?
@@ -49,6 +59,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// The to-one relationships whose inverse is ordered, each with a position column (in this
     /// order, after the to-ones' slots).
     nonisolated(unsafe) private(set) var positionColumns: [String] = []
+    /// For an entity with sub-entities: what a fetch of it selects, and where each entity's
+    /// slots are among those columns (see `subtreeSelection`). Set once, when resolved.
+    nonisolated(unsafe) private(set) var subtree: (columns: String, slotColumns: [ObjectIdentifier: [Int32]])?
     /// Whether a model has resolved the entity, which fixes its layout.
     nonisolated(unsafe) private(set) var isResolved = false
     /// The slot of each attribute and to-one relationship, by name (transient ones too).
@@ -84,7 +97,14 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// The values the transient attributes start with.
     let transientDefaults: [AttributeValue]
     /// The slots of the attributes that may not be nil.
-    let requiredSlots: [Int]
+    nonisolated(unsafe) private(set) var requiredSlots: [Int] = []
+    /// The slot of each of ``persistentAttributes`` (in a sub-entity, its own come after the
+    /// superentity's whole layout, so that an inherited property has the same slot in both).
+    nonisolated(unsafe) private(set) var attributeSlots: [Int] = []
+    /// The slots of the to-one relationships' keys.
+    nonisolated(unsafe) private(set) var toOneSlots: [Int] = []
+    /// The attribute at each stored slot (nil for a to-one's key or a position).
+    nonisolated(unsafe) private(set) var slotAttributes: [AttributeDescription?] = []
     /// The statements a save runs, made once per layout.
     nonisolated(unsafe) private(set) var insertSQL = ""
     /// Rows per multi-row INSERT, and that statement.
@@ -96,12 +116,18 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     let checkedDeleteSQL: String
     nonisolated(unsafe) private(set) var selectByKeySQL = ""
     /// The slots of the derived attributes, and the statement that reads their values by key.
-    let derivedSlots: [Int]
-    let selectDerivedSQL: String
+    nonisolated(unsafe) private(set) var derivedSlots: [Int] = []
+    nonisolated(unsafe) private(set) var selectDerivedSQL = ""
 
     /// Makes an entity. Names must be unique; constraints and indexes must name attributes.
+    ///
+    /// A sub-entity names its `superentity` (made first, and in the same model): it inherits
+    /// its attributes, relationships and uniqueness constraints, adds its own, and its class
+    /// must be a subclass of the superentity's. An abstract entity (`isAbstract`) has objects
+    /// only through its sub-entities.
     public init(
-        name: String, managedObjectClass: ManagedObject.Type, attributes: [AttributeDescription],
+        name: String, managedObjectClass: ManagedObject.Type, superentity: EntityDescription? = nil,
+        isAbstract: Bool = false, attributes: [AttributeDescription],
         relationships: [RelationshipDescription] = [],
         uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], renamingIdentifier: String? = nil
     ) {
@@ -109,6 +135,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         precondition(
             !attributes.contains { $0.type == .objectID },
             "ManagedStore: entity \(name) declares an .objectID attribute; declare a RelationshipDescription instead")
+        let attributes = (superentity?.attributes ?? []) + attributes
+        let relationships = (superentity?.relationships ?? []) + relationships
+        let uniquenessConstraints = (superentity?.uniquenessConstraints ?? []) + uniquenessConstraints
         let persistent = attributes.filter { !$0.isTransient }
         let transient = attributes.filter(\.isTransient)
         var slots: [String: Int] = [:]
@@ -141,6 +170,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         }
         self.name = name
         self.managedObjectClass = managedObjectClass
+        self.superentity = superentity
+        self.isAbstract = isAbstract
         self.attributes = attributes
         self.persistentAttributes = persistent
         self.transientAttributes = transient
@@ -150,15 +181,11 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         let emptyTable = StorageSlotTable(keys: [], slots: [])
         self.storageSlotTable = Atomic(Unmanaged.passUnretained(emptyTable))
         self.storageKeyPaths = Locked(([], [emptyTable]))
-        let table = SQLiteConnection.quote(name)
+        // A hierarchy is one table, its root's (Core Data's layout).
+        let table = superentity?.quotedTable ?? SQLiteConnection.quote(name)
         self.quotedTable = table
-        self.requiredSlots = persistent.indices.filter { !persistent[$0].isOptional }
         self.deleteSQL = "DELETE FROM \(table) WHERE Z_PK = ?"
         self.checkedDeleteSQL = deleteSQL + " AND Z_OPT = ?"
-        let derivedSlots = persistent.indices.filter { persistent[$0].derivation != nil }
-        self.derivedSlots = derivedSlots
-        self.selectDerivedSQL =
-            "SELECT \(derivedSlots.map { SQLiteConnection.quote(persistent[$0].name) }.joined(separator: ", ")) FROM \(table) WHERE Z_PK = ?"
         layOut(positionColumns: [])
         Immortal.keep(self)
     }
@@ -167,12 +194,28 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// keys, then a position column per to-one in `positionColumns`), the slots by name, and
     /// the statements a save and a fetch run.
     private func layOut(positionColumns: [String]) {
+        let inherited = superentity?.storedProperties ?? []
+        let ownAttributes = persistentAttributes.dropFirst(superentity?.persistentAttributes.count ?? 0)
         let stored =
-            persistentAttributes
-            + relationships.filter { !$0.isToMany }.map {
+            inherited + ownAttributes
+            + relationships.dropFirst(superentity?.relationships.count ?? 0).filter { !$0.isToMany }.map {
                 AttributeDescription(name: $0.name, type: .objectID, isOptional: true)
             }
             + positionColumns.map(AttributeDescription.init(positionColumnOf:))
+        attributeSlots =
+            (superentity?.attributeSlots ?? [])
+            + ownAttributes.indices.map { inherited.count + $0 - ownAttributes.startIndex }
+        slotAttributes = Array(repeating: nil, count: stored.count)
+        for (index, slot) in attributeSlots.enumerated() { slotAttributes[slot] = persistentAttributes[index] }
+        requiredSlots = attributeSlots.indices.filter { !persistentAttributes[$0].isOptional }.map {
+            attributeSlots[$0]
+        }
+        derivedSlots = attributeSlots.indices.filter { persistentAttributes[$0].derivation != nil }.map {
+            attributeSlots[$0]
+        }
+        selectDerivedSQL =
+            "SELECT \(derivedSlots.map { SQLiteConnection.quote(stored[$0].name) }.joined(separator: ", ")) FROM \(quotedTable) WHERE Z_PK = ?"
+        toOneSlots = stored.indices.filter { stored[$0].type == .objectID }
         var slots: [String: Int] = [:]
         for (slot, property) in (stored + transientAttributes).enumerated() { slots[property.name] = slot }
         self.positionColumns = positionColumns
@@ -186,29 +229,45 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         self.quotedColumns = quotedColumns
         selectColumns = columns
         defaultValues = stored.map(\.defaultValue)
-        let rowPlaceholders = "(\(Array(repeating: "?", count: stored.count + 2).joined(separator: ", ")))"
-        insertSQL = "INSERT INTO \(quotedTable) (\(columns)) VALUES \(rowPlaceholders)"
+        // A row of a hierarchy's table names its entity (Core Data's Z_ENT), a constant here.
+        let entityColumn = isInHierarchy ? ", Z_ENT" : ""
+        let entityValue = isInHierarchy ? ", \(entityLiteral)" : ""
+        let rowPlaceholders =
+            "(\(Array(repeating: "?", count: stored.count + 2).joined(separator: ", "))\(entityValue))"
+        let insertColumns = columns + entityColumn
+        insertSQL = "INSERT INTO \(quotedTable) (\(insertColumns)) VALUES \(rowPlaceholders)"
         // Up to 50 rows a statement, within SQLite's limit on parameters.
         let batchRows = max(1, min(50, 30_000 / (stored.count + 2)))
         insertBatchRows = batchRows
         batchInsertSQL =
-            "INSERT INTO \(quotedTable) (\(columns)) VALUES "
+            "INSERT INTO \(quotedTable) (\(insertColumns)) VALUES "
             + Array(repeating: rowPlaceholders, count: batchRows).joined(separator: ", ")
         updateSQL = "UPDATE \(quotedTable) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
         checkedUpdateSQL = updateSQL + " AND Z_OPT = ?"
         selectByKeySQL = "SELECT \(columns) FROM \(quotedTable) WHERE Z_PK = ?"
     }
 
-    /// Gives the entity the position columns a model's ordered relationships need (`toOnes`:
-    /// the to-ones whose inverse is ordered), before the model resolves it. Nil when that is
-    /// done or needs nothing; a problem when another model has already fixed a different layout.
-    func requirePositionColumns(_ toOnes: [String]) -> String? {
-        let wanted = relationships.filter { !$0.isToMany && toOnes.contains($0.name) }.map(\.name)
-        if wanted == positionColumns { return nil }
-        guard !isResolved else {
-            return
-                "entity \(name) is also in another model, where \(positionColumns.isEmpty ? "none of its to-ones is the inverse of an ordered relationship" : "the inverse of its \(positionColumns.joined(separator: ", ")) is ordered"), and its table cannot fit both (make an EntityDescription per model version)"
+    /// Lays the entity out for a model, before the model resolves it: the position columns its
+    /// ordered relationships need (`toOnes`: its to-ones whose inverse is ordered) and its
+    /// sub-entities in that model. Nil when done or already so; a problem when another model
+    /// has fixed a different layout. A superentity is laid out before its sub-entities.
+    func requireLayout(positionsFor toOnes: [String], subentities: [EntityDescription]) -> String? {
+        let inheritedCount = superentity?.relationships.count ?? 0
+        let wanted = relationships.dropFirst(inheritedCount).filter { !$0.isToMany && toOnes.contains($0.name) }.map(
+            \.name)
+        let sameSubentities = subentities.map(ObjectIdentifier.init) == self.subentities.map(ObjectIdentifier.init)
+        if isResolved {
+            if wanted != positionColumns {
+                return
+                    "entity \(name) is also in another model, where \(positionColumns.isEmpty ? "none of its to-ones is the inverse of an ordered relationship" : "the inverse of its \(positionColumns.joined(separator: ", ")) is ordered"), and its table cannot fit both (make an EntityDescription per model version)"
+            }
+            if !sameSubentities {
+                return
+                    "entity \(name) is also in another model, with the sub-entities \(self.subentities.map(\.name)), and its table cannot fit both (make an EntityDescription per model version)"
+            }
+            return nil
         }
+        self.subentities = subentities
         layOut(positionColumns: wanted)
         return nil
     }
@@ -224,9 +283,15 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         slotByName[name].flatMap(attribute(atSlot:))
     }
 
+    /// Whether `slot` holds a persistent attribute (not a to-one's key, a position, or a
+    /// transient attribute).
+    func isAttributeSlot(_ slot: Int) -> Bool {
+        slot >= 0 && slot < slotAttributes.count && slotAttributes[slot] != nil
+    }
+
     /// The attribute at `slot` (a persistent or transient one), nil for a to-one's slot.
     func attribute(atSlot slot: Int) -> AttributeDescription? {
-        if slot < persistentAttributes.count { return persistentAttributes[slot] }
+        if slot < slotAttributes.count { return slotAttributes[slot] }
         let transient = slot - storedProperties.count
         return transient >= 0 && transient < transientAttributes.count ? transientAttributes[transient] : nil
     }
@@ -269,18 +334,22 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// A line-per-fact description used to tell whether a store fits a model.
     var schemaLines: [String] {
         var lines = ["entity \(name)"]
-        lines += persistentAttributes.map {
+        // A sub-entity records what it adds to its superentity (whose lines record the rest).
+        if let superentity { lines.append("superentity \(name).\(superentity.name)") }
+        lines += persistentAttributes.dropFirst(superentity?.persistentAttributes.count ?? 0).map {
             "attribute \(name).\($0.name) (\($0.type.rawValue)\($0.isOptional ? ", optional" : "")"
                 + ($0.derivation.map { ", derived \($0)" } ?? "") + ")"
         }
         lines += positionColumns.map { "attribute \(name).Z_FOK_\($0) (integer64, optional)" }
-        lines += relationships.map { relationship in
+        lines += relationships.dropFirst(superentity?.relationships.count ?? 0).map { relationship in
             relationship.schemaLine(
                 entity: name,
                 manyToManyInverse: resolvedRelationship(named: relationship.name)?.isManyToMany == true
                     ? relationship.inverseName : nil)
         }
-        lines += uniquenessConstraints.map { "uniqueness constraint \(name)(\($0.joined(separator: ", ")))" }
+        lines += uniquenessConstraints.dropFirst(superentity?.uniquenessConstraints.count ?? 0).map {
+            "uniqueness constraint \(name)(\($0.joined(separator: ", ")))"
+        }
         return lines
     }
 
@@ -301,7 +370,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
                     )
                 }
                 precondition(
-                    inverse.destinationEntityName == name && inverse.inverseName == relationship.name,
+                    model[inverse.destinationEntityName].map { isKindOf(entity: $0) } == true
+                        && inverse.inverseName == relationship.name,
                     "ManagedStore: \(name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse"
                 )
             }
@@ -325,17 +395,18 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
                     join: inverse.flatMap { inverse in
                         relationship.isToMany && inverse.isToMany
                             ? JoinTable(
-                                entity: name, relationship: relationship.name, inverseEntity: destination.name,
+                                entity: declaringEntity(of: relationship.name).name, relationship: relationship.name,
+                                inverseEntity: destination.declaringEntity(of: inverse.name).name,
                                 inverse: inverse.name) : nil
                     },
-                    positionSlot: positionColumns.contains(relationship.name)
-                        ? slotByName["Z_FOK_\(relationship.name)"] : nil,
+                    positionSlot: relationship.isToMany ? nil : slotByName["Z_FOK_\(relationship.name)"],
                     memberPositionSlot: relationship.isOrdered
                         ? inverse.flatMap { destination.slotByName["Z_FOK_\($0.name)"] } : nil))
         }
         slotDestinations = destinations
         resolvedRelationships = resolved
         isResolved = true
+        if !subentities.isEmpty { subtree = subtreeSelection }
         validatesRelationships = relationships.contains {
             $0.isToMany ? (!$0.isOptional || $0.minCount > 0 || $0.maxCount > 0) : !$0.isOptional
         }

@@ -46,7 +46,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         var problems = Self.relationshipProblems(of: entities, in: byName)
         // A relationship that names what the model does not have is not resolved: the model is
         // refused (validate()) before any store or object uses it.
-        if problems.isEmpty { problems += Self.layOutPositions(of: entities, in: byName) }
+        if problems.isEmpty { problems += Self.layOut(entities, in: byName) }
         let resolvable = problems.isEmpty
         for entity in entities {
             problems += entity.attributes.flatMap { $0.ruleProblems.map { "\(entity.name): \($0)" } }
@@ -129,32 +129,102 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     public var description: String { entities.map(\.description).joined(separator: "\n") }
 
-    /// Gives each entity the position columns of the ordered relationships whose members it
-    /// holds (before any entity is resolved); returns what cannot be laid out: an ordered
-    /// many-to-many, or an entity another model laid out otherwise.
-    static func layOutPositions(
-        of entities: [EntityDescription], in byName: [String: EntityDescription]
-    ) -> [String] {
-        var problems: [String] = []
-        var toOnes: [String: [String]] = [:]
+    /// Lays each entity out for this model before any is resolved: its sub-entities, and the
+    /// position columns of the ordered relationships whose members it holds. Returns what
+    /// cannot be laid out: a superentity the model lacks, a class that is not its
+    /// superentity's subclass, a property two entities of one table declare, a derived
+    /// attribute in a hierarchy, an ordered many-to-many, an entity another model laid out
+    /// otherwise.
+    static func layOut(_ entities: [EntityDescription], in byName: [String: EntityDescription]) -> [String] {
+        var problems = hierarchyProblems(of: entities, in: byName)
+        guard problems.isEmpty else { return problems }
+        var toOnes: [ObjectIdentifier: [String]] = [:]
         for entity in entities {
-            for relationship in entity.relationships where relationship.isOrdered {
+            for relationship in entity.relationships.dropFirst(entity.superentity?.relationships.count ?? 0)
+            where relationship.isOrdered {
                 guard let inverseName = relationship.inverseName,
-                    let inverse = byName[relationship.destinationEntityName]?.relationship(named: inverseName)
+                    let destination = byName[relationship.destinationEntityName],
+                    let inverse = destination.relationship(named: inverseName)
                 else { continue }
                 if inverse.isToMany {
                     problems.append(
                         "\(entity.name).\(relationship.name) is ordered and many-to-many, which ManagedStore does not keep (an ordered relationship's inverse must be to-one)"
                     )
                 } else {
-                    toOnes[relationship.destinationEntityName, default: []].append(inverseName)
+                    toOnes[ObjectIdentifier(destination.declaringEntity(of: inverseName)), default: []].append(
+                        inverseName)
                 }
             }
         }
-        for entity in entities {
-            if let problem = entity.requirePositionColumns(toOnes[entity.name] ?? []) { problems.append(problem) }
+        let depth = { (entity: EntityDescription) -> Int in
+            var count = 0
+            var current = entity.superentity
+            while let parent = current { (count, current) = (count + 1, parent.superentity) }
+            return count
+        }
+        for entity in entities.enumerated().sorted(by: {
+            (depth($0.element), $0.offset) < (depth($1.element), $1.offset)
+        })
+        .map(\.element) {
+            let subentities = entities.filter { $0.superentity === entity }
+            if let problem = entity.requireLayout(
+                positionsFor: toOnes[ObjectIdentifier(entity)] ?? [], subentities: subentities)
+            {
+                problems.append(problem)
+            }
         }
         return problems
+    }
+
+    /// What is wrong with the model's hierarchies (see ``layOut(_:in:)``).
+    static func hierarchyProblems(of entities: [EntityDescription], in byName: [String: EntityDescription]) -> [String]
+    {
+        var problems: [String] = []
+        var tables: [String: [String: String]] = [:]  // root name: property name: entity declaring it
+        for entity in entities {
+            if let superentity = entity.superentity {
+                if byName[superentity.name] !== superentity {
+                    problems.append(
+                        "entity \(entity.name) has the superentity \(superentity.name), which the model does not have")
+                }
+                if !isSubclass(entity.managedObjectClass, of: superentity.managedObjectClass) {
+                    problems.append(
+                        "entity \(entity.name)'s class \(entity.managedObjectClass) is not a subclass of \(superentity.managedObjectClass), the class of its superentity \(superentity.name)"
+                    )
+                }
+            }
+            guard entity.isInHierarchyOf(entities) else { continue }
+            if let derived = entity.persistentAttributes.first(where: { $0.derivationExpression != nil }) {
+                problems.append(
+                    "\(entity.name).\(derived.name) is derived, and ManagedStore does not derive attributes of an entity with a superentity or sub-entities"
+                )
+            }
+            let root = entity.hierarchyRoot.name
+            let own =
+                entity.persistentAttributes.dropFirst(entity.superentity?.persistentAttributes.count ?? 0).map(\.name)
+                + entity.relationships.dropFirst(entity.superentity?.relationships.count ?? 0).filter { !$0.isToMany }
+                .map(\.name)
+            for name in own {
+                if let other = tables[root]?[name] {
+                    problems.append(
+                        "\(entity.name).\(name) and \(other).\(name) would be one column of table \(root), which holds both entities' rows; give one another name"
+                    )
+                } else {
+                    tables[root, default: [:]][name] = entity.name
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Whether `type` is `base` or a subclass of it.
+    static func isSubclass(_ type: AnyClass, of base: AnyClass) -> Bool {
+        var current: AnyClass? = type
+        while let cls = current {
+            if ObjectIdentifier(cls) == ObjectIdentifier(base) { return true }
+            current = _getSuperclass(cls)
+        }
+        return false
     }
 
     /// What is wrong between the relationships and the entities they name: a destination the
@@ -179,7 +249,9 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
                     )
                     continue
                 }
-                if inverse.destinationEntityName != entity.name || inverse.inverseName != relationship.name {
+                if byName[inverse.destinationEntityName].map({ entity.isKindOf(entity: $0) }) != true
+                    || inverse.inverseName != relationship.name
+                {
                     problems.append(
                         "\(entity.name).\(relationship.name) and \(destination.name).\(inverseName) are not each other's inverse"
                     )

@@ -135,7 +135,7 @@ extension EntityDescription {
                 hops.append((destinations[depth], read))
             }
             let end = hops[hops.count - 1]
-            if end.slot < end.destination.persistentAttributes.count { return hops }
+            if end.destination.isAttributeSlot(end.slot) { return hops }
             // The last probe read a to-one: follow it one step further.
             guard let further = end.destination.slotDestinations[end.slot] else { return nil }
             next = further

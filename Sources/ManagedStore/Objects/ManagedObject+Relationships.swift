@@ -151,16 +151,15 @@ extension ManagedObject {
             "ManagedStore: \(object.objectID) belongs to another context than \(objectID) (relationship '\(relationship.name)')"
         )
         precondition(
-            object.entity === relationship.destination,
+            object.entity.isKindOf(entity: relationship.destination),
             "ManagedStore: \(object.objectID) is not a \(relationship.destination.name) (relationship '\(relationship.name)')"
         )
     }
 
     /// Whether a to-one key names an object that has no row yet (a temporary ID).
     final var referencesTemporaryID: Bool {
-        let first = entity.persistentAttributes.count
-        guard values.count > first else { return false }
-        for slot in first..<values.count {
+        guard values.count >= entity.storedProperties.count else { return false }
+        for slot in entity.toOneSlots {
             if case .object(let id) = values[slot], id.isTemporaryID { return true }
         }
         return false

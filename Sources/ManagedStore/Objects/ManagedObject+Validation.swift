@@ -14,9 +14,9 @@ extension ManagedObject {
                 failures += ValidationFailure.failures(from: error, of: objectID, attribute: attribute.name)
             }
         }
-        let attributes = entity.persistentAttributes
-        for slot in attributes.indices where attributes[slot].derivation == nil {
-            check(values[slot], attributes[slot])
+        for (slot, attribute) in zip(entity.attributeSlots, entity.persistentAttributes)
+        where attribute.derivation == nil {
+            check(values[slot], attribute)
         }
         for (index, attribute) in entity.transientAttributes.enumerated() { check(transientValues[index], attribute) }
         if entity.validatesRelationships { collectRelationshipFailures(into: &failures) }

@@ -85,7 +85,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     public var description: String { uriRepresentation().absoluteString }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.packed == rhs.packed && lhs.unownedEntity === rhs.unownedEntity
+        // A hierarchy's entities share one table and its keys: a to-one to a superentity reads
+        // the key of a sub-entity's row as an ID of the superentity, which is the same object.
+        lhs.packed == rhs.packed
+            && (lhs.unownedEntity === rhs.unownedEntity
+                || (!lhs.isTemporaryID && lhs.unownedEntity.hierarchyRoot === rhs.unownedEntity.hierarchyRoot))
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -24,7 +24,10 @@ extension SQLiteStore {
         }
         let valuesSQL = query.selectSQL(columns: terms)
         precondition(valuesSQL.hasPrefix("SELECT "), "ManagedStore: unexpected SELECT form \(valuesSQL)")
-        let sql = "SELECT Z_PK, " + valuesSQL.dropFirst("SELECT ".count)
+        // With its sub-entities, each row's Z_ENT too, so that each ID names its row's entity.
+        let mixed = query.selectsSubentities
+        let first: Int32 = mixed ? 2 : 1
+        let sql = (mixed ? "SELECT Z_PK, Z_ENT, " : "SELECT Z_PK, ") + valuesSQL.dropFirst("SELECT ".count)
         let decodings = keys.map { $0.decoding(in: entity) }
         return try read(in: generation) { connection in
             let statement = try connection.statement(sql)
@@ -34,10 +37,11 @@ extension SQLiteStore {
             }
             var rows: [KeyedRow] = []
             while try statement.step() {
-                let id = ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0))
+                let rowEntity = mixed ? entity.descendant(named: statement.text(1)) ?? entity : entity
+                let id = ManagedObjectID(entity: rowEntity, store: persistentStore, primaryKey: statement.int64(0))
                 let keys = decodings.enumerated().map { column, decoding in
                     statement.attributeValue(
-                        Int32(column + 1), type: decoding.type, destination: decoding.destination,
+                        Int32(column) + first, type: decoding.type, destination: decoding.destination,
                         store: persistentStore)
                 }
                 rows.append(KeyedRow(id: id, keys: keys))

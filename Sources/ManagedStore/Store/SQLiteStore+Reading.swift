@@ -10,6 +10,10 @@ extension SQLiteStore {
                 try statement.bind(argument, Int32(index + 1))
             }
             var rows: [RowSnapshot] = []
+            if query.selectsSubentities {
+                while try statement.step() { rows.append(row(fromSubtreeOf: query.entity, statement)) }
+                return rows
+            }
             while try statement.step() {
                 rows.append(row(from: statement, entity: query.entity))
             }
@@ -60,13 +64,54 @@ extension SQLiteStore {
         return try read(in: generation) { connection in try row(for: id, on: connection) }
     }
 
+    /// The entity whose row `id`'s key is in its hierarchy's table: `id.entity` or one of its
+    /// sub-entities; nil when there is no such row.
+    func entity(ofRow id: ManagedObjectID, in generation: QueryGeneration? = nil) throws -> EntityDescription? {
+        guard id.persistentStore === persistentStore, id.entity.isInHierarchy else { return id.entity }
+        return try read(in: generation) { connection in
+            let statement = try connection.statement("SELECT Z_ENT FROM \(id.entity.quotedTable) WHERE Z_PK = ?")
+            defer { statement.reset() }
+            try statement.bind(id.key, 1)
+            guard try statement.step() else { return nil }
+            return id.entity.descendant(named: statement.text(0))
+        }
+    }
+
     func row(for id: ManagedObjectID, on connection: SQLiteConnection) throws -> RowSnapshot? {
         let entity = id.entity
+        if let subtree = entity.subtree {
+            // Perhaps a sub-entity's row: read with their columns, as the entity it names.
+            let statement = try connection.statement(
+                "SELECT \(subtree.columns) FROM \(entity.quotedTable) WHERE Z_PK = ?")
+            defer { statement.reset() }
+            try statement.bind(id.key, 1)
+            guard try statement.step() else { return nil }
+            return row(fromSubtreeOf: entity, statement)
+        }
         let statement = try connection.statement(entity.selectByKeySQL)
         defer { statement.reset() }
         try statement.bind(id.key, 1)
         guard try statement.step() else { return nil }
         return row(from: statement, entity: entity)
+    }
+
+    /// A row of `entity`'s table selected with its sub-entities' columns (see
+    /// `EntityDescription.subtree`): the object of the entity its `Z_ENT` names.
+    func row(fromSubtreeOf entity: EntityDescription, _ statement: SQLiteStatement) -> RowSnapshot {
+        let name = statement.text(2)
+        let concrete = entity.descendant(named: name) ?? entity
+        let columns = entity.subtree!.slotColumns[ObjectIdentifier(concrete)]!
+        var values: [AttributeValue] = []
+        values.reserveCapacity(columns.count)
+        for (slot, column) in columns.enumerated() {
+            values.append(
+                statement.attributeValue(
+                    column, type: concrete.storedProperties[slot].type, destination: concrete.slotDestinations[slot],
+                    store: persistentStore))
+        }
+        return RowSnapshot(
+            id: ManagedObjectID(entity: concrete, store: persistentStore, primaryKey: statement.int64(0)),
+            version: statement.int64(1), values: values)
     }
 
     func row(from statement: SQLiteStatement, entity: EntityDescription) -> RowSnapshot {

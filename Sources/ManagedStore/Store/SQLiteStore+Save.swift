@@ -86,7 +86,7 @@ struct SaveTransaction {
             var values = row.values
             for (column, slot) in entity.derivedSlots.enumerated() {
                 values[slot] = statement.attributeValue(
-                    Int32(column), type: entity.persistentAttributes[slot].type, destination: nil,
+                    Int32(column), type: entity.storedProperties[slot].type, destination: nil,
                     store: store.persistentStore)
             }
             row = RowSnapshot(id: row.id, version: row.version, values: values)

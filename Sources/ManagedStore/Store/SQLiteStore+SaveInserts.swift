@@ -171,7 +171,11 @@ extension SaveTransaction {
     /// The first uniqueness constraint that `values` break, and the row they break it with.
     func conflictingRow(for values: [AttributeValue], entity: EntityDescription) throws -> ([String], RowSnapshot)? {
         for constraint in entity.uniquenessConstraints {
-            let condition = constraint.map { "\(SQLiteConnection.quote($0)) IS ?" }.joined(separator: " AND ")
+            // In a hierarchy's table, only a row of the same entity can be merged with; a row of
+            // another entity that breaks an inherited constraint leaves SQLite's error.
+            let condition =
+                constraint.map { "\(SQLiteConnection.quote($0)) IS ?" }.joined(separator: " AND ")
+                + (entity.isInHierarchy ? " AND Z_ENT = \(entity.entityLiteral)" : "")
             let statement = try connection.statement(
                 "SELECT \(entity.selectColumns) FROM \(entity.quotedTable) WHERE \(condition) LIMIT 1")
             defer { statement.reset() }

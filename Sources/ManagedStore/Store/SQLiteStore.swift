@@ -172,7 +172,8 @@ final class SQLiteStore: Sendable {
 
     // MARK: Primary keys
 
-    /// Reserves `count` primary keys of `entity` inside the current write transaction.
+    /// Reserves `count` primary keys of `entity` inside the current write transaction (a
+    /// hierarchy's entities share its root's keys, as they share its table).
     func reservePrimaryKeys(
         _ count: Int, for entity: EntityDescription, on connection: SQLiteConnection
     ) throws -> ClosedRange<Int64> {
@@ -180,7 +181,7 @@ final class SQLiteStore: Sendable {
             "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
         defer { statement.reset() }
         try statement.bind(Int64(count), 1)
-        try statement.bind(entity.name, 2)
+        try statement.bind(entity.hierarchyRoot.name, 2)
         guard try statement.step() else {
             throw SQLiteError(
                 resultCode: SQLITE_CORRUPT,

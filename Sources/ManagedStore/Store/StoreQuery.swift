@@ -8,9 +8,26 @@ struct StoreQuery: Sendable {
     var orderBy: String?
     var limit = 0
     var offset = 0
+    /// Whether the rows of the entity's sub-entities are selected too (Core Data's
+    /// `includesSubentities`, true by default).
+    var includesSubentities = true
 
+    /// The WHERE condition: ``whereClause``, and in a hierarchy's table the entities' `Z_ENT`.
+    var rowCondition: String? {
+        switch (whereClause, entity.entityCondition(includingSubentities: includesSubentities)) {
+        case (let clause?, let condition?): "\(condition) AND (\(clause))"
+        case (let clause?, nil), (nil, let clause?): clause
+        case (nil, nil): nil
+        }
+    }
+
+    /// Whether the rows selected may be of several entities, each row then naming its own.
+    var selectsSubentities: Bool { includesSubentities && entity.subtree != nil }
+
+    /// Selects whole rows: the entity's columns, or with its sub-entities, `Z_ENT` and theirs.
     func selectSQL() -> String {
-        "SELECT \(entity.selectColumns) FROM \(entity.quotedTable)" + clauses(ordered: true)
+        let columns = selectsSubentities ? entity.subtree!.columns : entity.selectColumns
+        return "SELECT \(columns) FROM \(entity.quotedTable)" + clauses(ordered: true)
     }
 
     /// Selects only the attributes in `slots`, in that order (with no slots, the constant 1,
@@ -39,7 +56,7 @@ struct StoreQuery: Sendable {
 
     private func clauses(ordered: Bool) -> String {
         var sql = ""
-        if let whereClause { sql += " WHERE \(whereClause)" }
+        if let condition = rowCondition { sql += " WHERE \(condition)" }
         guard ordered else { return sql }
         if let orderBy { sql += " ORDER BY \(orderBy)" }
         if limit > 0 || offset > 0 { sql += " LIMIT \(limit > 0 ? limit : -1)" }

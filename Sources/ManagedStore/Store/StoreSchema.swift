@@ -103,7 +103,12 @@ enum StoreSchema {
             try metadata.bind(model.schemaLines.joined(separator: "\n"), 3)
             try metadata.run()
             for entity in model.entities {
-                try connection.execute(createTableSQL(for: entity))
+                if let sql = createTableSQL(for: entity) { try connection.execute(sql) }
+                if entity.superentity == nil && entity.isInHierarchy {
+                    try connection.execute(
+                        "CREATE INDEX \(SQLiteConnection.quote("\(entity.name)_Z_ENT")) ON \(entity.quotedTable) (Z_ENT)"
+                    )
+                }
                 try createUniquenessIndexes(of: entity, on: connection, url: nil)
                 let key = try connection.statement("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_MAX) VALUES (?, 0)")
                 try key.bind(entity.name, 1)
@@ -119,30 +124,41 @@ enum StoreSchema {
         return identifier
     }
 
-    static func createTableSQL(for entity: EntityDescription) -> String {
+    /// The table of `entity`, or of its hierarchy when it is a root with sub-entities (a
+    /// column per property of any of them, and `Z_ENT`); nil for a sub-entity, whose rows are in
+    /// its root's table.
+    static func createTableSQL(for entity: EntityDescription) -> String? {
+        guard entity.superentity == nil else { return nil }
         var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_OPT INTEGER NOT NULL"]
-        for attribute in entity.storedProperties {
+        for attribute in entity.tableColumns {
             columns.append(columnSQL(attribute))
         }
+        if entity.isInHierarchy { columns.append("Z_ENT TEXT NOT NULL") }
         return "CREATE TABLE \(entity.quotedTable) (\(columns.joined(separator: ", ")))"
     }
 
     /// A column's definition: a to-one relationship's key may be NULL whatever the
     /// relationship's optionality, which a save validates (as in Core Data).
     static func columnSQL(_ attribute: AttributeDescription) -> String {
-        "\(SQLiteConnection.quote(attribute.name)) \(attribute.type.sqlType)\(attribute.isOptional ? "" : " NOT NULL")"
+        "\(SQLiteConnection.quote(attribute.name)) \(attribute.type.sqlType)\(attribute.isOptional || attribute.columnIsNullable ? "" : " NOT NULL")"
     }
 
     /// Makes the unique indexes that enforce `entity`'s uniqueness constraints, unless they
     /// exist. During a migration (`url` given), stored rows that break a constraint refuse it.
     static func createUniquenessIndexes(of entity: EntityDescription, on connection: SQLiteConnection, url: URL?) throws
     {
-        for (index, constraint) in entity.uniquenessConstraints.enumerated() {
+        // A sub-entity's own constraints hold among its rows (and its sub-entities'); those it
+        // inherits are its superentity's indexes.
+        let inherited = entity.superentity?.uniquenessConstraints.count ?? 0
+        let rows =
+            entity.superentity == nil
+            ? "" : entity.entityCondition(includingSubentities: true).map { " WHERE \($0)" } ?? ""
+        for (index, constraint) in entity.uniquenessConstraints.enumerated() where index >= inherited {
             let columns = constraint.map(SQLiteConnection.quote).joined(separator: ", ")
             let name = SQLiteConnection.quote("\(entity.name)_unique_\(index)")
             do {
                 try connection.execute(
-                    "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))")
+                    "CREATE UNIQUE INDEX IF NOT EXISTS \(name) ON \(entity.quotedTable) (\(columns))\(rows)")
             } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode && url != nil {
                 throw ManagedStoreError.cannotInferMapping(
                     url: url!, entity: entity.name, property: constraint.joined(separator: ", "),
