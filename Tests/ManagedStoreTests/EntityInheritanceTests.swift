@@ -7,6 +7,7 @@ class Vehicle: ManagedObject {
     @Attribute var name: String
     @Attribute var wheels: Int16
     @Relationship var owner: Driver?
+    @Relationship var routes: Set<Route>
 }
 
 class Car: Vehicle {
@@ -28,6 +29,11 @@ final class Driver: ManagedObject {
     @Relationship var favourite: Vehicle?
 }
 
+final class Route: ManagedObject {
+    @Attribute var code: String
+    @Relationship var vehicles: Set<Vehicle>
+}
+
 final class Depot: ManagedObject {
     @Attribute var city: String
     @Relationship var lorries: Set<Lorry>
@@ -41,7 +47,10 @@ enum FleetModel {
             AttributeDescription(name: "name", type: .string),
             AttributeDescription(name: "wheels", type: .integer16, defaultValue: .integer(4)),
         ],
-        relationships: [.toOne("owner", destination: "Driver", inverse: "vehicles")],
+        relationships: [
+            .toOne("owner", destination: "Driver", inverse: "vehicles"),
+            .toMany("routes", destination: "Route", inverse: "vehicles"),
+        ],
         uniquenessConstraints: [["name"]])
     static let car = EntityDescription(
         name: "Car", managedObjectClass: Car.self, superentity: vehicle,
@@ -53,6 +62,23 @@ enum FleetModel {
         name: "Lorry", managedObjectClass: Lorry.self, superentity: vehicle,
         attributes: [AttributeDescription(name: "payload", type: .double)],
         relationships: [.toOne("depot", destination: "Depot", inverse: "lorries")])
+    /// A new vehicle of `kind` (Car, Roadster or Lorry), its own mandatory attributes set.
+    static func make(_ kind: String, in context: ManagedObjectContext) -> Vehicle {
+        switch kind {
+        case "Car":
+            let car = Car(context: context)
+            car.seats = 5
+            return car
+        case "Roadster":
+            let roadster = Roadster(context: context)
+            (roadster.seats, roadster.topSpeed) = (2, 200)
+            return roadster
+        default:
+            let lorry = Lorry(context: context)
+            lorry.payload = 3.5
+            return lorry
+        }
+    }
     static let model = ManagedObjectModel(entities: [
         vehicle, car, roadster, lorry,
         EntityDescription(
@@ -62,6 +88,10 @@ enum FleetModel {
                 .toMany("vehicles", destination: "Vehicle", inverse: "owner", deleteRule: .cascade),
                 .toOne("favourite", destination: "Vehicle", inverse: nil),
             ]),
+        EntityDescription(
+            name: "Route", managedObjectClass: Route.self,
+            attributes: [AttributeDescription(name: "code", type: .string)],
+            relationships: [.toMany("vehicles", destination: "Vehicle", inverse: "routes")]),
         EntityDescription(
             name: "Depot", managedObjectClass: Depot.self,
             attributes: [AttributeDescription(name: "city", type: .string)],
@@ -85,6 +115,7 @@ enum FleetModel {
         var kind: String
         var wheels: Int16
         var owner: String?
+        var routes: Set<String> = []
     }
 
     /// The names of the known vehicles of `kinds` with at least `wheels` wheels, sorted.
@@ -158,23 +189,14 @@ enum FleetModel {
                 switch Int.random(in: 0..<6, using: &generator) {
                 case 0, 1:
                     serial += 1
-                    let vehicle: Vehicle
                     let kind = ["Car", "Roadster", "Lorry"].randomElement(using: &generator)!
-                    switch kind {
-                    case "Car":
-                        let car = Car(context: context)
-                        car.seats = 5
-                        vehicle = car
-                    case "Roadster":
-                        let roadster = Roadster(context: context)
-                        roadster.seats = 2
+                    let vehicle = FleetModel.make(kind, in: context)
+                    if let roadster = vehicle as? Roadster {
                         roadster.topSpeed = Int32.random(in: 150...300, using: &generator)
-                        vehicle = roadster
-                    default:
-                        let lorry = Lorry(context: context)
+                    }
+                    if let lorry = vehicle as? Lorry {
                         lorry.payload = Double.random(in: 1...40, using: &generator)
                         lorry.depot = depot
-                        vehicle = lorry
                     }
                     vehicle.name = "v\(serial)"
                     vehicle.wheels = Int16.random(in: 2...18, using: &generator)

@@ -65,8 +65,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.entitiesByClass = byClass
         self.hasRelationships = entities.contains { !$0.relationships.isEmpty }
         if resolvable { for entity in entities { entity.resolveDestinations(in: byName) } }
+        // Each join table once: a sub-entity's inherited relationships share its superentity's.
         self.joinTables = entities.flatMap { entity in
-            entity.resolvedRelationships.compactMap { $0.join?.isPrimary == true ? $0.join : nil }
+            entity.resolvedRelationships.dropFirst(entity.superentity?.relationships.count ?? 0).compactMap {
+                $0.join?.isPrimary == true ? $0.join : nil
+            }
         }
         var derived: [DerivedAttributeSQL] = []
         for entity in entities where resolvable {
