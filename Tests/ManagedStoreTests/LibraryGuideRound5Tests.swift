@@ -17,7 +17,29 @@ final class Edition: ManagedObject {
 @MainActor @Suite struct LibraryGuideRound5Tests {
     @Test func theGuideShowsEachExampleWordForWord() throws {
         try LibraryGuideExampleTests.expectTheGuideShows(
-            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 7)
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 8)
+    }
+
+    /// Apple, `allowsExternalBinaryDataStorage`: "When enabled, Core Data heuristically
+    /// decides on a per-value basis if it should save the data directly in the database or store
+    /// a URI to a separate file which it manages for you."
+    @Test func aLargeValueIsAFileBesideTheStore() throws {
+        let directory = TemporaryDirectory()
+        let container = try makeContainer(in: directory, name: "Guide", model: AttachmentModel.model)
+        let context = container.viewContext
+        let pdf = Data(repeating: 0x25, count: 300_000)
+        // docs/library.md: external-storage
+        let scan = Attachment(context: context)
+        scan.name = "scan.pdf"
+        scan.blob = pdf  // 300 KB: kept in a file in .Guide_SUPPORT/_EXTERNAL_DATA beside Guide.sqlite
+        scan.thumbnail = Data(count: 2_000)  // no external storage: in the row
+        try context.save()
+        // end of the example
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: directory.file(".Guide_SUPPORT/_EXTERNAL_DATA").path)
+        #expect(files.count == 1)
+        context.refresh(scan, mergeChanges: false)
+        #expect(scan.blob == pdf)
     }
 
     /// The issue's app: a model with inheritance (an abstract entity and two sub-entities), an

@@ -82,6 +82,12 @@ extension ManagedObjectContext {
                 entity: entity.name, reason: "it has no attribute or to-one relationship '\(name)'\(at)")
         }
         let attribute = entity.storedProperties[slot]
+        if row == nil, attribute.allowsExternalBinaryDataStorage {
+            // An UPDATE in SQL alone would leave the old values' files behind.
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name,
+                reason: "\(name) allows external storage, which a batch update does not set: set it on the objects")
+        }
         guard value.fits(attribute.type) else {
             throw ManagedStoreError.invalidBatchRequest(
                 entity: entity.name, reason: "\(name) is \(attribute.type), not \(value)\(at)")

@@ -68,16 +68,23 @@ extension SQLiteStore {
     func batchDelete(_ query: StoreQuery, author: String?, contextName: String?) throws -> [ManagedObjectID] {
         try checkWritableHistory()
         let entity = query.entity
-        return try write(isBatch: true) { connection in
+        // The files of the rows' values with external storage go once the deletion commits.
+        let external = ExternalDataChanges(files: ExternalDataFiles(storeURL: url))
+        let deleted: [ManagedObjectID] = try write(isBatch: true) { connection in
             var rows: [RowSnapshot] = []
             let select = try connection.statement(query.selectSQL())
             for (index, argument) in query.arguments.enumerated() { try select.bind(argument, Int32(index + 1)) }
             while try select.step() {
                 rows.append(
-                    query.selectsSubentities ? row(fromSubtreeOf: entity, select) : row(from: select, entity: entity))
+                    try query.selectsSubentities
+                        ? row(fromSubtreeOf: entity, select) : row(from: select, entity: entity))
             }
             select.reset()
             guard !rows.isEmpty else { return [] }
+            for row in rows where !row.id.entity.externalSlots.isEmpty {
+                external.release(
+                    Array(try external.references(of: row.id.entity, key: row.id.key, on: connection).values))
+            }
             let keys = rows.map(\.id.key)
             var entry = HistoryLog.Entry(author: author, contextName: contextName)
             // Relationships whose other side holds a key to these rows.
@@ -129,6 +136,8 @@ extension SQLiteStore {
             }
             return rows.map(\.id)
         }
+        external.files.remove(external.released)  // committed: no row names them now
+        return deleted
     }
 
     /// Removes the links of the rows with `keys` by the many-to-many `relationship`, by its

@@ -212,7 +212,7 @@ extension ManagedObjectContext {
                     } else if let type {
                         // A decimal's minimum or maximum comes back as a double: its shortest text
                         // is the stored value for up to 15 significant digits.
-                        row.append(
+                        try row.append(
                             isDouble[index]
                                 ? .decimal(
                                     DecimalText.parse(String(statement.double(column)))

@@ -12,7 +12,10 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
     func sqlTerm(_ compiler: PredicateSQLCompiler) throws -> PredicateSQLCompiler.Term {
         switch try compiler.term(of: root) {
         case .object:
-            if let slot = compiler.entity.slot(forKeyPath: keyPath) { return .column(slot) }
+            if let slot = compiler.entity.slot(forKeyPath: keyPath) {
+                try compiler.checkReadable(slot, of: compiler.entity)
+                return .column(slot)
+            }
             if let relationship = compiler.entity.relationship(forKeyPath: keyPath) {
                 // A to-one is its key's column (compared with an object or nil); a to-many can
                 // be counted or asked whether it contains an object.

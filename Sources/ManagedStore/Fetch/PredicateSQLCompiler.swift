@@ -49,6 +49,7 @@ struct PredicateSQLCompiler {
                 }
                 throw unsupported("a sort descriptor whose key path is not an attribute of \(entity.name)")
             }
+            try checkReadable(slot, of: entity)
             // A key path through a to-one (`\.author?.name`) reads the relationship's key: a
             // probe that follows it tells which attribute of the destination is read. The
             // relationship itself (or its object ID) is refused, never sorted by row keys.
@@ -225,6 +226,17 @@ struct PredicateSQLCompiler {
         case .constant(let value): return value.isNull
         default: return false
         }
+    }
+
+    /// Refuses an attribute with external storage: its column may hold a file's reference,
+    /// which SQL cannot compare as the value (Core Data's predicates cannot use one either).
+    func checkReadable(_ slot: Int, of entity: EntityDescription) throws {
+        guard slot < entity.storedProperties.count, entity.storedProperties[slot].allowsExternalBinaryDataStorage else {
+            return
+        }
+        throw unsupported(
+            "'\(entity.storedProperties[slot].name)' of \(entity.name) allows external storage: a predicate or sort descriptor cannot read its values in the store; test them in Swift"
+        )
     }
 
     func unsupported(_ reason: String) -> ManagedStoreError {

@@ -325,7 +325,7 @@ enum HistoryLog {
             guard let entity = model.entitiesByName[statement.text(1)], let slot = entity.slotByName[name] else {
                 continue
             }
-            result[statement.int64(0), default: [:]][name] = statement.attributeValue(
+            result[statement.int64(0), default: [:]][name] = try statement.attributeValue(
                 3, type: entity.storedProperties[slot].type, destination: entity.slotDestinations[slot], store: store)
         }
         return result

@@ -40,6 +40,13 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     /// Why a rule as given cannot apply to the attribute (``ManagedObjectModel/validate()``
     /// refuses the model).
     let ruleProblems: [String]
+    /// Whether a large value may be kept in a file beside the store rather than in its row
+    /// (Core Data's `allowsExternalBinaryDataStorage`; binary data only). Reading and writing
+    /// the attribute are the same either way; a predicate cannot test such a value's bytes.
+    public let allowsExternalBinaryDataStorage: Bool
+    /// The size from which a value of an attribute with external storage is kept in a file:
+    /// 100 KiB (Core Data decides "heuristically", about as large, and does not document it).
+    public static let externalStorageThreshold = 100 * 1024
     /// Whether its column may hold NULL although the attribute is not optional: an attribute of
     /// a sub-entity, in the hierarchy's table, whose other entities' rows leave it empty.
     var columnIsNullable = false
@@ -64,7 +71,8 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
     public init(
         name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null,
         renamingIdentifier: String? = nil, preservesValueInHistoryOnDeletion: Bool = false,
-        derivationExpression: String? = nil, validationRules: [ValidationRule] = [], isTransient: Bool = false
+        derivationExpression: String? = nil, validationRules: [ValidationRule] = [], isTransient: Bool = false,
+        allowsExternalBinaryDataStorage: Bool = false
     ) {
         precondition(!name.isEmpty, "ManagedStore: an attribute needs a name")
         precondition(!name.hasPrefix("Z_"), "ManagedStore: attribute names starting with Z_ are reserved (\(name))")
@@ -87,8 +95,14 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         self.renamingIdentifier = renamingIdentifier
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         self.isTransient = isTransient
+        self.allowsExternalBinaryDataStorage = allowsExternalBinaryDataStorage
         var fitted: [ValidationRule] = []
         var problems: [String] = []
+        if allowsExternalBinaryDataStorage && (type != .binaryData || isTransient || derivationExpression != nil) {
+            problems.append(
+                "attribute '\(name)' allows external storage, which only a stored, not derived, binary data attribute has"
+            )
+        }
         if isTransient && derivationExpression != nil {
             problems.append(
                 "attribute '\(name)' is transient and derived: a derived value is the store's, which a transient one never reaches"
@@ -119,6 +133,7 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         self.validationRules = []
         self.isTransient = false
         self.ruleProblems = []
+        self.allowsExternalBinaryDataStorage = false
     }
 
     public var description: String {
@@ -127,6 +142,7 @@ public struct AttributeDescription: Sendable, Hashable, CustomStringConvertible 
         if !defaultValue.isNull { text += " = \(defaultValue)" }
         if let derivation { text += " (derived: \(derivation))" }
         if isTransient { text += " (transient)" }
+        if allowsExternalBinaryDataStorage { text += " (external storage)" }
         return text
     }
 }

@@ -101,6 +101,8 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// The slot of each of ``persistentAttributes`` (in a sub-entity, its own come after the
     /// superentity's whole layout, so that an inherited property has the same slot in both).
     nonisolated(unsafe) private(set) var attributeSlots: [Int] = []
+    /// The slots of the attributes with external storage.
+    nonisolated(unsafe) private(set) var externalSlots: [Int] = []
     /// The slots of the to-one relationships' keys.
     nonisolated(unsafe) private(set) var toOneSlots: [Int] = []
     /// The attribute at each stored slot (nil for a to-one's key or a position).
@@ -216,6 +218,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
         selectDerivedSQL =
             "SELECT \(derivedSlots.map { SQLiteConnection.quote(stored[$0].name) }.joined(separator: ", ")) FROM \(quotedTable) WHERE Z_PK = ?"
         toOneSlots = stored.indices.filter { stored[$0].type == .objectID }
+        externalSlots = stored.indices.filter { stored[$0].allowsExternalBinaryDataStorage }
         var slots: [String: Int] = [:]
         for (slot, property) in (stored + transientAttributes).enumerated() { slots[property.name] = slot }
         self.positionColumns = positionColumns

@@ -65,6 +65,9 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case queryGenerationUnavailable(reason: String)
     /// The model cannot be used: what is wrong with it (``ManagedObjectModel/validate()``).
     case invalidModel(problems: [String])
+    /// The file beside the store that holds an attribute's value with external storage (see
+    /// ``AttributeDescription/allowsExternalBinaryDataStorage``) cannot be read or written.
+    case externalDataUnreadable(file: URL?, reason: String)
 
     public var description: String {
         switch self {
@@ -136,6 +139,8 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
             return "no query generation: \(reason)"
         case .invalidModel(let problems):
             return "the model cannot be used: " + problems.joined(separator: "; ")
+        case .externalDataUnreadable(let file, let reason):
+            return "\(file?.path ?? "external data"): \(reason)"
         }
     }
 

@@ -46,5 +46,8 @@ extension PersistentStoreCoordinator {
             let path = url.path + suffix
             if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
         }
+        // The files of values with external storage, beside the store (Core Data's too).
+        let support = ExternalDataFiles.supportDirectory(ofStore: url)
+        if FileManager.default.fileExists(atPath: support.path) { try FileManager.default.removeItem(at: support) }
     }
 }

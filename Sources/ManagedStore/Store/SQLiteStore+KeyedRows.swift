@@ -39,8 +39,8 @@ extension SQLiteStore {
             while try statement.step() {
                 let rowEntity = mixed ? entity.descendant(named: statement.text(1)) ?? entity : entity
                 let id = ManagedObjectID(entity: rowEntity, store: persistentStore, primaryKey: statement.int64(0))
-                let keys = decodings.enumerated().map { column, decoding in
-                    statement.attributeValue(
+                let keys = try decodings.enumerated().map { column, decoding in
+                    try statement.attributeValue(
                         Int32(column) + first, type: decoding.type, destination: decoding.destination,
                         store: persistentStore)
                 }

@@ -11,11 +11,11 @@ extension SQLiteStore {
             }
             var rows: [RowSnapshot] = []
             if query.selectsSubentities {
-                while try statement.step() { rows.append(row(fromSubtreeOf: query.entity, statement)) }
+                while try statement.step() { rows.append(try row(fromSubtreeOf: query.entity, statement)) }
                 return rows
             }
             while try statement.step() {
-                rows.append(row(from: statement, entity: query.entity))
+                rows.append(try row(from: statement, entity: query.entity))
             }
             return rows
         }
@@ -35,8 +35,8 @@ extension SQLiteStore {
             var rows: [[AttributeValue]] = []
             while try statement.step() {
                 rows.append(
-                    slots.enumerated().map { column, slot in
-                        statement.attributeValue(
+                    try slots.enumerated().map { column, slot in
+                        try statement.attributeValue(
                             Int32(column), type: entity.storedProperties[slot].type,
                             destination: entity.slotDestinations[slot], store: persistentStore)
                     })
@@ -86,18 +86,18 @@ extension SQLiteStore {
             defer { statement.reset() }
             try statement.bind(id.key, 1)
             guard try statement.step() else { return nil }
-            return row(fromSubtreeOf: entity, statement)
+            return try row(fromSubtreeOf: entity, statement)
         }
         let statement = try connection.statement(entity.selectByKeySQL)
         defer { statement.reset() }
         try statement.bind(id.key, 1)
         guard try statement.step() else { return nil }
-        return row(from: statement, entity: entity)
+        return try row(from: statement, entity: entity)
     }
 
     /// A row of `entity`'s table selected with its sub-entities' columns (see
     /// `EntityDescription.subtree`): the object of the entity its `Z_ENT` names.
-    func row(fromSubtreeOf entity: EntityDescription, _ statement: SQLiteStatement) -> RowSnapshot {
+    func row(fromSubtreeOf entity: EntityDescription, _ statement: SQLiteStatement) throws -> RowSnapshot {
         let name = statement.text(2)
         let concrete = entity.descendant(named: name) ?? entity
         let columns = entity.subtree!.slotColumns[ObjectIdentifier(concrete)]!
@@ -105,7 +105,7 @@ extension SQLiteStore {
         values.reserveCapacity(columns.count)
         for (slot, column) in columns.enumerated() {
             values.append(
-                statement.attributeValue(
+                try statement.attributeValue(
                     column, type: concrete.storedProperties[slot].type, destination: concrete.slotDestinations[slot],
                     store: persistentStore))
         }
@@ -114,12 +114,12 @@ extension SQLiteStore {
             version: statement.int64(1), values: values)
     }
 
-    func row(from statement: SQLiteStatement, entity: EntityDescription) -> RowSnapshot {
+    func row(from statement: SQLiteStatement, entity: EntityDescription) throws -> RowSnapshot {
         var values: [AttributeValue] = []
         values.reserveCapacity(entity.storedProperties.count)
         for (index, attribute) in entity.storedProperties.enumerated() {
             values.append(
-                statement.attributeValue(
+                try statement.attributeValue(
                     Int32(index + 2), type: attribute.type,
                     destination: entity.slotDestinations[index], store: persistentStore))
         }

@@ -7,13 +7,24 @@ extension SQLiteStore {
     /// back and throws ``ManagedStoreError/saveConflicts(constraint:optimisticLocking:)``.
     func save(_ request: SaveRequest) throws -> SaveOutcome {
         try checkWritableHistory()
-        return try write { connection in
-            var transaction = SaveTransaction(store: self, connection: connection, request: request)
-            try transaction.run()
-            if transaction.recordsHistory {
-                try recordHistory(transaction.history, on: connection)
+        // The files of values with external storage: those written are removed if the
+        // transaction rolls back, those released once it has committed.
+        let external = ExternalDataChanges(files: ExternalDataFiles(storeURL: url))
+        do {
+            let outcome = try write { connection in
+                var transaction = SaveTransaction(
+                    store: self, connection: connection, request: request, external: external)
+                try transaction.run()
+                if transaction.recordsHistory {
+                    try recordHistory(transaction.history, on: connection)
+                }
+                return transaction.outcome
             }
-            return transaction.outcome
+            external.files.remove(external.released)
+            return outcome
+        } catch {
+            external.files.remove(external.written)
+            throw error
         }
     }
 }
@@ -33,11 +44,14 @@ struct SaveTransaction {
     /// Rows of this save's inserts that a conflict resolution handed to another insert:
     /// row key → index of the insert that owns the row now.
     var takenOver: [Int64: Int] = [:]
+    /// The files of values with external storage this save writes and releases.
+    let external: ExternalDataChanges
     /// Whether the store records persistent history, and what this save recorded.
     let recordsHistory: Bool
     var history: HistoryLog.Entry
 
-    init(store: SQLiteStore, connection: SQLiteConnection, request: SaveRequest) {
+    init(store: SQLiteStore, connection: SQLiteConnection, request: SaveRequest, external: ExternalDataChanges) {
+        self.external = external
         self.store = store
         self.connection = connection
         self.request = request
@@ -85,7 +99,7 @@ struct SaveTransaction {
             guard try statement.step() else { return }
             var values = row.values
             for (column, slot) in entity.derivedSlots.enumerated() {
-                values[slot] = statement.attributeValue(
+                values[slot] = try statement.attributeValue(
                     Int32(column), type: entity.storedProperties[slot].type, destination: nil,
                     store: store.persistentStore)
             }
@@ -155,6 +169,7 @@ struct SaveTransaction {
         // attributes (its tombstone).
         let tombstoneNames = recordsHistory ? entity.tombstoneAttributeNames : []
         let tombstoneRow = tombstoneNames.isEmpty ? nil : try store.row(for: delete.objectID, on: connection)
+        let references = try external.references(of: entity, key: delete.objectID.key, on: connection)
         let statement = try connection.statement(entity.checkedDeleteSQL)
         try statement.bind(delete.objectID.key, 1)
         try statement.bind(delete.version, 2)
@@ -175,6 +190,7 @@ struct SaveTransaction {
             deletedRow = true
         }
         outcome.deletedIDs.append(delete.objectID)
+        if deletedRow { external.release(Array(references.values)) }
         try SQLiteStore.deleteLinks(of: entity, keys: [delete.objectID.key], on: connection)
         // A row another save deleted first is not deleted twice in the history.
         if recordsHistory && deletedRow {
@@ -194,7 +210,9 @@ struct SaveTransaction {
     mutating func perform(_ update: SaveRequest.Update) throws -> SaveOutcome.Fate {
         let id = update.objectID
         let newVersion = update.version + 1
-        if try writeRow(id, values: update.values, version: newVersion, expecting: update.version) {
+        if try writeRow(
+            id, values: update.values, version: newVersion, expecting: update.version, committed: update.committed)
+        {
             recordHistoryUpdate(
                 id, from: update.committed, to: update.values, relationships: update.changedRelationships)
             return recordUpdate(RowSnapshot(id: id, version: newVersion, values: update.values))
@@ -256,21 +274,42 @@ struct SaveTransaction {
         try statement.bind(id.key, 1)
         try statement.bind(version, 2)
         var index: Int32 = 3
-        for value in values {
+        let (bound, written) = try external.bound(values, of: id.entity)
+        for value in bound {
             try statement.bind(value, index)
             index += 1
         }
-        try statement.run()
+        do {
+            try statement.run()
+        } catch {
+            external.discard(written)  // a row not inserted (a conflict) keeps none of its files
+            throw error
+        }
     }
 
     /// Writes every column of a row; with `expecting`, only if the row is at that version.
-    /// Returns whether a row was written.
-    func writeRow(_ id: ManagedObjectID, values: [AttributeValue], version: Int64, expecting: Int64?) throws -> Bool {
+    /// Returns whether a row was written. A value with external storage that is as
+    /// `committed` has it keeps its file; one that changed gets a new file, and the old one is
+    /// released.
+    func writeRow(
+        _ id: ManagedObjectID, values: [AttributeValue], version: Int64, expecting: Int64?,
+        committed: [AttributeValue]? = nil
+    ) throws -> Bool {
         let entity = id.entity
+        var kept: [Int: String] = [:]
+        var replaced: [String] = []
+        for (slot, reference) in try external.references(of: entity, key: id.key, on: connection) {
+            if let committed, committed[slot] == values[slot] {
+                kept[slot] = reference
+            } else {
+                replaced.append(reference)
+            }
+        }
+        let (bound, written) = try external.bound(values, of: entity, kept: kept)
         let statement = try connection.statement(expecting == nil ? entity.updateSQL : entity.checkedUpdateSQL)
         defer { statement.reset() }
         var index: Int32 = 1
-        for value in values {
+        for value in bound {
             try statement.bind(value, index)
             index += 1
         }
@@ -278,7 +317,12 @@ struct SaveTransaction {
         try statement.bind(id.key, index + 1)
         if let expecting { try statement.bind(expecting, index + 2) }
         try statement.run()
-        return connection.changes > 0
+        guard connection.changes > 0 else {
+            external.discard(written)
+            return false
+        }
+        external.release(replaced)
+        return true
     }
 
     func conflict(

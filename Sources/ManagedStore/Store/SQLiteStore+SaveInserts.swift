@@ -96,16 +96,25 @@ extension SaveTransaction {
         let statement = try connection.statement(ids[range.lowerBound].entity.batchInsertSQL)
         defer { statement.resetKeepingBindings() }
         var parameter: Int32 = 1
-        for index in range {
-            try statement.bind(ids[index].key, parameter)
-            try statement.bind(Int64(1), parameter + 1)
-            parameter += 2
-            for value in request.inserts[index].values {
-                try statement.bind(value, parameter)
-                parameter += 1
+        // A statement that fails (a conflict, replayed row by row) keeps none of its files.
+        var written: [String] = []
+        do {
+            for index in range {
+                try statement.bind(ids[index].key, parameter)
+                try statement.bind(Int64(1), parameter + 1)
+                parameter += 2
+                let bound = try external.bound(request.inserts[index].values, of: ids[index].entity)
+                written += bound.written
+                for value in bound.values {
+                    try statement.bind(value, parameter)
+                    parameter += 1
+                }
             }
+            try statement.run()
+        } catch {
+            external.discard(written)
+            throw error
         }
-        try statement.run()
     }
 
     /// The insert at `index` breaks a uniqueness constraint: resolve it by the merge policy.
@@ -183,7 +192,7 @@ extension SaveTransaction {
                 try statement.bind(values[entity.slotByName[name]!].sqliteValue, Int32(index + 1))
             }
             if try statement.step() {
-                return (constraint, store.row(from: statement, entity: entity))
+                return (constraint, try store.row(from: statement, entity: entity))
             }
         }
         return nil

@@ -65,11 +65,12 @@ extension SQLiteStatement {
     }
 
     /// Reads the 0-based `column` as an attribute of `type`; a to-one relationship's column
-    /// (`.objectID`) needs the `destination` entity and its `store`.
+    /// (`.objectID`) needs the `destination` entity and its `store`, and so does a reference
+    /// to a value with external storage (read from its file; throws when it cannot be).
     func attributeValue(
         _ column: Int32, type: AttributeType, destination: EntityDescription? = nil,
         store: PersistentStore? = nil
-    ) -> AttributeValue {
+    ) throws -> AttributeValue {
         if isNull(column) { return .null }
         switch type {
         case .objectID:
@@ -88,7 +89,16 @@ extension SQLiteStatement {
         case .boolean: return .boolean(int64(column) != 0)
         case .date: return .date(Date(timeIntervalSinceReferenceDate: double(column)))
         case .day: return .day(Int((double(column) / 86_400).rounded(.down)))
-        case .binaryData, .transformable: return .binaryData(data(column))
+        case .binaryData, .transformable:
+            if columnType(column) == SQLITE_TEXT_TYPE {
+                let reference = text(column)
+                guard let store else {
+                    throw ManagedStoreError.externalDataUnreadable(
+                        file: nil, reason: "'\(reference)' read without its store")
+                }
+                return .binaryData(try ExternalDataFiles(storeURL: store.url).read(reference))
+            }
+            return .binaryData(data(column))
         case .uuid:
             let bytes = data(column)
             guard bytes.count == 16 else { return .null }
