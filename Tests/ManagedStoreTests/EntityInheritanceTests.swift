@@ -338,41 +338,6 @@ enum FleetModel {
         }
     }
 
-    /// A store with a hierarchy is not migrated by inference (its one table would move columns
-    /// between entities): refused, naming it, and the store is left as it was.
-    @Test func aHierarchysMigrationIsRefusedNotGuessed() throws {
-        let directory = TemporaryDirectory()
-        do {
-            let container = try makeContainer(in: directory, name: "Fleet", model: FleetModel.model)
-            let car = Car(context: container.viewContext)
-            car.name = "Kept"
-            car.seats = 4
-            try container.viewContext.save()
-        }
-        let vehicle = EntityDescription(
-            name: "Vehicle", managedObjectClass: Vehicle.self, isAbstract: true,
-            attributes: [
-                AttributeDescription(name: "name", type: .string),
-                AttributeDescription(name: "wheels", type: .integer16),
-                AttributeDescription(name: "colour", type: .string, isOptional: true),
-            ])
-        let changed = ManagedObjectModel(entities: [
-            vehicle,
-            EntityDescription(
-                name: "Car", managedObjectClass: Car.self, superentity: vehicle,
-                attributes: [AttributeDescription(name: "seats", type: .integer16)]),
-        ])
-        #expect {
-            _ = try makeContainer(in: directory, name: "Fleet", model: changed)
-        } throws: { error in
-            "\(error)".contains(
-                "the store or the model has entity inheritance, and ManagedStore does not infer a migration of a hierarchy's table yet"
-            )
-        }
-        let reopened = try makeContainer(in: directory, name: "Fleet", model: FleetModel.model)
-        #expect(try reopened.viewContext.fetch(FetchRequest<Car>()).map(\.name) == ["Kept"])
-    }
-
     /// A worker's save of sub-entity objects reaches a fetched results controller of the
     /// abstract entity through the view context's merge; the objects are of their classes.
     @Test func aWorkersSubentityObjectsReachAControllerOfTheirSuperentity() async throws {

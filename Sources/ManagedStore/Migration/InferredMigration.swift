@@ -25,6 +25,9 @@ struct InferredMigration {
         case drop(String)
         /// An entity of both: from its stored form to the model's.
         case change(from: StoredEntity, to: EntityDescription, sources: [String?])
+        /// New columns of a hierarchy's table, in place; with `entity`, the table becomes that
+        /// entity's hierarchy's (`Z_ENT`, every stored row the entity's).
+        case addColumns(table: String, columns: [AttributeDescription], entity: EntityDescription?)
     }
 
     /// What happens to one many-to-many relationship's join table.
@@ -64,18 +67,11 @@ struct InferredMigration {
         var dayConversions: [(entity: String, property: String, oldEntity: String, oldColumn: String, shift: Double)] =
             []
         var nullChecks: [(table: String, column: String, entity: String, property: String)] = []
-        var matched = Set<String>()
-        if let hierarchy = model.entities.first(where: \.isInHierarchy)?.name
-            ?? stored.first(where: { $0.superentityName != nil })?.name
-        {
-            // A hierarchy shares one table: its migration would move columns between entities.
-            throw ManagedStoreError.cannotInferMapping(
-                url: url, entity: hierarchy, property: "",
-                reason:
-                    "the store or the model has entity inheritance, and ManagedStore does not infer a migration of a hierarchy's table yet"
-            )
-        }
-        for entity in model.entities {
+        // A hierarchy shares one table: only additions to it are inferred (see hierarchyChanges).
+        let hierarchies = try Self.hierarchyChanges(from: stored, to: model, url: url, summary: &summary)
+        changes += hierarchies.changes
+        var matched = hierarchies.storedNames
+        for entity in model.entities where !hierarchies.modelNames.contains(entity.name) {
             // A renaming identifier names the old entity, and wins over a same-named one (a swap).
             let old =
                 entity.renamingIdentifier.flatMap { id in stored.first { $0.name == id } }
@@ -305,6 +301,8 @@ struct InferredMigration {
                 try key.run()
             case .change(let old, let entity, let sources):
                 try migrate(old, to: entity, sources: sources, on: connection)
+            case .addColumns(let table, let columns, let entity):
+                try addColumns(columns, to: table, entity: entity, on: connection)
             }
         }
         for change in joinChanges {
