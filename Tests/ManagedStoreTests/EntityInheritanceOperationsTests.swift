@@ -118,4 +118,68 @@ import Testing
             }
         }
     }
+
+    /// A child context reaching, through a to-one to the abstract entity, an object its
+    /// parent holds unsaved (with a permanent ID) gets it of its own class.
+    @Test func aChildFollowsAToOneToItsParentsUnsavedObject() throws {
+        let container = try makeContainer(in: nil, name: "Fleet", model: FleetModel.model)
+        let view = container.viewContext
+        let driver = Driver(context: view)
+        driver.name = "Ada"
+        try view.save()
+        let car = FleetModel.make("Roadster", in: view)
+        car.name = "Spider"
+        try view.obtainPermanentIDs(for: [car])
+        driver.favourite = car
+        let child = ManagedObjectContext(concurrencyType: .mainQueue)
+        child.parent = view
+        let copy = try #require(child.existingObject(with: driver.objectID) as? Driver)
+        #expect(copy.favourite is Roadster)
+        #expect(copy.favourite?.name == "Spider")
+    }
+
+    /// A batch delete through the superentity applies the delete rules of the relationships its
+    /// sub-entities declare: here a label's key to a deleted box is nullified.
+    @Test func aBatchDeleteAppliesTheSubentitiesRules() throws {
+        let crate = EntityDescription(
+            name: "Crate", managedObjectClass: Crate.self, isAbstract: true,
+            attributes: [AttributeDescription(name: "code", type: .string)])
+        let model = ManagedObjectModel(entities: [
+            crate,
+            EntityDescription(
+                name: "Box", managedObjectClass: Box.self, superentity: crate, attributes: [],
+                relationships: [.toMany("labels", destination: "Label", inverse: "box")]),
+            EntityDescription(
+                name: "Label", managedObjectClass: Label.self,
+                attributes: [AttributeDescription(name: "text", type: .string)],
+                relationships: [.toOne("box", destination: "Box", inverse: "labels")]),
+        ])
+        let container = try makeContainer(in: nil, name: "Crates", model: model)
+        let context = container.viewContext
+        let box = Box(context: context)
+        box.code = "B1"
+        let label = Label(context: context)
+        (label.text, label.box) = ("fragile", box)
+        try context.save()
+        _ = try context.execute(BatchDeleteRequest(FetchRequest<Crate>()))
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait {
+            let labels = try reader.fetch(FetchRequest<Label>())
+            #expect(labels.map(\.text) == ["fragile"] && labels.first?.box == nil)
+            #expect(try reader.count(for: FetchRequest<Label>(predicate: #Predicate { $0.box == nil })) == 1)
+        }
+    }
+}
+
+class Crate: ManagedObject {
+    @Attribute var code: String
+}
+
+final class Box: Crate {
+    @Relationship var labels: Set<Label>
+}
+
+final class Label: ManagedObject {
+    @Attribute var text: String
+    @Relationship var box: Box?
 }

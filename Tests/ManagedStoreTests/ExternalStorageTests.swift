@@ -172,7 +172,8 @@ enum AttachmentModel {
         #expect {
             try context.fetch(FetchRequest<Attachment>(predicate: #Predicate { $0.blob == nil }))
         } throws: { error in
-            "\(error)".contains("'blob' of Attachment allows external storage: a predicate or sort descriptor cannot")
+            "\(error)".contains(
+                "'blob' of Attachment allows external storage: a predicate, sort descriptor or aggregate cannot")
         }
         _ = try context.execute(BatchDeleteRequest(FetchRequest<Attachment>()))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "a batch delete's files")
@@ -220,6 +221,61 @@ enum AttachmentModel {
                 "attribute 'title' allows external storage, which only a stored, not derived, binary data attribute has"
             ),
             "\(said)")
+    }
+
+    /// A reader pinned to a snapshot from before a save that replaced a value still reads the
+    /// old value (its file waits in the trash); turning the option off moves an old file out
+    /// when its value is next written; a uniqueness constraint or an aggregate on such an
+    /// attribute is refused.
+    @Test func releasedFilesWaitForOlderReaders() throws {
+        var generator = SeededGenerator(seed: Self.seed)
+        let directory = TemporaryDirectory()
+        let url = directory.file("Files.sqlite")
+        let container = try makeContainer(in: directory, name: "Files", model: AttachmentModel.model)
+        let writer = container.viewContext
+        let old = Self.bytes(2 * Self.threshold, &generator)
+        let attachment = Attachment(context: writer)
+        (attachment.name, attachment.blob) = ("a", old)
+        try writer.save()
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait { try reader.setQueryGenerationFrom(.current) }
+        attachment.blob = Self.bytes(3 * Self.threshold, &generator)
+        try writer.save()
+        let seen = try reader.performAndWait { try reader.fetch(FetchRequest<Attachment>()).first?.blob }
+        #expect(seen == old, "the pinned reader reads the value of its snapshot")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.folder(of: url).path).count == 1)
+
+        // Without the option now (no migration: the option is not in the schema), the stored
+        // file still reads, and a new value goes in the row, its old file out.
+        try reader.performAndWait { try reader.setQueryGenerationFrom(nil) }
+        try container.persistentStoreCoordinator.remove(container.persistentStoreCoordinator.persistentStores[0])
+        let plain = try makeContainer(
+            in: directory, name: "Files", model: ManagedObjectModel(entities: [AttachmentModel.entity(external: false)])
+        )
+        let again = try #require(try plain.viewContext.fetch(FetchRequest<Attachment>()).first)
+        #expect(again.blob?.count == 3 * Self.threshold)
+        again.blob = Data(count: 3 * Self.threshold)
+        try plain.viewContext.save()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: Self.folder(of: url).path).isEmpty)
+        #expect(
+            try Self.problems(url, expected: ["a": Data(count: 3 * Self.threshold)]) == ["a is in its row but large"])
+
+        let constrained = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Attachment", managedObjectClass: ManagedObject.self,
+                attributes: [
+                    AttributeDescription(name: "blob", type: .binaryData, allowsExternalBinaryDataStorage: true)
+                ],
+                uniquenessConstraints: [["blob"]])
+        ])
+        #expect((ModelMistakeTests.problems(constrained) ?? "").contains("names an attribute with external storage"))
+        #expect {
+            let memory = try makeContainer(in: nil, name: "Files", model: AttachmentModel.model).viewContext
+            _ = try memory.aggregate(FetchRequest<Attachment>(), .countDistinct(\.name))
+            return try memory.aggregate(FetchRequest<Attachment>(), .countDistinct(\.blob))
+        } throws: { error in
+            "\(error)".contains("'blob' of Attachment allows external storage")
+        }
     }
 
     static func folder(of url: URL) -> URL {

@@ -271,4 +271,77 @@ enum AlbumModel {
         #expect(album.tracks.map(\.title) == expected)
         #expect(try Self.storedOrder(directory.file("Albums.sqlite")) == ["Kind of Blue": expected])
     }
+
+    /// As in Core Data, a reorder is a change of the owner's relationship (its members' places
+    /// are not properties of their own), and a batch update cannot move a member (it would keep
+    /// its old place).
+    @Test func aReorderIsAChangeOfTheOwnersRelationship() throws {
+        let container = try makeContainer(in: nil, name: "Albums", model: AlbumModel.model)
+        let context = container.viewContext
+        let album = Album(context: context)
+        album.title = "Blue"
+        album.tracks = (1...3).map { index in
+            let track = Track(context: context)
+            track.title = "t\(index)"
+            return track
+        }
+        try context.save()
+        #expect(album.changedValues().isEmpty)
+        album.tracks = album.tracks.reversed()
+        #expect(album.changedValues().keys.sorted() == ["tracks"])
+        #expect(album.tracks[0].changedValues().isEmpty, "a member's place is not a property of its own")
+        #expect(album.tracks[0].committedValues().keys.sorted() == ["album", "title"])
+        try context.save()
+        #expect {
+            try context.execute(BatchUpdateRequest<Track>(propertiesToUpdate: ["album": .null]))
+        } throws: { error in
+            "\(error)".contains("album is the inverse of an ordered relationship, which a batch update does not set")
+        }
+    }
+
+    /// A lightweight migration that renames the to-one (a renaming identifier) keeps the order:
+    /// the position column follows its to-one.
+    @Test func renamingTheInverseKeepsTheOrder() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let container = try makeContainer(in: directory, name: "Albums", model: AlbumModel.model)
+            let album = Album(context: container.viewContext)
+            album.title = "Blue"
+            let tracks = ["a", "b", "c"].map { title in
+                let track = Track(context: container.viewContext)
+                track.title = title
+                return track
+            }
+            album.tracks = tracks
+            try container.viewContext.save()
+            album.tracks = [tracks[2], tracks[0], tracks[1]]  // not the keys' order
+            try container.viewContext.save()
+            try container.persistentStoreCoordinator.remove(container.persistentStoreCoordinator.persistentStores[0])
+        }
+        let renamed = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Album", managedObjectClass: Record.self,
+                attributes: [AttributeDescription(name: "title", type: .string)],
+                relationships: [
+                    .toMany("tracks", destination: "Track", inverse: "record", isOrdered: true, deleteRule: .cascade)
+                ]),
+            EntityDescription(
+                name: "Track", managedObjectClass: Song2.self,
+                attributes: [AttributeDescription(name: "title", type: .string)],
+                relationships: [.toOne("record", destination: "Album", inverse: "tracks", renamingIdentifier: "album")]),
+        ])
+        let container = try makeContainer(in: directory, name: "Albums", model: renamed)
+        let record = try #require(try container.viewContext.fetch(FetchRequest<Record>()).first)
+        #expect(record.tracks.map(\.title) == ["c", "a", "b"])
+    }
+}
+
+final class Record: ManagedObject {
+    @Attribute var title: String
+    @Relationship var tracks: [Song2]
+}
+
+final class Song2: ManagedObject {
+    @Attribute var title: String
+    @Relationship var record: Record?
 }

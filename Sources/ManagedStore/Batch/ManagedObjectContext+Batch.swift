@@ -82,6 +82,18 @@ extension ManagedObjectContext {
                 entity: entity.name, reason: "it has no attribute or to-one relationship '\(name)'\(at)")
         }
         let attribute = entity.storedProperties[slot]
+        if name.hasPrefix("Z_") {
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name, reason: "it has no attribute or to-one relationship '\(name)'\(at)")
+        }
+        if row == nil, entity.resolvedRelationship(named: name)?.positionSlot != nil {
+            // The members' positions are the objects' to keep: the member would keep its place.
+            throw ManagedStoreError.invalidBatchRequest(
+                entity: entity.name,
+                reason:
+                    "\(name) is the inverse of an ordered relationship, which a batch update does not set: set it on the objects"
+            )
+        }
         if row == nil, attribute.allowsExternalBinaryDataStorage {
             // An UPDATE in SQL alone would leave the old values' files behind.
             throw ManagedStoreError.invalidBatchRequest(

@@ -13,7 +13,8 @@ extension SQLiteStore {
             let sets = assignments.map { "\(entity.quotedColumns[$0.slot]) = ?" } + ["Z_OPT = Z_OPT + 1"]
             var sql = "UPDATE \(entity.quotedTable) SET \(sets.joined(separator: ", "))"
             if let condition = query.rowCondition { sql += " WHERE \(condition)" }
-            sql += " RETURNING Z_PK"
+            // With sub-entities, each row's entity too, so that each ID names it.
+            sql += query.selectsSubentities ? " RETURNING Z_PK, Z_ENT" : " RETURNING Z_PK"
             let statement = try connection.statement(sql)
             defer { statement.reset() }
             var index: Int32 = 1
@@ -28,7 +29,10 @@ extension SQLiteStore {
             var ids: [ManagedObjectID] = []
             do {
                 while try statement.step() {
-                    ids.append(ManagedObjectID(entity: entity, store: persistentStore, primaryKey: statement.int64(0)))
+                    let rowEntity =
+                        query.selectsSubentities ? entity.descendant(named: statement.text(1)) ?? entity : entity
+                    ids.append(
+                        ManagedObjectID(entity: rowEntity, store: persistentStore, primaryKey: statement.int64(0)))
                 }
             } catch let error as SQLiteError where SQLiteError.ResultCode.constraint ~= error.resultCode {
                 throw Self.constraintConflict(entity: entity, assignments: assignments) ?? error
@@ -87,8 +91,15 @@ extension SQLiteStore {
             }
             let keys = rows.map(\.id.key)
             var entry = HistoryLog.Entry(author: author, contextName: contextName)
-            // Relationships whose other side holds a key to these rows.
-            for relationship in entity.resolvedRelationships {
+            // Relationships whose other side holds a key to these rows: the entity's, and those
+            // its sub-entities declare (their rows are among these, with the same keys).
+            let relationships =
+                query.selectsSubentities
+                ? entity.selfAndDescendants.flatMap {
+                    $0.resolvedRelationships.dropFirst($0 === entity ? 0 : $0.superentity!.relationships.count)
+                }
+                : entity.resolvedRelationships
+            for relationship in relationships {
                 if let join = relationship.join {
                     entry.updated += try Self.unlinkForBatchDelete(
                         relationship, join: join, keys: keys, entity: entity, store: persistentStore,
@@ -136,7 +147,7 @@ extension SQLiteStore {
             }
             return rows.map(\.id)
         }
-        external.files.remove(external.released)  // committed: no row names them now
+        external.files.release(external.released)  // committed: no row names them now
         return deleted
     }
 

@@ -44,7 +44,21 @@ extension ManagedObjectContext {
         }
         guard touches(owner, relationship) else { return nil }
         let current = Set(try memberIDs(of: owner, relationship))
+        // An ordered relationship whose members only changed places changed too (Core Data's).
+        if reorders(owner, relationship) { return current }
         return current == (try committedMemberIDs(of: owner, relationship)) ? nil : current
+    }
+
+    /// Whether a member of `owner`'s ordered `relationship` has another place than it was saved with.
+    private func reorders(_ owner: ManagedObject, _ relationship: ResolvedRelationship) -> Bool {
+        guard let position = relationship.memberPositionSlot, let slot = relationship.inverseSlot else { return false }
+        let target = AttributeValue.object(owner.objectID)
+        return updated.values.contains { object in
+            object.entity.isKindOf(entity: relationship.destination) && !object.isFaultState
+                && object.values.indices.contains(position) && object.values[slot] == target
+                && object.committedValues.indices.contains(position)
+                && object.committedValues[position] != object.values[position]
+        }
     }
 
     /// Whether a change held in this context adds to or takes from `owner`'s members.
@@ -63,7 +77,7 @@ extension ManagedObjectContext {
             return before != object.values[slot] && (before == target || object.values[slot] == target)
         }
         return inserted.objects.contains { $0.entity.isKindOf(entity: destination) && $0.values[slot] == target }
-            || updated.values.contains(where: moved)
+            || updated.values.contains(where: moved) || reorders(owner, relationship)
             || deleted.values.contains { object in
                 object.entity.isKindOf(entity: destination) && object.committedValues.indices.contains(slot)
                     && object.committedValues[slot] == target

@@ -130,6 +130,10 @@ extension ManagedObjectContext {
     /// `id` with the entity its row names (one of `id.entity`'s sub-entities, or itself); `id`
     /// when the store has no such row.
     private func concreteID(_ id: ManagedObjectID) -> ManagedObjectID {
+        // A parent may hold the object unsaved (a permanent ID obtained before its save).
+        if let parent, let held = parent.performAndWait({ parent.lookUp(parent.resolvedFromChild(id))?.objectID }) {
+            return held
+        }
         guard let store = try? store(), let entity = try? store.entity(ofRow: id, in: queryGeneration),
             entity !== id.entity
         else { return id }

@@ -76,7 +76,9 @@ extension ManagedObjectContext {
     ) throws -> (repeat each V) {
         var untyped: [AggregateRequest<T>.Aggregate] = []
         for aggregate in repeat each aggregates { untyped.append(try untypedAggregate(aggregate)) }
-        let rows = try self.aggregate(AggregateRequest<T>(predicate: request.predicate, aggregates: untyped))
+        var untypedRequest = AggregateRequest<T>(predicate: request.predicate, aggregates: untyped)
+        untypedRequest.includesSubentities = request.includesSubentities
+        let rows = try self.aggregate(untypedRequest)
         guard let row = rows.first else { throw Self.unreadable(.null, as: "an aggregate row", entity: "\(T.self)") }
         var column = 0
         return (repeat try Self.typedValue(row, &column, as: (each V).self, request: request))
@@ -97,10 +99,11 @@ extension ManagedObjectContext {
     ) throws -> [(G, repeat each V)] {
         var untyped: [AggregateRequest<T>.Aggregate] = []
         for aggregate in repeat each aggregates { untyped.append(try untypedAggregate(aggregate)) }
-        let rows = try self.aggregate(
-            AggregateRequest<T>(
-                predicate: request.predicate, groupBy: [try attributeName(group, of: T.self)],
-                aggregates: untyped, having: having))
+        var untypedRequest = AggregateRequest<T>(
+            predicate: request.predicate, groupBy: [try attributeName(group, of: T.self)], aggregates: untyped,
+            having: having)
+        untypedRequest.includesSubentities = request.includesSubentities
+        let rows = try self.aggregate(untypedRequest)
         var result: [(G, repeat each V)] = []
         result.reserveCapacity(rows.count)
         for row in rows {

@@ -64,6 +64,9 @@ public struct AggregateRequest<Entity: ManagedObject>: Sendable {
     public var aggregates: [Aggregate]
     /// Which groups (nil: all); only with ``groupBy``.
     public var having: Having?
+    /// Whether the rows of the entity's sub-entities count too (true by default, as a fetch's
+    /// ``FetchRequest/includesSubentities``).
+    public var includesSubentities = true
 
     /// A request for `aggregates` of the rows `predicate` selects, grouped by `groupBy`, of the
     /// groups that meet `having`.
@@ -91,6 +94,7 @@ extension ManagedObjectContext {
                     : "no attribute '\(name)' to aggregate or group by (a relationship: use an attribute of its destination's)"
                 throw ManagedStoreError.unsupportedFetch(entity: entity.name, reason: what)
             }
+            try PredicateSQLCompiler(entity: entity).checkReadable(slot, of: entity)
             return slot
         }
         let compiler = PredicateSQLCompiler(entity: entity)
@@ -144,7 +148,7 @@ extension ManagedObjectContext {
             }
         }
         // In a hierarchy's table, the rows of the entity and its sub-entities.
-        var condition = entity.entityCondition(includingSubentities: true)
+        var condition = entity.entityCondition(includingSubentities: request.includesSubentities)
         var bound: [SQLiteValue] = []
         if let predicate = request.predicate {
             let (sql, values) = try compiler.whereClause(for: predicate)

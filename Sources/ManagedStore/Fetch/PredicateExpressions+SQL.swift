@@ -52,6 +52,7 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
                     "the key path of type \(type(of: keyPath)) is not an attribute of \(relationship.destination.name) (across \(relationship.name); one relationship deep is supported)"
                 )
             }
+            try compiler.checkReadable(slot, of: relationship.destination)
             return compiler.destinationColumn(relationship, slot: slot)
         case .member(let relationship):
             let destination = relationship.destination
@@ -61,6 +62,7 @@ extension PredicateExpressions.KeyPath: SQLConvertibleExpression {
                     "the key path of type \(type(of: keyPath)) is not an attribute of \(destination.name) (a member of \(relationship.name))"
                 )
             }
+            try compiler.checkReadable(slot, of: destination)
             let column = "z.\(destination.quotedColumns[slot])"
             return .expression(sql: column, arguments: [], type: destination.storedProperties[slot].type)
         default:

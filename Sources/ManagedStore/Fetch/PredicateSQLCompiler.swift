@@ -235,7 +235,7 @@ struct PredicateSQLCompiler {
             return
         }
         throw unsupported(
-            "'\(entity.storedProperties[slot].name)' of \(entity.name) allows external storage: a predicate or sort descriptor cannot read its values in the store; test them in Swift"
+            "'\(entity.storedProperties[slot].name)' of \(entity.name) allows external storage: a predicate, sort descriptor or aggregate cannot read its values in the store; test them in Swift"
         )
     }
 

@@ -86,10 +86,13 @@ struct InferredMigration {
             var sources: [String?] = []
             var usedColumns = Set<String>()
             for (slot, property) in entity.storedProperties.enumerated() {
+                // A position column follows its to-one's renaming (Z_FOK_book to Z_FOK_volume).
+                let position = property.name.hasPrefix("Z_FOK_") ? String(property.name.dropFirst(6)) : nil
                 let renaming =
                     entity.isAttributeSlot(slot)
                     ? entity.storedProperties[slot].renamingIdentifier
-                    : entity.relationshipsByName[property.name]?.renamingIdentifier
+                    : position.map { entity.relationshipsByName[$0]?.renamingIdentifier.map { "Z_FOK_\($0)" } }
+                        ?? entity.relationshipsByName[property.name]?.renamingIdentifier
                 // The renaming identifier wins over a same-named column (a swap of two names).
                 let column = (renaming.flatMap { old.column(named: $0) } ?? old.column(named: property.name))
                     .flatMap { usedColumns.contains($0.name) ? nil : $0 }

@@ -103,6 +103,9 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     nonisolated(unsafe) private(set) var attributeSlots: [Int] = []
     /// The slots of the attributes with external storage.
     nonisolated(unsafe) private(set) var externalSlots: [Int] = []
+    /// The slots of the binary attributes: those whose column may name a file (written while
+    /// the attribute had external storage, which it may not have any more).
+    nonisolated(unsafe) private(set) var binarySlots: [Int] = []
     /// The slots of the to-one relationships' keys.
     nonisolated(unsafe) private(set) var toOneSlots: [Int] = []
     /// The attribute at each stored slot (nil for a to-one's key or a position).
@@ -219,6 +222,7 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
             "SELECT \(derivedSlots.map { SQLiteConnection.quote(stored[$0].name) }.joined(separator: ", ")) FROM \(quotedTable) WHERE Z_PK = ?"
         toOneSlots = stored.indices.filter { stored[$0].type == .objectID }
         externalSlots = stored.indices.filter { stored[$0].allowsExternalBinaryDataStorage }
+        binarySlots = stored.indices.filter { stored[$0].type == .binaryData }
         var slots: [String: Int] = [:]
         for (slot, property) in (stored + transientAttributes).enumerated() { slots[property.name] = slot }
         self.positionColumns = positionColumns

@@ -50,6 +50,13 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         let resolvable = problems.isEmpty
         for entity in entities {
             problems += entity.attributes.flatMap { $0.ruleProblems.map { "\(entity.name): \($0)" } }
+            // A unique index would compare the files' references, not the values.
+            for constraint in entity.uniquenessConstraints
+            where constraint.contains(where: { entity.attribute(named: $0)?.allowsExternalBinaryDataStorage == true }) {
+                problems.append(
+                    "\(entity.name): the uniqueness constraint (\(constraint.joined(separator: ", "))) names an attribute with external storage, whose values the store cannot compare"
+                )
+            }
         }
         #if DEBUG
             // By reflection, which costs a command-line query a third of its start-up in a

@@ -157,7 +157,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         var changed: [String: AttributeValue] = [:]
         guard !isFaultState || managedObjectContext != nil else { return changed }
         if !isFaultState {
-            for (slot, attribute) in entity.storedProperties.enumerated() {
+            // Not the members' positions (Z_FOK_), which are the ordered relationship's.
+            for (slot, attribute) in entity.storedProperties.enumerated() where !attribute.name.hasPrefix("Z_") {
                 if isInsertedState || committedValues.isEmpty {
                     if !values[slot].isNull { changed[attribute.name] = values[slot] }
                 } else if values[slot] != committedValues[slot] {
@@ -201,7 +202,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         checkAccess()
         var changed: [String: AttributeValue] = [:]
         if let old = eventValues, !isFaultState {
-            for (slot, property) in entity.storedProperties.enumerated() where old[slot] != values[slot] {
+            for (slot, property) in entity.storedProperties.enumerated()
+            where old[slot] != values[slot] && !property.name.hasPrefix("Z_") {
                 changed[property.name] = old[slot]
             }
         }
@@ -223,7 +225,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         var result: [String: AttributeValue] = [:]
         guard !committedValues.isEmpty else { return result }
         let toManys = entity.resolvedRelationships.filter(\.isToMany)
-        for name in keys ?? (entity.storedProperties.map(\.name) + toManys.map(\.name)) {
+        let stored = entity.storedProperties.map(\.name).filter { !$0.hasPrefix("Z_") }
+        for name in keys ?? (stored + toManys.map(\.name)) {
             if let slot = entity.storedSlotByName[name] {
                 result[name] = committedValues[slot]
             } else if let relationship = toManys.first(where: { $0.name == name }), let context = managedObjectContext {

@@ -49,23 +49,55 @@ struct ExternalDataFiles: Sendable {
         return Self.prefix + name
     }
 
-    /// The value a reference names.
+    /// Where released files wait before they are removed: a reader whose snapshot of the
+    /// store is older than the save that released one may still read it there.
+    var trash: URL? { directory?.deletingLastPathComponent().appendingPathComponent("_EXTERNAL_TRASH") }
+
+    /// How long a released file waits in the trash.
+    static let trashDelay: TimeInterval = 120
+
+    /// The value a reference names (from the trash, for a reader of an older snapshot).
     func read(_ reference: String) throws -> Data {
         let file = try file(reference)
         do {
             return try Data(contentsOf: file)
         } catch {
+            if let trash, let data = try? Data(contentsOf: trash.appendingPathComponent(file.lastPathComponent)) {
+                return data
+            }
             throw ManagedStoreError.externalDataUnreadable(
                 file: file, reason: "the file of an attribute's value with external storage cannot be read: \(error)")
         }
     }
 
-    /// Removes the files of `references` (those no committed row names any more); one that is
-    /// gone already is no error.
+    /// Removes the files of `references`, which no row names (a save's that rolled back).
     func remove(_ references: [String]) {
         for reference in references {
             guard let file = try? file(reference) else { continue }
             try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Moves the files of `references`, which a committed save released, to the trash, and
+    /// empties the trash of the files released more than ``trashDelay`` ago. A reader still
+    /// on a snapshot from before that save finds them there meanwhile (another context's
+    /// fetch, another process); one older than the delay gets `externalDataUnreadable`.
+    func release(_ references: [String]) {
+        guard let trash, !references.isEmpty else { return }
+        let manager = FileManager.default
+        try? manager.createDirectory(at: trash, withIntermediateDirectories: true)
+        let now = Date()
+        for reference in references {
+            guard let file = try? file(reference) else { continue }
+            let target = trash.appendingPathComponent(file.lastPathComponent)
+            guard (try? manager.moveItem(at: file, to: target)) != nil else { continue }
+            try? manager.setAttributes([.modificationDate: now], ofItemAtPath: target.path)
+        }
+        let names = (try? manager.contentsOfDirectory(atPath: trash.path)) ?? []
+        for name in names {
+            let path = trash.appendingPathComponent(name).path
+            let moved = (try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? now
+            if now.timeIntervalSince(moved) > Self.trashDelay { try? manager.removeItem(atPath: path) }
         }
     }
 }
@@ -128,14 +160,14 @@ final class ExternalDataChanges {
     func references(
         of entity: EntityDescription, key: Int64, on connection: SQLiteConnection
     ) throws -> [Int: String] {
-        guard files.directory != nil, !entity.externalSlots.isEmpty else { return [:] }
-        let columns = entity.externalSlots.map { entity.quotedColumns[$0] }.joined(separator: ", ")
+        guard files.directory != nil, !entity.binarySlots.isEmpty else { return [:] }
+        let columns = entity.binarySlots.map { entity.quotedColumns[$0] }.joined(separator: ", ")
         let statement = try connection.statement("SELECT \(columns) FROM \(entity.quotedTable) WHERE Z_PK = ?")
         defer { statement.reset() }
         try statement.bind(key, 1)
         guard try statement.step() else { return [:] }
         var found: [Int: String] = [:]
-        for (column, slot) in entity.externalSlots.enumerated()
+        for (column, slot) in entity.binarySlots.enumerated()
         where statement.columnType(Int32(column)) == SQLITE_TEXT_TYPE {
             let text = statement.text(Int32(column))
             if ExternalDataFiles.isReference(text) { found[slot] = text }

@@ -20,7 +20,7 @@ extension SQLiteStore {
                 }
                 return transaction.outcome
             }
-            external.files.remove(external.released)
+            external.files.release(external.released)
             return outcome
         } catch {
             external.files.remove(external.written)
@@ -78,8 +78,12 @@ struct SaveTransaction {
         _ id: ManagedObjectID, from old: [AttributeValue], to new: [AttributeValue], relationships: [String] = []
     ) {
         guard recordsHistory else { return }
-        let names = id.entity.storedProperties.indices.filter { old[$0] != new[$0] }.map {
-            id.entity.storedProperties[$0].name
+        var names: [String] = []
+        for slot in id.entity.storedProperties.indices where old[slot] != new[slot] {
+            // A member's new place in an ordered relationship is a change of its to-one.
+            var name = id.entity.storedProperties[slot].name
+            if name.hasPrefix("Z_FOK_") { name = String(name.dropFirst("Z_FOK_".count)) }
+            if !names.contains(name) { names.append(name) }
         }
         history.updated.append((id, names + relationships))
     }
@@ -299,10 +303,10 @@ struct SaveTransaction {
         var kept: [Int: String] = [:]
         var replaced: [String] = []
         for (slot, reference) in try external.references(of: entity, key: id.key, on: connection) {
-            if let committed, committed[slot] == values[slot] {
+            if let committed, committed[slot] == values[slot], entity.externalSlots.contains(slot) {
                 kept[slot] = reference
             } else {
-                replaced.append(reference)
+                replaced.append(reference)  // a new value, or one no longer kept in a file
             }
         }
         let (bound, written) = try external.bound(values, of: entity, kept: kept)
