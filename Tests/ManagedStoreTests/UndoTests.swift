@@ -150,6 +150,35 @@ import Testing
         }
     }
 
+    /// A child context's undo of a deletion it saved into its parent brings the object back;
+    /// its next save takes it back into the parent, which undeletes it, or inserts it again
+    /// when the parent had saved the deletion to the store too.
+    @Test func aChildUndoesADeletionItSavedIntoItsParent() throws {
+        for parentSavesBetween in [false, true] {
+            let container = try makeContainer(in: nil, name: "School", model: SchoolModel.model)
+            let parent = container.viewContext
+            let ann = Student.named("Ann", in: parent)
+            try parent.save()
+            let child = ManagedObjectContext(concurrencyType: .mainQueue)
+            child.parent = parent
+            child.undoManager = UndoManager()
+            let copy = try #require(child.existingObject(with: ann.objectID) as? Student)
+            child.undoManager?.removeAllActions()
+            child.delete(copy)
+            child.processPendingChanges()
+            try child.save()
+            #expect(ann.isDeleted)
+            if parentSavesBetween { try parent.save() }
+            child.undo()
+            #expect(!copy.isDeleted && child.hasChanges, "the saved deletion, undone: an insertion to save")
+            try child.save()
+            try parent.save()
+            let reader = container.newBackgroundContext()
+            let names = try reader.performAndWait { try reader.fetch(FetchRequest<Student>()).map(\.name) }
+            #expect(names == ["Ann"], "parent saved between: \(parentSavesBetween)")
+        }
+    }
+
     /// Property: after seeded random edits, one event each (inserts, renames, links and
     /// unlinks on either side, whole sets, deletions with their cascades and nullifications),
     /// undoing step by step passes through every earlier state back to the saved one, redoing

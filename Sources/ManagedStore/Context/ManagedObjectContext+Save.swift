@@ -234,6 +234,8 @@ extension ManagedObjectContext {
         for row in insertedRows {
             let values = resolvedFromChild(row.values)
             if let existing = lookUp(row.id) {
+                // A deletion the child saved here and then undid: deleted no more.
+                if existing.isDeletedState { insert(existing, awakening: false) }
                 apply(values, to: existing)
                 continue
             }

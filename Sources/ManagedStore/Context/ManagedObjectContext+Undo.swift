@@ -151,11 +151,9 @@ extension ManagedObjectContext {
 
     /// Brings back an object whose deletion a save wrote: inserted again under its permanent
     /// ID with the values it had, so that the next save writes its row again (Core Data's undo
-    /// of a saved deletion).
+    /// of a saved deletion). In a child context, the next save takes it back into the parent,
+    /// which undeletes it (or, if the parent saved the deletion too, inserts it again).
     private func reinsertSaved(_ object: ManagedObject) -> Bool {
-        // A child's deletion went into its parent, which still decides the row's fate: the
-        // child does not insert it again (docs/from-core-data.md).
-        guard parent == nil else { return false }
         if let other = lookUp(object.objectID), other !== object { return false }
         object.isDeletedState = false
         object.committedValues = []
