@@ -62,9 +62,9 @@ extension EntityDescription {
     }
 
     /// What a fetch of this entity with its sub-entities selects (`Z_PK`, `Z_OPT`, `Z_ENT`, then
-    /// the columns of every entity of the subtree), and for each entity of it the column that
-    /// each of its slots reads.
-    var subtreeSelection: (columns: String, slotColumns: [ObjectIdentifier: [Int32]]) {
+    /// the columns of every entity of the subtree), and each entity of it by the name its rows'
+    /// `Z_ENT` holds, with the column that each of its slots reads.
+    var subtreeSelection: Subtree {
         var names: [String] = storedProperties.map(\.name)
         var columnOf: [String: Int] = [:]
         for (index, name) in names.enumerated() { columnOf[name] = index }
@@ -74,12 +74,12 @@ extension EntityDescription {
                 names.append(property.name)
             }
         }
-        var slotColumns: [ObjectIdentifier: [Int32]] = [:]
+        var entities: [String: (entity: EntityDescription, slotColumns: [Int32])] = [:]
         for entity in selfAndDescendants {
-            slotColumns[ObjectIdentifier(entity)] = entity.storedProperties.map { Int32(3 + columnOf[$0.name]!) }
+            entities[entity.name] = (entity, entity.storedProperties.map { Int32(3 + columnOf[$0.name]!) })
         }
         let columns = (["Z_PK", "Z_OPT", "Z_ENT"] + names.map(SQLiteConnection.quote)).joined(separator: ", ")
-        return (columns, slotColumns)
+        return Subtree(columns: columns, entities: entities)
     }
 
     /// The entity that declares the property `name` this one has: the highest superentity
@@ -94,9 +94,10 @@ extension EntityDescription {
         return declaring
     }
 
-    /// The sub-entity (or this entity) named `name`, for a row's `Z_ENT`.
+    /// The sub-entity (or this entity) named `name`, for a row's `Z_ENT` (looked up in the
+    /// resolved subtree, once per row of a fetch).
     func descendant(named name: String) -> EntityDescription? {
-        selfAndDescendants.first { $0.name == name }
+        subtree?.entities[name]?.entity ?? selfAndDescendants.first { $0.name == name }
     }
 }
 

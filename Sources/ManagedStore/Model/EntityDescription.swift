@@ -59,9 +59,14 @@ public final class EntityDescription: Sendable, Hashable, CustomStringConvertibl
     /// The to-one relationships whose inverse is ordered, each with a position column (in this
     /// order, after the to-ones' slots).
     nonisolated(unsafe) private(set) var positionColumns: [String] = []
-    /// For an entity with sub-entities: what a fetch of it selects, and where each entity's
-    /// slots are among those columns (see `subtreeSelection`). Set once, when resolved.
-    nonisolated(unsafe) private(set) var subtree: (columns: String, slotColumns: [ObjectIdentifier: [Int32]])?
+    /// What a fetch of an entity with sub-entities selects, and each entity of the subtree by
+    /// name with where its slots are among those columns (see `subtreeSelection`).
+    struct Subtree {
+        let columns: String
+        let entities: [String: (entity: EntityDescription, slotColumns: [Int32])]
+    }
+    /// For an entity with sub-entities, its ``Subtree``. Set once, when resolved.
+    nonisolated(unsafe) private(set) var subtree: Subtree?
     /// Whether a model has resolved the entity, which fixes its layout.
     nonisolated(unsafe) private(set) var isResolved = false
     /// The slot of each attribute and to-one relationship, by name (transient ones too).

@@ -98,9 +98,8 @@ extension SQLiteStore {
     /// A row of `entity`'s table selected with its sub-entities' columns (see
     /// `EntityDescription.subtree`): the object of the entity its `Z_ENT` names.
     func row(fromSubtreeOf entity: EntityDescription, _ statement: SQLiteStatement) throws -> RowSnapshot {
-        let name = statement.text(2)
-        let concrete = entity.descendant(named: name) ?? entity
-        let columns = entity.subtree!.slotColumns[ObjectIdentifier(concrete)]!
+        let subtree = entity.subtree!
+        let (concrete, columns) = subtree.entities[statement.text(2)] ?? subtree.entities[entity.name]!
         var values: [AttributeValue] = []
         values.reserveCapacity(columns.count)
         for (slot, column) in columns.enumerated() {
