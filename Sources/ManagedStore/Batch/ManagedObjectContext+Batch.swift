@@ -48,7 +48,7 @@ extension ManagedObjectContext {
         var save = SaveRequest(mergePolicy: .mergeByPropertyObjectTrump)
         (save.transactionAuthor, save.contextName) = settings.withLock { ($0.transactionAuthor, $0.name) }
         save.inserts = rows.map { SaveRequest.Insert(objectID: .makeTemporary(for: entity), values: $0) }
-        let outcome = try store().save(save)
+        let outcome = try store(for: entity).save(save)
         var ids: [ManagedObjectID] = []
         ids.reserveCapacity(rows.count)
         for fate in outcome.insertFates {
@@ -136,7 +136,7 @@ extension ManagedObjectContext {
             (query.whereClause, query.arguments) = try PredicateSQLCompiler(entity: entity).whereClause(for: predicate)
         }
         let (author, name) = settings.withLock { ($0.transactionAuthor, $0.name) }
-        let ids = try store().batchUpdate(query, assignments: assignments, author: author, contextName: name)
+        let ids = try store(for: entity).batchUpdate(query, assignments: assignments, author: author, contextName: name)
         return BatchResult(ids, as: request.resultType)
     }
 
@@ -152,7 +152,7 @@ extension ManagedObjectContext {
             query = try FetchPlan(request.fetchRequest, entity: try entity(for: request.fetchRequest)).query
         }
         let (author, name) = settings.withLock { ($0.transactionAuthor, $0.name) }
-        let ids = try store().batchDelete(query, author: author, contextName: name)
+        let ids = try store(for: query.entity).batchDelete(query, author: author, contextName: name)
         return BatchResult(ids, as: request.resultType)
     }
 
@@ -168,7 +168,7 @@ extension ManagedObjectContext {
                     "its object IDs are of two entities, \(entity.name) and \(other.entity.name); a batch delete by object IDs deletes one entity's objects"
             )
         }
-        let store = try store()
+        let store = try store(for: first)
         for id in objectIDs {
             if id.isTemporaryID {
                 throw ManagedStoreError.invalidBatchRequest(

@@ -14,7 +14,7 @@ extension ManagedObjectContext {
         if parent != nil {
             return Set(try memberRows(ownerID: owner.objectID, relationship).map(\.id))
         }
-        let store = try store()
+        let store = try store(for: owner.objectID)
         if let join = relationship.join {
             let destination = relationship.destination
             return Set(

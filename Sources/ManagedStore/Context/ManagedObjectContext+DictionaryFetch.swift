@@ -17,7 +17,7 @@ extension ManagedObjectContext {
             plan.query.limit = 0
             plan.query.offset = 0
         }
-        var rows = try store().fetchValues(plan.query, slots: slots, in: queryGeneration)
+        var rows = try store(for: entity).fetchValues(plan.query, slots: slots, in: queryGeneration)
         if request.returnsDistinctResults {
             var seen = Set<[AttributeValue]>(minimumCapacity: rows.count)
             rows = rows.filter { seen.insert($0).inserted }

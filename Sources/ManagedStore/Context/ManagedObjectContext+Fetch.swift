@@ -60,7 +60,7 @@ extension ManagedObjectContext {
             return try parent.performAndWait { () throws -> Int in try parent.count(for: request) }
         }
         let plan = try FetchPlan(request, entity: entity)
-        return try store().count(plan.query, in: queryGeneration)
+        return try store(for: entity).count(plan.query, in: queryGeneration)
     }
 
     /// The values of `properties` (attribute names) of each object `request` describes, one row
@@ -88,7 +88,7 @@ extension ManagedObjectContext {
             return slot
         }
         let plan = try FetchPlan(request, entity: entity)
-        return try store().fetchValues(plan.query, slots: slots, in: queryGeneration)
+        return try store(for: entity).fetchValues(plan.query, slots: slots, in: queryGeneration)
     }
 
     /// The values of the attributes `keyPaths` name, typed, one tuple per object `request`
@@ -176,7 +176,7 @@ extension ManagedObjectContext {
             return slot
         }
         let plan = try FetchPlan(request, entity: entity)
-        return try store().fetchValues(plan.query, slots: slots, in: queryGeneration)
+        return try store(for: entity).fetchValues(plan.query, slots: slots, in: queryGeneration)
     }
 
     /// The entity `request` fetches: the one it names, or its result type's, or the one its
@@ -228,9 +228,16 @@ extension ManagedObjectContext {
         return entity
     }
 
-    func store() throws -> SQLiteStore {
+    /// The store that holds `entity`'s objects (see ``PersistentStoreCoordinator``).
+    func store(for entity: EntityDescription) throws -> SQLiteStore {
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
-        return try coordinator.store()
+        return try coordinator.store(for: entity)
+    }
+
+    /// The store of the object `id` names.
+    func store(for id: ManagedObjectID) throws -> SQLiteStore {
+        guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
+        return try coordinator.store(for: id)
     }
 
     /// A request compiled to SQL, with its sort order for the in-memory pass.
@@ -263,7 +270,7 @@ extension ManagedObjectContext {
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
         let rows: [RowSnapshot]
         // Noted before the rows are read (see `SQLiteStore.writeCount`).
-        let stamp = parent == nil ? try store().writeCount.load(ordering: .sequentiallyConsistent) : UInt64.max
+        let stamp = parent == nil ? try store(for: entity).writeCount.load(ordering: .sequentiallyConsistent) : UInt64.max
         if let parent {
             var parentRequest = request
             if pending {
@@ -283,7 +290,7 @@ extension ManagedObjectContext {
                 query.limit = 0
                 query.offset = 0
             }
-            rows = try store().fetch(query, in: queryGeneration)
+            rows = try store(for: entity).fetch(query, in: queryGeneration)
         }
         let refresh = request.shouldRefreshRefetchedObjects
         // Prefetching fills the objects' relationships, so the objects come loaded.

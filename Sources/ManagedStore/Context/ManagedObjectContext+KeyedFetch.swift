@@ -31,7 +31,7 @@ extension ManagedObjectContext {
             query.limit = 0
             query.offset = 0
         }
-        let rows = try store().fetchKeyedRows(query, keys: plan.sortKeys, in: queryGeneration)
+        let rows = try store(for: entity).fetchKeyedRows(query, keys: plan.sortKeys, in: queryGeneration)
         guard pending else { return rows }
 
         func matches(_ object: ManagedObject) throws -> Bool {

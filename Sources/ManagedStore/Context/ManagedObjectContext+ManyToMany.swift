@@ -38,7 +38,7 @@ extension ManagedObjectContext {
             query.arguments = [.integer(owner.objectID.key)]
             query.orderBy = "Z_PK"
             // The fault fired: its members are known until a refresh, save, merge or reset.
-            let fired = try store().fetch(query, in: queryGeneration).map { materialize($0) }
+            let fired = try store(for: destination).fetch(query, in: queryGeneration).map { materialize($0) }
             fired.forEach(add)
             prefetchedMembers[key] = fired
         }
@@ -59,7 +59,7 @@ extension ManagedObjectContext {
         let unlinked = Set(changes.filter { !$0.linked }.map { ObjectIdentifier($0.object) })
         var result: [ManagedObjectID] = []
         var seen = Set<ManagedObjectID>()
-        let store = try store()
+        let store = try store(for: owner.objectID)
         let pairs = try store.joinedKeys(
             join, destination: relationship.destination, owners: [owner.objectID.key], in: queryGeneration)
         for (_, key) in pairs {
@@ -89,7 +89,7 @@ extension ManagedObjectContext {
             guard let join = relationship.join else { continue }
             let changes = manyToMany.changes(of: owner, relationship)
             let unlinked = Set(changes.filter { !$0.linked }.map { ObjectIdentifier($0.object) })
-            let store = try store()
+            let store = try store(for: owner.objectID)
             var seen = Set<ObjectIdentifier>()
             let pairs = try store.joinedKeys(
                 join, destination: relationship.destination, owners: [owner.objectID.key], in: queryGeneration)

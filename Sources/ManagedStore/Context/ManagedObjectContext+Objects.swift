@@ -134,7 +134,7 @@ extension ManagedObjectContext {
         if let parent, let held = parent.performAndWait({ parent.lookUp(parent.resolvedFromChild(id))?.objectID }) {
             return held
         }
-        guard let store = try? store(), let entity = try? store.entity(ofRow: id, in: queryGeneration),
+        guard let store = try? store(for: id), let entity = try? store.entity(ofRow: id, in: queryGeneration),
             entity !== id.entity
         else { return id }
         return ManagedObjectID(entity: entity, store: store.persistentStore, primaryKey: id.key)
@@ -160,20 +160,39 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkQueue()
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
-        let store = try coordinator.store()
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in objects where object.objectID.isTemporaryID {
             byEntity[ObjectIdentifier(object.entity), default: []].append(object)
         }
         var permanent: [ManagedObjectID: ManagedObjectID] = [:]
         for group in byEntity.values {
-            let ids = try store.obtainPermanentIDs(group.count, for: group[0].entity)
+            let ids = try coordinator.store(for: group[0].entity).obtainPermanentIDs(group.count, for: group[0].entity)
             for (object, id) in zip(group, ids) {
                 permanent[object.objectID] = id
                 reassign(object, to: id)
             }
         }
         rewriteReferences(permanent)
+    }
+
+    /// Says which store an inserted object is saved to (Core Data's `assign(_:to:)`). In
+    /// ManagedStore each entity lives in one store of the coordinator, so the only store an
+    /// object can be assigned to is its entity's: assigning it there is allowed (and changes
+    /// nothing); assigning it to a store that does not hold its entity, or that is not the
+    /// coordinator's, throws, where Core Data raises.
+    public func assign(_ object: ManagedObject, to store: PersistentStore) throws {
+        checkQueue()
+        guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
+        guard coordinator.persistentStores.contains(where: { $0 === store }) else {
+            throw ManagedStoreError.storeNotFound(url: store.url)
+        }
+        let holder = try coordinator.store(for: object.objectID).persistentStore
+        guard holder === store else {
+            throw ManagedStoreError.wrongStore(
+                reason:
+                    "\(object.entity.name) objects are saved to \(holder); \(store) does not hold the entity (each entity lives in one store of a coordinator)"
+            )
+        }
     }
 
     func register(_ object: ManagedObject) {

@@ -34,26 +34,27 @@ extension ManagedObjectContext {
             throw ManagedStoreError.queryGenerationUnavailable(
                 reason: "context \(self) is a child context, which reads through its parent: pin the parent")
         }
-        let store = try store()
-        if store.inMemory {
-            queryGeneration = nil
-            return
-        }
+        guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
+        let stores = coordinator.openStores()
+        guard !stores.isEmpty else { throw ManagedStoreError.noPersistentStore }
         if let generation = token.generation {
-            guard generation.store === store.persistentStore else {
+            guard generation.covers(stores) else {
                 throw ManagedStoreError.queryGenerationUnavailable(
-                    reason: "the token is of another store (\(generation.store.identifier))")
+                    reason:
+                        "the token is of other stores (\(generation.pins.map(\.store.identifier).joined(separator: ", ")))")
             }
             queryGeneration = generation
         } else {
-            queryGeneration = try store.makeGeneration()
+            queryGeneration = try QueryGeneration.pinning(stores)
         }
     }
 
     /// Moves a pinned context to the store's newest generation (after a save, merge or reset),
     /// as Core Data does. Stays pinned to the old one if a new one cannot be had.
     func advanceQueryGeneration() {
-        guard queryGeneration != nil, let store = try? store(), let newer = try? store.makeGeneration() else { return }
+        guard queryGeneration != nil, let stores = persistentStoreCoordinator?.openStores(),
+            let newer = try? QueryGeneration.pinning(stores)
+        else { return }
         queryGeneration = newer
     }
 }

@@ -77,7 +77,7 @@ extension ManagedObjectContext {
             query.whereClause = "\(destination.quotedColumns[slot]) = ?"
             query.arguments = [.integer(owner.objectID.key)]
             query.orderBy = "Z_PK"
-            for row in try store().fetchKeyedRows(
+            for row in try store(for: destination).fetchKeyedRows(
                 query, keys: [SortKey(slot: slot, ascending: true, through: [])], in: queryGeneration)
             {
                 // An object this context holds counts as it has it (deleted, or moved elsewhere).
@@ -134,7 +134,7 @@ extension ManagedObjectContext {
         query.whereClause = "\(relationship.destination.quotedColumns[slot]) = ?"
         query.arguments = [.integer(ownerID.key)]
         query.orderBy = "Z_PK"
-        return try store().fetch(query, in: queryGeneration)
+        return try store(for: relationship.destination).fetch(query, in: queryGeneration)
     }
 
     /// Applies the delete rules of `object`'s relationships, as its deletion begins: nullify
@@ -245,7 +245,7 @@ extension ManagedObjectContext {
         let owners = objects.filter { !$0.objectID.isTemporaryID }
         guard !owners.isEmpty, parent == nil else { return }
         let destination = relationship.destination
-        let sqliteStore = try store()
+        let sqliteStore = try store(for: destination)
         let pairs = try sqliteStore.joinedKeys(
             join, destination: destination, owners: owners.map(\.objectID.key), in: queryGeneration)
         let store = sqliteStore.persistentStore
@@ -277,7 +277,7 @@ extension ManagedObjectContext {
             query.whereClause = "\(column) IN (\(Array(repeating: "?", count: batch.count).joined(separator: ", ")))"
             query.arguments = batch.map { .integer($0) }
             query.orderBy = "Z_PK"
-            rows += try store().fetch(query, in: queryGeneration)
+            rows += try store(for: entity).fetch(query, in: queryGeneration)
         }
         return rows
     }

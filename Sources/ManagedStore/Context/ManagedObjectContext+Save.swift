@@ -144,7 +144,15 @@ extension ManagedObjectContext {
         }
         request.links = manyToMany.isEmpty ? [] : linksToSave()
         request.deletes = deletedObjects.map { SaveRequest.Delete(objectID: $0.objectID, version: $0.version) }
-        let outcome = try coordinator.store().save(request)
+        let stores = coordinator.openStores()
+        let outcome: SaveOutcome
+        if stores.count == 1 && stores[0].model.configurationName == nil {
+            outcome = try stores[0].save(request)
+        } else {
+            // Several stores: each object is written to its entity's store, all or none.
+            let saves = try StoreSaves(request, stores: stores, storeOf: coordinator.store(for:))
+            outcome = saves.merged(try SQLiteStore.save(saves.parts))
+        }
 
         for (object, fate) in zip(insertedObjects, outcome.insertFates) {
             if case .inserted(let index) = fate {

@@ -8,7 +8,7 @@ extension ManagedObjectContext {
     /// (as Core Data raises), since a property getter cannot throw.
     func fulfillFault(_ object: ManagedObject) {
         if object.hasCachedRow, object.cachedRowStamp != .max,
-            object.cachedRowStamp == (try? store().writeCount.load(ordering: .sequentiallyConsistent))
+            object.cachedRowStamp == (try? store(for: object.objectID).writeCount.load(ordering: .sequentiallyConsistent))
         {
             // No save through this coordinator since the fetch: the row is as it was read
             // (another process's writes reach the context by merging, as in Core Data).
@@ -56,7 +56,7 @@ extension ManagedObjectContext {
             return sent.map { fromParent($0) }?.first
         }
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
-        return try coordinator.store().row(for: id, in: queryGeneration)
+        return try coordinator.store(for: id).row(for: id, in: queryGeneration)
     }
 
     /// This context's current values of `id` (unsaved changes included), for a child.

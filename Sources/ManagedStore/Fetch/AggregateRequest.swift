@@ -202,7 +202,7 @@ extension ManagedObjectContext {
             sql += " ORDER BY \(groups)"
         }
         let query = sql
-        return try store().read(in: queryGeneration) { connection in
+        return try store(for: entity).read(in: queryGeneration) { connection in
             let statement = try connection.statement(query)
             defer { statement.reset() }
             for (index, argument) in arguments.enumerated() { try statement.bind(argument, Int32(index + 1)) }

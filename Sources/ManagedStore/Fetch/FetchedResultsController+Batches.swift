@@ -44,7 +44,7 @@ extension FetchedResultsController {
         }
         guard !missing.isEmpty else { return objects.map { $0! } }
         var loaded: [ManagedObjectID: Result] = [:]
-        if context.parent == nil, let entity, let store = try? context.store() {
+        if context.parent == nil, let entity, let store = try? context.store(for: entity) {
             let stored = missing.map(\.id).filter { $0.persistentStore === store.persistentStore }
             var start = 0
             while start < stored.count {

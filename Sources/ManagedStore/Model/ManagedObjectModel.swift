@@ -24,10 +24,26 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     let joinTables: [JoinTable]
     /// The SQL of the derived attributes (see ``Derivation``).
     let derivedAttributes: [DerivedAttributeSQL]
+    /// The entities of each named configuration, by name, in the model's order (see
+    /// ``entities(forConfigurationName:)``).
+    let configurationEntityNames: [String: [String]]
+    /// The configuration this model is the slice of, for a store added with one (nil: the
+    /// whole model, Core Data's default configuration).
+    let configurationName: String?
 
     /// A model of `entities`, and of `views` over their tables. Entity names must be unique,
     /// each class may stand for one entity, and view names must be unique.
-    public init(entities: [EntityDescription], views: [ViewDescription] = []) {
+    ///
+    /// `configurations` names sets of the entities (Core Data's configurations, which
+    /// `setEntities(_:forConfigurationName:)` makes): a store added with a
+    /// ``PersistentStoreDescription/configuration`` holds only those entities, so that one
+    /// coordinator can present several stores as one. A configuration holds every entity of a
+    /// hierarchy it holds any of (a hierarchy is one table). The views belong to the default
+    /// configuration, the whole model.
+    public init(
+        entities: [EntityDescription], views: [ViewDescription] = [],
+        configurations: [String: [EntityDescription]] = [:]
+    ) {
         var byName: [String: EntityDescription] = [:]
         var byClass: [ObjectIdentifier: EntityDescription] = [:]
         for entity in entities {
@@ -72,12 +88,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.entitiesByClass = byClass
         self.hasRelationships = entities.contains { !$0.relationships.isEmpty }
         if resolvable { for entity in entities { entity.resolveDestinations(in: byName) } }
-        // Each join table once: a sub-entity's inherited relationships share its superentity's.
-        self.joinTables = entities.flatMap { entity in
-            entity.resolvedRelationships.dropFirst(entity.superentity?.relationships.count ?? 0).compactMap {
-                $0.join?.isPrimary == true ? $0.join : nil
-            }
-        }
+        self.joinTables = Self.joinTables(of: entities)
         var derived: [DerivedAttributeSQL] = []
         for entity in entities where resolvable {
             for attribute in entity.attributes where attribute.derivationExpression != nil && !attribute.isTransient {
@@ -95,7 +106,26 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
             }
         }
         self.derivedAttributes = derived
-        self.problems = problems
+        let (names, configurationProblems) = Self.configurationEntityNames(configurations, of: entities, in: byName)
+        self.configurationEntityNames = names
+        self.configurationName = nil
+        self.problems = problems + configurationProblems
+    }
+
+    /// The slice of `model` that `configuration` names: the same entity descriptions, already
+    /// laid out and resolved by `model`, and what the store needs of them.
+    init(slicing model: ManagedObjectModel, configuration: String, entities: [EntityDescription]) {
+        let names = Set(entities.map(\.name))
+        self.entities = entities
+        self.entitiesByName = model.entitiesByName.filter { names.contains($0.key) }
+        self.entitiesByClass = model.entitiesByClass.filter { names.contains($0.value.name) }
+        self.views = []
+        self.hasRelationships = entities.contains { !$0.relationships.isEmpty }
+        self.joinTables = Self.joinTables(of: entities)
+        self.derivedAttributes = model.derivedAttributes.filter { names.contains($0.entityName) }
+        self.configurationEntityNames = [configuration: entities.map(\.name)]
+        self.configurationName = configuration
+        self.problems = []
     }
 
     /// What is wrong with the model that only its use would show: a relationship to an entity

@@ -22,6 +22,8 @@ struct DerivedAttributeSQL: Sendable {
     let triggers: [String]
     /// The statement that computes the attribute for every row.
     let recompute: String
+    /// The entity whose attribute this is.
+    let entityName: String
 
     /// Why a derivation cannot be computed for its entity (an unknown name, a type that does
     /// not fit): what ``ManagedObjectModel/validate()`` reports.
@@ -34,6 +36,7 @@ struct DerivedAttributeSQL: Sendable {
     /// not fit).
     init(_ attribute: AttributeDescription, of entity: EntityDescription) throws(Problem) {
         guard let derivation = attribute.derivation else { throw Problem(message: "\(attribute.name) is not derived") }
+        entityName = entity.name
         let table = entity.quotedTable
         let column = SQLiteConnection.quote(attribute.name)
         let label = "\(entity.name).\(attribute.name) (\(derivation))"

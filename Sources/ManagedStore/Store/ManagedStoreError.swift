@@ -18,8 +18,17 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
     case unsupportedStoreFormat(url: URL, version: Int, supported: Int)
     /// No store is loaded on the coordinator (or the context has no coordinator).
     case noPersistentStore
-    /// The coordinator already has a store; this version supports one store per coordinator.
+    /// The coordinator already has the store at `url` (a store is added once).
     case storeAlreadyAdded(url: URL)
+    /// The store at `url` holds entities that the coordinator's store at `otherURL` already
+    /// holds: ManagedStore keeps each entity in one store of a coordinator (give the stores
+    /// configurations that share no entity); nothing was added.
+    case storesOverlap(url: URL, entities: [String], otherURL: URL)
+    /// No store of the coordinator holds the entity (its configuration's store was not added).
+    case noStoreForEntity(String)
+    /// A request named the wrong store, or, of a coordinator with several, none where it needs
+    /// one: the reason says which and why.
+    case wrongStore(reason: String)
     /// ``PersistentStoreCoordinator/destroyPersistentStore(at:type:timeout:)`` of the
     /// coordinator's own store; nothing was touched.
     case storeInUse(url: URL)
@@ -91,7 +100,14 @@ public enum ManagedStoreError: Error, Sendable, CustomStringConvertible, Localiz
         case .noPersistentStore:
             return "no persistent store is loaded"
         case .storeAlreadyAdded(let url):
-            return "the coordinator already has a store (\(url.path)); it holds one store"
+            return "the coordinator already has the store at \(url.path)"
+        case .storesOverlap(let url, let entities, let otherURL):
+            return
+                "the store at \(url.path) would hold \(entities.joined(separator: ", ")), which the coordinator's store at \(otherURL.path) holds: each entity lives in one store of a coordinator (give the stores configurations that share no entity); nothing was added"
+        case .wrongStore(let reason):
+            return reason
+        case .noStoreForEntity(let name):
+            return "no store of the coordinator holds entity \(name) (add the store of a configuration that holds it)"
         case .storeInUse(let url):
             return
                 "the store at \(url.path) is this coordinator's: destroy it with a coordinator that has not added it"

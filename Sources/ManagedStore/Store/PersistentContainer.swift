@@ -58,22 +58,26 @@ open class PersistentContainer: @unchecked Sendable {
             .appendingPathComponent("share", isDirectory: true)
     }
 
-    /// The stores to load. Set before ``loadPersistentStores()``; the container loads the first.
+    /// The stores to load, each of its own configuration when there are several. Set before
+    /// ``loadPersistentStores()``, which loads them all.
     public var persistentStoreDescriptions: [PersistentStoreDescription] {
         get { descriptions.withLock { $0 } }
         set { descriptions.withLock { $0 = newValue } }
     }
 
-    /// Opens the store, creating it when it does not exist. Throws when it cannot be opened
-    /// (see ``PersistentStoreCoordinator/addPersistentStore(with:)``).
+    /// Opens the stores, in order, creating those that do not exist. Throws the first error,
+    /// after which the stores before it stay loaded and those after it are not tried (see
+    /// ``PersistentStoreCoordinator/addPersistentStore(with:)``).
     public func loadPersistentStores() throws {
-        guard let description = persistentStoreDescriptions.first else { throw ManagedStoreError.noPersistentStore }
-        try persistentStoreCoordinator.addPersistentStore(with: description)
+        let descriptions = persistentStoreDescriptions
+        guard !descriptions.isEmpty else { throw ManagedStoreError.noPersistentStore }
+        for description in descriptions { try persistentStoreCoordinator.addPersistentStore(with: description) }
     }
 
-    /// Opens the store and calls `completionHandler` with its description and the error, if any.
+    /// Opens each store and calls `completionHandler` with its description and its error, if
+    /// any (Core Data's `loadPersistentStores(completionHandler:)`), once per description.
     public func loadPersistentStores(completionHandler: (PersistentStoreDescription, (any Error)?) -> Void) {
-        for description in persistentStoreDescriptions.prefix(1) {
+        for description in persistentStoreDescriptions {
             do {
                 try persistentStoreCoordinator.addPersistentStore(with: description)
                 completionHandler(description, nil)

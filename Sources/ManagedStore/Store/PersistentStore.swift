@@ -17,6 +17,9 @@ public final class PersistentStore: Sendable, CustomStringConvertible {
     public let isImmutable: Bool
     /// True for an in-memory store.
     public var isInMemory: Bool { url.path == "/dev/null" }
+    /// The model's configuration whose entities the store holds (Core Data's
+    /// `configurationName`); nil for the default configuration, every entity.
+    public let configurationName: String?
 
     /// The store's number in this process (1, 2, …), which its object IDs carry.
     let number: UInt16
@@ -25,7 +28,10 @@ public final class PersistentStore: Sendable, CustomStringConvertible {
     private static let all = Mutex<[UInt16: PersistentStore]>([:])
     private static let made = Atomic<Int>(0)
 
-    init(identifier: String, url: URL, isReadOnly: Bool, isImmutable: Bool = false) {
+    init(
+        identifier: String, url: URL, isReadOnly: Bool, isImmutable: Bool = false, configurationName: String? = nil
+    ) {
+        self.configurationName = configurationName
         self.identifier = identifier
         self.url = url
         self.isReadOnly = isReadOnly

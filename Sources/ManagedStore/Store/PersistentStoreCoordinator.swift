@@ -12,15 +12,39 @@ import Synchronization
 /// context.persistentStoreCoordinator = coordinator
 /// ```
 ///
-/// A coordinator holds one store; ``remove(_:)`` closes it.
+/// A coordinator may hold several stores, each of its own configuration of the model (see
+/// ``ManagedObjectModel/init(entities:views:configurations:)``), and presents them as one: a
+/// fetch reads the store that holds its entity, a save writes each object to its entity's
+/// store. ``remove(_:)`` closes a store.
 public final class PersistentStoreCoordinator: Sendable {
     /// The model of the store's entities.
     public let managedObjectModel: ManagedObjectModel
-    private let backend = Mutex<SQLiteStore?>(nil)
+    private let backend = Mutex(Stores())
     /// Contexts that merge every save made through this coordinator by another context.
     private let mergingContexts = Mutex<[WeakContext]>([])
-    /// Watches the store for commits, when its description asks for remote change notifications.
-    private let remoteChangeMonitor = Mutex<RemoteChangeMonitor?>(nil)
+    /// Watches stores for commits, those whose descriptions ask for remote change
+    /// notifications, by store number.
+    private let remoteChangeMonitors = Mutex<[UInt16: RemoteChangeMonitor]>([:])
+
+    /// The open stores, in the order they were added, and which holds each entity.
+    struct Stores {
+        var list: [SQLiteStore] = []
+        var byEntity: [String: SQLiteStore] = [:]
+
+        mutating func add(_ store: SQLiteStore) {
+            list.append(store)
+            for entity in store.model.entities { byEntity[entity.name] = store }
+        }
+
+        /// The first store that already holds an entity of `model`, with those entities.
+        func overlap(with model: ManagedObjectModel) -> (SQLiteStore, [String])? {
+            for store in list {
+                let shared = model.entities.map(\.name).filter { store.model.entitiesByName[$0] != nil }
+                if !shared.isEmpty { return (store, shared) }
+            }
+            return nil
+        }
+    }
 
     /// A coordinator for `managedObjectModel`, with no store yet.
     public init(managedObjectModel: ManagedObjectModel) {
@@ -28,26 +52,42 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     deinit {
-        remoteChangeMonitor.withLock { $0?.cancel() }
+        remoteChangeMonitors.withLock { for monitor in $0.values { monitor.cancel() } }
     }
 
-    /// The stores added so far (at most one).
+    /// The stores added so far, in the order they were added.
     public var persistentStores: [PersistentStore] {
-        backend.withLock { $0.map { [$0.persistentStore] } ?? [] }
+        backend.withLock { $0.list.map(\.persistentStore) }
     }
 
-    /// Opens the store `description` names, creating it when it does not exist.
+    /// The store at `url` among those added, or nil (Core Data's `persistentStore(for:)`).
+    public func persistentStore(for url: URL) -> PersistentStore? {
+        let path = url.standardizedFileURL.path
+        return persistentStores.first { $0.url.standardizedFileURL.path == path }
+    }
+
+    /// Opens the store `description` names, creating it when it does not exist. A description
+    /// with a ``PersistentStoreDescription/configuration`` opens a store of that configuration's
+    /// entities; the stores of one coordinator hold no entity twice.
     ///
-    /// Throws ``ManagedStoreError/notAStore(url:reason:)`` for a file that is not a store, and
-    /// ``ManagedStoreError/incompatibleModel(url:differences:)`` for a store of another model;
-    /// in both cases the file is left as it was.
+    /// Throws ``ManagedStoreError/notAStore(url:reason:)`` for a file that is not a store,
+    /// ``ManagedStoreError/incompatibleModel(url:differences:)`` for a store of another model,
+    /// ``ManagedStoreError/storesOverlap(url:entities:otherURL:)`` for a store holding an entity
+    /// another store of the coordinator holds, ``ManagedStoreError/storeAlreadyAdded(url:)`` for
+    /// a store added twice; in every case the file is left as it was.
     @discardableResult
     public func addPersistentStore(with description: PersistentStoreDescription) throws -> PersistentStore {
-        if let existing = backend.withLock({ $0?.persistentStore }) {
-            throw ManagedStoreError.storeAlreadyAdded(url: existing.url)
-        }
         try managedObjectModel.validate()
-        let store = try SQLiteStore.open(description, model: managedObjectModel)
+        let model = try managedObjectModel.slice(forConfiguration: description.configuration)
+        if let configuration = description.configuration, description.stagedMigrationManager != nil {
+            throw ManagedStoreError.stagedMigrationFailed(
+                url: description.url ?? URL(fileURLWithPath: "/dev/null"), stage: nil,
+                reason:
+                    "a staged migration migrates a store of the whole model, and this description names configuration \(configuration)"
+            )
+        }
+        try backend.withLock { try Self.checkAddable(description, model: model, to: $0) }
+        let store = try SQLiteStore.open(description, model: model)
         // The monitor first: a store whose notifications cannot be had is not added at all.
         let monitor =
             description.remoteChangeNotificationsEnabled && !description.isInMemory
@@ -55,39 +95,55 @@ public final class PersistentStoreCoordinator: Sendable {
             ? try makeRemoteChangeMonitor(for: store.persistentStore, interval: description.remoteChangePollInterval)
             : nil
         do {
-            try backend.withLock { current in
-                if let current { throw ManagedStoreError.storeAlreadyAdded(url: current.persistentStore.url) }
-                current = store
+            try backend.withLock { stores in
+                try Self.checkAddable(description, model: model, to: stores)
+                stores.add(store)
             }
         } catch {
             monitor?.cancel()
             throw error
         }
-        if let monitor { remoteChangeMonitor.withLock { $0 = monitor } }
+        if let monitor { remoteChangeMonitors.withLock { $0[store.persistentStore.number] = monitor } }
         return store.persistentStore
+    }
+
+    /// Throws unless a store of `model` at `description`'s URL can join `stores`.
+    private static func checkAddable(
+        _ description: PersistentStoreDescription, model: ManagedObjectModel, to stores: Stores
+    ) throws {
+        let url = description.url ?? URL(fileURLWithPath: "/dev/null")
+        if !description.isInMemory,
+            stores.list.contains(where: { $0.url.standardizedFileURL.path == url.standardizedFileURL.path })
+        {
+            throw ManagedStoreError.storeAlreadyAdded(url: url)
+        }
+        if let (other, shared) = stores.overlap(with: model) {
+            throw ManagedStoreError.storesOverlap(url: url, entities: shared, otherURL: other.url)
+        }
     }
 
     /// Removes `store` from the coordinator (Core Data's `remove(_:)`): its write-ahead log is
     /// checkpointed into the file and truncated, and its connections closed, so that a program
     /// that removes its store before it ends leaves the store whole in one file. The contexts of
-    /// the coordinator then have no store (a fetch or save throws
-    /// ``ManagedStoreError/noPersistentStore``), and a store may be added again.
+    /// the coordinator then cannot reach its entities (a fetch or save of them throws
+    /// ``ManagedStoreError/noPersistentStore`` when no store is left, else
+    /// ``ManagedStoreError/noStoreForEntity(_:)``), and a store may be added again.
     ///
     /// Throws ``ManagedStoreError/storeNotFound(url:)`` when `store` is not this coordinator's,
     /// and ``ManagedStoreError/storeBusy(url:reason:)`` when a pinned query generation kept the
     /// log from being truncated (the store is removed all the same).
     public func remove(_ store: PersistentStore) throws {
-        let removed = try backend.withLock { current -> SQLiteStore in
-            guard let open = current, open.persistentStore === store else {
+        let removed = try backend.withLock { stores -> SQLiteStore in
+            guard let index = stores.list.firstIndex(where: { $0.persistentStore === store }) else {
                 throw ManagedStoreError.storeNotFound(url: store.url)
             }
-            current = nil
+            let open = stores.list.remove(at: index)
+            let rest = stores.list
+            stores = Stores()
+            for other in rest { stores.add(other) }
             return open
         }
-        remoteChangeMonitor.withLock {
-            $0?.cancel()
-            $0 = nil
-        }
+        remoteChangeMonitors.withLock { $0.removeValue(forKey: store.number)?.cancel() }
         try removed.close()
     }
 
@@ -152,9 +208,10 @@ public final class PersistentStoreCoordinator: Sendable {
         guard parts.count == 2, let entity = managedObjectModel.entitiesByName[parts[0]] else { return nil }
         let reference = parts[1]
         if reference.hasPrefix("p"), let key = Int64(reference.dropFirst()), ManagedObjectID.canHold(key) {
-            guard let store = backend.withLock({ $0?.persistentStore }), url.host == store.identifier else {
-                return nil
-            }
+            guard
+                let store = backend.withLock({ $0.byEntity[entity.name]?.persistentStore }),
+                url.host == store.identifier
+            else { return nil }
             return ManagedObjectID(entity: entity, store: store, primaryKey: key)
         }
         if reference.hasPrefix("t"), (url.host ?? "").isEmpty {
@@ -185,7 +242,7 @@ public final class PersistentStoreCoordinator: Sendable {
         guard let entity = managedObjectModel.entitiesByName[entityName] else {
             throw ManagedStoreError.unknownEntity(entityName)
         }
-        let store = try store()
+        let store = try store(for: entity)
         guard !entity.indexes.isEmpty, !store.persistentStore.isReadOnly else { return try await body() }
         try store.dropIndexes(of: entity)
         let result: T
@@ -199,15 +256,41 @@ public final class PersistentStoreCoordinator: Sendable {
         return result
     }
 
-    /// Gives the coordinator `store`, already open (a staged migration's handlers' store).
+    /// Gives the coordinator `store`, already open (a staged migration's handlers' store), as
+    /// its only store.
     func attach(_ store: SQLiteStore) {
-        backend.withLock { $0 = store }
+        backend.withLock {
+            $0 = Stores()
+            $0.add(store)
+        }
     }
 
-    /// The loaded store, or ``ManagedStoreError/noPersistentStore``.
-    func store() throws -> SQLiteStore {
-        guard let store = backend.withLock({ $0 }) else { throw ManagedStoreError.noPersistentStore }
-        return store
+    /// The store that holds `entity`: ``ManagedStoreError/noPersistentStore`` when there is
+    /// none at all, ``ManagedStoreError/noStoreForEntity(_:)`` when none holds it.
+    func store(for entity: EntityDescription) throws -> SQLiteStore {
+        try backend.withLock { stores in
+            if stores.list.count == 1, let only = stores.list.first, only.model.configurationName == nil {
+                return only
+            }
+            if let store = stores.byEntity[entity.name] { return store }
+            throw stores.list.isEmpty ? ManagedStoreError.noPersistentStore : .noStoreForEntity(entity.name)
+        }
+    }
+
+    /// The store of `id`: the one it was read from or saved to, for a permanent ID (which
+    /// throws ``ManagedStoreError/storeNotFound(url:)`` once that store is removed), else
+    /// the store of its entity.
+    func store(for id: ManagedObjectID) throws -> SQLiteStore {
+        guard let persistentStore = id.persistentStore else { return try store(for: id.entity) }
+        return try backend.withLock { stores in
+            if let store = stores.list.first(where: { $0.persistentStore === persistentStore }) { return store }
+            throw stores.list.isEmpty ? ManagedStoreError.noPersistentStore : .storeNotFound(url: persistentStore.url)
+        }
+    }
+
+    /// Every open store, in the order they were added.
+    func openStores() -> [SQLiteStore] {
+        backend.withLock { $0.list }
     }
 
     // MARK: Automatic merging
@@ -251,7 +334,25 @@ extension PersistentStoreCoordinator {
     /// The token after the last transaction the store's persistent history holds (Core Data's
     /// `currentPersistentHistoryToken(fromStores:)`): history fetched after it holds only what
     /// is committed later. Transaction number 0 when nothing was recorded yet.
-    public func currentPersistentHistoryToken() throws -> PersistentHistoryToken {
-        try store().currentHistoryToken()
+    ///
+    /// A token names one store. Of a coordinator with several stores, name the one with
+    /// `fromStores` (nil or empty: the coordinator's only store); more than one throws
+    /// ``ManagedStoreError/wrongStore(reason:)``.
+    public func currentPersistentHistoryToken(fromStores stores: [PersistentStore]? = nil) throws
+        -> PersistentHistoryToken
+    {
+        let open = openStores()
+        let chosen = (stores ?? []).isEmpty ? open : open.filter { store in stores!.contains { $0 === store.persistentStore } }
+        if let missing = stores?.first(where: { store in !open.contains { $0.persistentStore === store } }) {
+            throw ManagedStoreError.storeNotFound(url: missing.url)
+        }
+        guard let store = chosen.first else { throw ManagedStoreError.noPersistentStore }
+        guard chosen.count == 1 else {
+            throw ManagedStoreError.wrongStore(
+                reason:
+                    "a history token names one store, and the coordinator has \(chosen.count): name one with fromStores"
+            )
+        }
+        return try store.currentHistoryToken()
     }
 }

@@ -51,6 +51,11 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// cannot create them. SQLite gives them the store file's permissions.
     public var keepsWriteAheadLogFiles = false
 
+    /// The model's configuration whose entities the store holds (Core Data's `configuration`);
+    /// nil, the default: every entity. Give each store of a coordinator its own configuration,
+    /// sharing no entity (see ``ManagedObjectModel/init(entities:views:configurations:)``).
+    public var configuration: String?
+
     /// A description of the store at `url`.
     public init(url: URL) {
         self.url = url
@@ -62,5 +67,7 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// `NSPersistentStoreStagedMigrationManagerOptionKey`); nil: an inferred migration.
     public var stagedMigrationManager: StagedMigrationManager?
 
-    public var description: String { "store at \(url?.path ?? "(no URL)")\(isReadOnly ? " (read-only)" : "")" }
+    public var description: String {
+        "store at \(url?.path ?? "(no URL)")\(configuration.map { " (configuration \($0))" } ?? "")\(isReadOnly ? " (read-only)" : "")"
+    }
 }

@@ -40,16 +40,26 @@ public final class QueryGenerationToken: Sendable, Hashable, CustomStringConvert
     /// that records history; nil for ``current`` and ``unpinned``): history fetched after it
     /// holds exactly what this generation does not see. Not in Core Data, whose tokens are
     /// opaque; it lets a front-end start following the history where its first fetch left off.
+    ///
+    /// A generation of several stores has a token per store: nil here, and
+    /// ``persistentHistoryToken(for:)`` gives each.
     public var persistentHistoryToken: PersistentHistoryToken? {
-        generation.map {
-            PersistentHistoryToken(transactionNumber: $0.historyTransactionNumber, storeIdentifier: $0.store.identifier)
-        }
+        guard let pins = generation?.pins, pins.count == 1 else { return nil }
+        return PersistentHistoryToken(transactionNumber: pins[0].historyTransactionNumber, storeIdentifier: pins[0].store.identifier)
+    }
+
+    /// The persistent history token of `store` as of this generation (nil for a store it does
+    /// not pin, and for ``current`` and ``unpinned``).
+    public func persistentHistoryToken(for store: PersistentStore) -> PersistentHistoryToken? {
+        guard let pin = generation?.pins.first(where: { $0.store === store }) else { return nil }
+        return PersistentHistoryToken(transactionNumber: pin.historyTransactionNumber, storeIdentifier: store.identifier)
     }
 
     public var description: String {
         if isUnpinned { return "unpinned" }
         guard let generation else { return "current generation" }
-        return
-            "generation of store \(generation.store.identifier) at history transaction \(generation.historyTransactionNumber)"
+        return "generation of "
+            + generation.pins.map { "store \($0.store.identifier) at history transaction \($0.historyTransactionNumber)" }
+            .joined(separator: ", ")
     }
 }

@@ -16,7 +16,9 @@ extension SQLiteStore {
                 if description.persistentHistoryTracking { try HistoryLog.createTables(on: connection) }
                 return identifier
             }
-            let store = PersistentStore(identifier: identifier, url: url, isReadOnly: description.isReadOnly)
+            let store = PersistentStore(
+                identifier: identifier, url: url, isReadOnly: description.isReadOnly,
+                configurationName: model.configurationName)
             return SQLiteStore(
                 persistentStore: store, model: model, writer: connection, readers: [], description: description,
                 history: HistoryMode(description, storeHasHistory: false))
@@ -52,7 +54,8 @@ extension SQLiteStore {
                 if !differences.isEmpty { throw ManagedStoreError.storeNeedsMigration(url: url, changes: differences) }
             }
             let store = PersistentStore(
-                identifier: metadata.identifier, url: url, isReadOnly: true, isImmutable: filename.uri)
+                identifier: metadata.identifier, url: url, isReadOnly: true, isImmutable: filename.uri,
+                configurationName: model.configurationName)
             return SQLiteStore(
                 persistentStore: store, model: model, writer: nil, readers: [connection], description: description,
                 readerFilename: filename)
@@ -148,7 +151,7 @@ extension SQLiteStore {
         // "Forcing into Read Only mode store"), and says so.
         let store = PersistentStore(
             identifier: identifier, url: url,
-            isReadOnly: storeHasHistory && !description.persistentHistoryTracking)
+            isReadOnly: storeHasHistory && !description.persistentHistoryTracking, configurationName: model.configurationName)
         return SQLiteStore(
             persistentStore: store, model: model, writer: connection, readers: [], description: description,
             history: HistoryMode(description, storeHasHistory: storeHasHistory))

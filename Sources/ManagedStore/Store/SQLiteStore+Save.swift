@@ -29,6 +29,44 @@ extension SQLiteStore {
     }
 }
 
+extension SQLiteStore {
+    /// Writes each part's save to its store, all in one go: the stores' write transactions are
+    /// opened one inside the other (in the order given, which is the coordinator's, so that
+    /// saves never wait for each other in a circle), and committed only once every part has
+    /// run, the last store's first. A part that fails rolls back every part. Only a failure of
+    /// a commit itself (an I/O error) can leave the stores committed before it, as a save
+    /// across stores is in Core Data: not one transaction.
+    static func save(_ parts: [(store: SQLiteStore, request: SaveRequest)]) throws -> [SaveOutcome] {
+        if parts.count == 1 { return [try parts[0].store.save(parts[0].request)] }
+        for part in parts { try part.store.checkWritableHistory() }
+        let externals = parts.map { ExternalDataChanges(files: ExternalDataFiles(storeURL: $0.store.url)) }
+        var committed = Array(repeating: false, count: parts.count)
+        func run(from index: Int) throws -> [SaveOutcome] {
+            guard index < parts.count else { return [] }
+            let (store, request) = parts[index]
+            let outcomes = try store.write { connection in
+                var transaction = SaveTransaction(
+                    store: store, connection: connection, request: request, external: externals[index])
+                try transaction.run()
+                if transaction.recordsHistory { try store.recordHistory(transaction.history, on: connection) }
+                return [transaction.outcome] + (try run(from: index + 1))
+            }
+            committed[index] = true
+            return outcomes
+        }
+        do {
+            let outcomes = try run(from: 0)
+            for external in externals { external.files.release(external.released) }
+            return outcomes
+        } catch {
+            for (external, done) in zip(externals, committed) {
+                if done { external.files.release(external.released) } else { external.files.remove(external.written) }
+            }
+            throw error
+        }
+    }
+}
+
 /// One save's work inside its write transaction.
 struct SaveTransaction {
     let store: SQLiteStore

@@ -114,7 +114,7 @@ final class SQLiteStore: Sendable {
     /// Runs `body` with a read connection. File stores take one from the pool (opening one if
     /// none is idle), so reads run beside a write; in-memory stores use their one connection.
     func read<T: Sendable>(in generation: QueryGeneration? = nil, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        if let generation { return try generation.read(body) }
+        if let generation, let pin = try generation.pin(for: self) { return try pin.read(body) }
         if inMemory {
             return try writer.withLock { connection in
                 guard let connection else { throw ManagedStoreError.noPersistentStore }
@@ -134,12 +134,18 @@ final class SQLiteStore: Sendable {
 
     /// A new generation: a read transaction on a connection of its own, which sees the store as
     /// it is now until it is let go of.
-    func makeGeneration() throws -> QueryGeneration {
+    func makeGeneration() throws -> QueryGeneration.Pin {
         if inMemory {
             throw ManagedStoreError.queryGenerationUnavailable(
                 reason: "an in-memory store has one connection, which cannot hold a read transaction beside its writes")
         }
-        return try QueryGeneration(connection: openReader(), store: persistentStore)
+        return try QueryGeneration.Pin(connection: openReader(), store: persistentStore)
+    }
+
+    /// Runs `body` holding the writer, so that no save through this store's coordinator
+    /// commits meanwhile (a read-only store has no writer to hold).
+    func holdingWriter<T>(_ body: () throws -> T) throws -> T {
+        try writer.withLock { _ in try body() }
     }
 
     private func openReader() throws -> SQLiteConnection {
