@@ -270,7 +270,8 @@ extension ManagedObjectContext {
         let pending = request.includesPendingChanges && hasPendingChanges(for: entity)
         let rows: [RowSnapshot]
         // Noted before the rows are read (see `SQLiteStore.writeCount`).
-        let stamp = parent == nil ? try store(for: entity).writeCount.load(ordering: .sequentiallyConsistent) : UInt64.max
+        let stamp =
+            parent == nil ? try store(for: entity).writeCount.load(ordering: .sequentiallyConsistent) : UInt64.max
         if let parent {
             var parentRequest = request
             if pending {

@@ -41,7 +41,8 @@ extension ManagedObjectContext {
             guard generation.covers(stores) else {
                 throw ManagedStoreError.queryGenerationUnavailable(
                     reason:
-                        "the token is of other stores (\(generation.pins.map(\.store.identifier).joined(separator: ", ")))")
+                        "the token is of other stores (\(generation.pins.map(\.store.identifier).joined(separator: ", ")))"
+                )
             }
             queryGeneration = generation
         } else {

@@ -8,7 +8,8 @@ extension ManagedObjectContext {
     /// (as Core Data raises), since a property getter cannot throw.
     func fulfillFault(_ object: ManagedObject) {
         if object.hasCachedRow, object.cachedRowStamp != .max,
-            object.cachedRowStamp == (try? store(for: object.objectID).writeCount.load(ordering: .sequentiallyConsistent))
+            object.cachedRowStamp
+                == (try? store(for: object.objectID).writeCount.load(ordering: .sequentiallyConsistent))
         {
             // No save through this coordinator since the fetch: the row is as it was read
             // (another process's writes reach the context by merging, as in Core Data).

@@ -53,10 +53,11 @@ extension PersistentHistoryResult {
         case .count:
             self = .count(results.reduce(0) { $0 + ($1.count ?? 0) })
         case .objectIDs:
-            self = .objectIDs(results.flatMap { result -> [ManagedObjectID] in
-                guard case .objectIDs(let ids) = result else { return [] }
-                return ids
-            })
+            self = .objectIDs(
+                results.flatMap { result -> [ManagedObjectID] in
+                    guard case .objectIDs(let ids) = result else { return [] }
+                    return ids
+                })
         case .changes:
             self = .changes(results.flatMap { $0.changes ?? [] })
         case .transactions:

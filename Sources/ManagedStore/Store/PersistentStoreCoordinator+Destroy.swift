@@ -19,7 +19,7 @@ extension PersistentStoreCoordinator {
     public func destroyPersistentStore(
         at url: URL, type: PersistentStore.StoreType = .sqlite, timeout: TimeInterval = 5
     ) throws {
-        if let current = persistentStores.first(where: { $0.url.standardizedFileURL == url.standardizedFileURL }) {
+        if persistentStores.contains(where: { $0.url.standardizedFileURL == url.standardizedFileURL }) {
             throw ManagedStoreError.storeInUse(url: url)
         }
         guard type == .sqlite else { return }  // an in-memory store has no file to destroy

@@ -338,11 +338,14 @@ extension PersistentStoreCoordinator {
     /// A token names one store. Of a coordinator with several stores, name the one with
     /// `fromStores` (nil or empty: the coordinator's only store); more than one throws
     /// ``ManagedStoreError/wrongStore(reason:)``.
-    public func currentPersistentHistoryToken(fromStores stores: [PersistentStore]? = nil) throws
+    public func currentPersistentHistoryToken(
+        fromStores stores: [PersistentStore]? = nil
+    ) throws
         -> PersistentHistoryToken
     {
         let open = openStores()
-        let chosen = (stores ?? []).isEmpty ? open : open.filter { store in stores!.contains { $0 === store.persistentStore } }
+        let chosen =
+            (stores ?? []).isEmpty ? open : open.filter { store in stores!.contains { $0 === store.persistentStore } }
         if let missing = stores?.first(where: { store in !open.contains { $0.persistentStore === store } }) {
             throw ManagedStoreError.storeNotFound(url: missing.url)
         }

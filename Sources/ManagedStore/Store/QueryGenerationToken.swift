@@ -45,21 +45,25 @@ public final class QueryGenerationToken: Sendable, Hashable, CustomStringConvert
     /// ``persistentHistoryToken(for:)`` gives each.
     public var persistentHistoryToken: PersistentHistoryToken? {
         guard let pins = generation?.pins, pins.count == 1 else { return nil }
-        return PersistentHistoryToken(transactionNumber: pins[0].historyTransactionNumber, storeIdentifier: pins[0].store.identifier)
+        return PersistentHistoryToken(
+            transactionNumber: pins[0].historyTransactionNumber, storeIdentifier: pins[0].store.identifier)
     }
 
     /// The persistent history token of `store` as of this generation (nil for a store it does
     /// not pin, and for ``current`` and ``unpinned``).
     public func persistentHistoryToken(for store: PersistentStore) -> PersistentHistoryToken? {
         guard let pin = generation?.pins.first(where: { $0.store === store }) else { return nil }
-        return PersistentHistoryToken(transactionNumber: pin.historyTransactionNumber, storeIdentifier: store.identifier)
+        return PersistentHistoryToken(
+            transactionNumber: pin.historyTransactionNumber, storeIdentifier: store.identifier)
     }
 
     public var description: String {
         if isUnpinned { return "unpinned" }
         guard let generation else { return "current generation" }
         return "generation of "
-            + generation.pins.map { "store \($0.store.identifier) at history transaction \($0.historyTransactionNumber)" }
+            + generation.pins.map {
+                "store \($0.store.identifier) at history transaction \($0.historyTransactionNumber)"
+            }
             .joined(separator: ", ")
     }
 }

@@ -151,7 +151,8 @@ extension SQLiteStore {
         // "Forcing into Read Only mode store"), and says so.
         let store = PersistentStore(
             identifier: identifier, url: url,
-            isReadOnly: storeHasHistory && !description.persistentHistoryTracking, configurationName: model.configurationName)
+            isReadOnly: storeHasHistory && !description.persistentHistoryTracking,
+            configurationName: model.configurationName)
         return SQLiteStore(
             persistentStore: store, model: model, writer: connection, readers: [], description: description,
             history: HistoryMode(description, storeHasHistory: storeHasHistory))

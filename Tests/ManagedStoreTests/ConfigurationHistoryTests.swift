@@ -1,0 +1,94 @@
+import Foundation
+import ManagedStore
+import TestSupport
+import Testing
+
+/// Query generations and persistent history of a coordinator with two stores: a pinned
+/// context reads both stores as they were, and moves on in both; history is kept per store,
+/// read per token's store or from every store, and a token names one store.
+@Suite struct ConfigurationHistoryTests {
+    static func names(_ context: ManagedObjectContext) throws -> [String] {
+        try context.performAndWait {
+            try context.fetch(FetchRequest<Periodical>()).map(\.name).sorted()
+                + context.fetch(FetchRequest<Patron>()).map(\.name).sorted()
+        }
+    }
+
+    static func save(_ periodical: String, _ patron: String, in container: PersistentContainer) throws {
+        let worker = container.newBackgroundContext()
+        try worker.performAndWait {
+            Periodical(context: worker).name = periodical
+            Patron(context: worker).name = patron
+            try worker.save()
+        }
+    }
+
+    /// Core Data: a context pinned with `.current` reads the generation it was pinned to until
+    /// it saves, merges or is reset: here, of both stores at once.
+    @Test func aPinnedContextReadsBothStoresAsTheyWere() throws {
+        let dir = TemporaryDirectory()
+        let container = try TwoStoreModel.container(in: dir)
+        try Self.save("Nature", "Ada", in: container)
+        let reader = container.newBackgroundContext()
+        try reader.performAndWait { try reader.setQueryGenerationFrom(.current) }
+        try Self.save("Science", "Grace", in: container)
+        #expect(try Self.names(reader) == ["Nature", "Ada"])
+        #expect(try Self.names(container.newBackgroundContext()) == ["Nature", "Science", "Ada", "Grace"])
+        // Its token pins another context to the same generation of both stores.
+        let other = container.newBackgroundContext()
+        let token = try #require(reader.performAndWait { reader.queryGenerationToken })
+        try other.performAndWait { try other.setQueryGenerationFrom(token) }
+        #expect(try Self.names(other) == ["Nature", "Ada"])
+        reader.performAndWait { reader.reset() }
+        #expect(try Self.names(reader) == ["Nature", "Science", "Ada", "Grace"])
+        // A token of these two stores does not pin a context of one of them.
+        let single = try makeContainer(in: dir, name: "Single", model: TwoStoreModel.model)
+        let stranger = single.newBackgroundContext()
+        #expect(throws: ManagedStoreError.self) {
+            try stranger.performAndWait { try stranger.setQueryGenerationFrom(token) }
+        }
+    }
+
+    @Test func historyIsKeptPerStoreAndReadFromEither() throws {
+        let dir = TemporaryDirectory()
+        let container = try TwoStoreModel.container(in: dir, history: true)
+        let coordinator = container.persistentStoreCoordinator
+        let (catalogue, lending) = (coordinator.persistentStores[0], coordinator.persistentStores[1])
+        let start = try coordinator.currentPersistentHistoryToken(fromStores: [lending])
+        try Self.save("Nature", "Ada", in: container)
+        let worker = container.newBackgroundContext()
+        try worker.performAndWait {
+            Patron(context: worker).name = "Grace"
+            try worker.save()
+        }
+        #expect(throws: ManagedStoreError.self) { try coordinator.currentPersistentHistoryToken() }
+        let lendingNow = try coordinator.currentPersistentHistoryToken(fromStores: [lending])
+        #expect(lendingNow.storeIdentifier == lending.identifier)
+        #expect(lendingNow.transactionNumber == start.transactionNumber + 2, "two saves wrote the lending store")
+        #expect(
+            try coordinator.currentPersistentHistoryToken(fromStores: [catalogue]).transactionNumber == 1,
+            "one save wrote the catalogue")
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            // After a token: that token's store only.
+            let afterStart = try context.execute(.fetchHistory(after: start)).transactions ?? []
+            #expect(afterStart.map(\.token.storeIdentifier) == [lending.identifier, lending.identifier])
+            #expect(afterStart.flatMap { $0.changes ?? [] }.map(\.changedObjectID.entity.name) == ["Patron", "Patron"])
+            // From the start: every store, store after store.
+            let all = try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions ?? []
+            #expect(all.map(\.token.storeIdentifier) == [catalogue.identifier, lending.identifier, lending.identifier])
+            var onlyCatalogue = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            onlyCatalogue.affectedStores = [catalogue]
+            let changes = try context.execute(onlyCatalogue).transactions?.flatMap { $0.changes ?? [] } ?? []
+            #expect(changes.map(\.changedObjectID.entity.name) == ["Periodical"])
+            var count = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            count.resultType = .count
+            #expect(try context.execute(count).count == 3)
+            // A purge through one store's token purges that store.
+            try context.execute(.deleteHistory(before: lendingNow))
+            #expect(
+                (try context.execute(.fetchHistory(after: nil as PersistentHistoryToken?)).transactions ?? []).count
+                    == 1)
+        }
+    }
+}
