@@ -17,7 +17,7 @@ final class Edition: ManagedObject {
 @MainActor @Suite struct LibraryGuideRound5Tests {
     @Test func theGuideShowsEachExampleWordForWord() throws {
         try LibraryGuideExampleTests.expectTheGuideShows(
-            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 8)
+            LibraryGuideExampleTests.examplesInThisFile(#filePath), count: 9)
     }
 
     /// Apple, `allowsExternalBinaryDataStorage`: "When enabled, Core Data heuristically
@@ -239,6 +239,42 @@ final class Edition: ManagedObject {
         #expect(
             Set(found.map(\.title)) == ["War and Peace", "Peace at Last", "PEACE, Love", "Pëace of Mind", "Peacetime"])
         #expect(endings.map(\.title) == ["War and Peace"])
+    }
+
+    /// Core Data's configurations: one container, two stores, each object saved to the store of
+    /// its entity's configuration.
+    @Test func twoStoresOfOneModel() throws {
+        let directory = TemporaryDirectory()
+        let entities = TwoStoreModel.entities()
+        let (periodical, fascicle, patron, borrowing) = (entities[0], entities[1], entities[2], entities[3])
+        // docs/library.md: several-stores
+        let model = ManagedObjectModel(
+            entities: [periodical, fascicle, patron, borrowing],
+            configurations: ["Catalogue": [periodical, fascicle], "Lending": [patron, borrowing]])
+        let container = PersistentContainer(name: "Library", managedObjectModel: model)
+        container.persistentStoreDescriptions = ["Catalogue", "Lending"].map { name in
+            var description = PersistentStoreDescription(url: directory.file("\(name).sqlite"))
+            description.configuration = name
+            return description
+        }
+        try container.loadPersistentStores()
+        let context = container.viewContext
+        let nature = Periodical(context: context)
+        nature.name = "Nature"
+        let ada = Patron(context: context)
+        ada.name = "Ada"
+        try context.save()  // Nature to Catalogue.sqlite, Ada to Lending.sqlite: both or neither
+        // end of the example
+        let stores = container.persistentStoreCoordinator.persistentStores
+        #expect(nature.objectID.persistentStore === stores[0] && ada.objectID.persistentStore === stores[1])
+        let tables = try PythonTools.run(
+            """
+            import sqlite3, sys
+            for path in sys.stdin.read().split():
+                db = sqlite3.connect(path)
+                print(sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'Z%'")))
+            """, input: Data((directory.file("Catalogue.sqlite").path + " " + directory.file("Lending.sqlite").path).utf8))
+        #expect(String(decoding: tables, as: UTF8.self) == "['Fascicle', 'Periodical']\n['Borrowing', 'Patron']\n")
     }
 }
 
