@@ -273,7 +273,8 @@ final class Edition: ManagedObject {
             for path in sys.stdin.read().split():
                 db = sqlite3.connect(path)
                 print(sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'Z%'")))
-            """, input: Data((directory.file("Catalogue.sqlite").path + " " + directory.file("Lending.sqlite").path).utf8))
+            """,
+            input: Data((directory.file("Catalogue.sqlite").path + " " + directory.file("Lending.sqlite").path).utf8))
         #expect(String(decoding: tables, as: UTF8.self) == "['Fascicle', 'Periodical']\n['Borrowing', 'Patron']\n")
     }
 }

@@ -27,7 +27,8 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     private unowned(unsafe) let unownedEntity: EntityDescription
 
     private static let keyMask: UInt64 = (1 << 48) - 1
-    private var storeNumber: UInt16 { UInt16(truncatingIfNeeded: packed >> 48) }
+    /// The number of the ID's store in this process (0 for a temporary ID).
+    var storeNumber: UInt16 { UInt16(truncatingIfNeeded: packed >> 48) }
 
     /// Whether `key` fits an ID (0 through 2⁴⁸ - 1).
     static func canHold(_ key: Int64) -> Bool { key >= 0 && UInt64(key) <= keyMask }

@@ -277,15 +277,17 @@ public final class PersistentStoreCoordinator: Sendable {
         }
     }
 
-    /// The store of `id`: the one it was read from or saved to, for a permanent ID (which
-    /// throws ``ManagedStoreError/storeNotFound(url:)`` once that store is removed), else
-    /// the store of its entity.
+    /// The store of `id`: for a permanent ID, the one it was read from or saved to, else
+    /// ``ManagedStoreError/storeNotFound(url:)`` once that store is removed (its key could
+    /// name a row of another file: an ID is carried across a removal by its URI, see
+    /// ``managedObjectID(forURIRepresentation:)``); for a temporary ID, the store of its entity.
     func store(for id: ManagedObjectID) throws -> SQLiteStore {
-        guard let persistentStore = id.persistentStore else { return try store(for: id.entity) }
-        return try backend.withLock { stores in
-            if let store = stores.list.first(where: { $0.persistentStore === persistentStore }) { return store }
-            throw stores.list.isEmpty ? ManagedStoreError.noPersistentStore : .storeNotFound(url: persistentStore.url)
-        }
+        let number = id.storeNumber
+        if number == 0 { return try store(for: id.entity) }
+        let found = backend.withLock { stores in stores.list.first { $0.persistentStore.number == number } }
+        if let found { return found }
+        let url = id.persistentStore?.url ?? URL(fileURLWithPath: "/dev/null")
+        throw backend.withLock { $0.list.isEmpty } ? ManagedStoreError.noPersistentStore : .storeNotFound(url: url)
     }
 
     /// Every open store, in the order they were added.
