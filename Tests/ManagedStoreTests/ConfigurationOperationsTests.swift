@@ -209,4 +209,128 @@ import Testing
         }
         #expect(name == "Ada")
     }
+
+    static func dump(_ url: URL) throws -> Data {
+        try PythonTools.run(
+            "import sqlite3, sys; print('\\n'.join(sqlite3.connect(sys.stdin.read()).iterdump()))",
+            input: Data(url.path.utf8))
+    }
+
+    /// Core Data checks a store against its configuration's entities. A file that holds
+    /// entities of another configuration (or of the whole model) is refused, word for word,
+    /// and left as it was: never migrated to the configuration, which would drop their tables.
+    @Test func aFileOfAnotherConfigurationIsRefusedAndLeftAsItWas() throws {
+        let dir = TemporaryDirectory()
+        let whole = try makeContainer(in: dir, name: "library", model: TwoStoreModel.model)
+        let context = whole.newBackgroundContext()
+        try context.performAndWait {
+            Periodical(context: context).name = "Nature"
+            Patron(context: context).name = "Ada"
+            try context.save()
+        }
+        let library = dir.file("library.sqlite")
+        let before = try Self.dump(library)
+        var catalogue = PersistentStoreDescription(url: library)
+        catalogue.configuration = "Catalogue"
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: TwoStoreModel.model)
+        do {
+            try coordinator.addPersistentStore(with: catalogue)
+            Issue.record("the whole model's store was opened as the catalogue's")
+        } catch {
+            #expect(
+                "\(error)"
+                    == "the store at \(library.path) was made by an incompatible model, so it was left untouched: the store holds Patron, Borrowing, which configuration Catalogue does not: it is the store of another configuration, or of the whole model, and was left as it was"
+            )
+        }
+        #expect(try Self.dump(library) == before)
+
+        // Two configurations' files swapped by mistake: both refused, both untouched.
+        _ = try TwoStoreModel.container(in: dir)
+        let files = [dir.file("catalogue.sqlite"), dir.file("lending.sqlite")]
+        let dumps = try files.map(Self.dump)
+        for (configuration, file) in zip(["Lending", "Catalogue"], files) {
+            var swapped = PersistentStoreDescription(url: file)
+            swapped.configuration = configuration
+            #expect(throws: ManagedStoreError.self) {
+                try PersistentStoreCoordinator(managedObjectModel: TwoStoreModel.model).addPersistentStore(
+                    with: swapped)
+            }
+        }
+        #expect(try files.map(Self.dump) == dumps)
+    }
+
+    /// An object a context still holds from a removed store is not saved into the store added
+    /// after it, where its key names another object: the save throws and writes nothing.
+    @Test func anObjectOfARemovedStoreIsNotSavedIntoAnotherFile() throws {
+        let dir = TemporaryDirectory()
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: TwoStoreModel.model)
+        let first = try coordinator.addPersistentStore(with: PersistentStoreDescription(url: dir.file("a.sqlite")))
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        context.retainsRegisteredObjects = true
+        try context.performAndWait {
+            Patron(context: context).name = "Ada"
+            try context.save()
+        }
+        try coordinator.remove(first)
+        try coordinator.addPersistentStore(with: PersistentStoreDescription(url: dir.file("b.sqlite")))
+        let other = ManagedObjectContext(concurrencyType: .privateQueue)
+        other.persistentStoreCoordinator = coordinator
+        try other.performAndWait {
+            Patron(context: other).name = "Grace"  // key 1, as Ada's in a.sqlite
+            try other.save()
+        }
+        let before = try Self.dump(dir.file("b.sqlite"))
+        #expect(throws: ManagedStoreError.self) {
+            try context.performAndWait {
+                let ada = try #require(context.registeredObjects.compactMap { $0 as? Patron }.first)
+                ada.name = "Ada Lovelace"
+                try context.save()
+            }
+        }
+        #expect(try Self.dump(dir.file("b.sqlite")) == before, "Grace is still Grace")
+    }
+
+    /// A save's changes pair each inserted object's temporary ID with its own row, also when
+    /// a merge policy inserts again the row of an updated object another context deleted.
+    @Test(arguments: [false, true])
+    func temporaryIDsArePairedWithTheirOwnRows(twoStores: Bool) throws {
+        let dir = TemporaryDirectory()
+        let container =
+            twoStores
+            ? try TwoStoreModel.container(in: dir) : try makeContainer(in: dir, name: "one", model: TwoStoreModel.model)
+        let saver = container.newBackgroundContext()
+        saver.performAndWait {
+            saver.mergePolicy = .mergeByPropertyObjectTrump
+            saver.retainsRegisteredObjects = true
+        }
+        let nature = try saver.performAndWait {
+            let periodical = Periodical(context: saver)
+            periodical.name = "Nature"
+            try saver.save()
+            return periodical.objectID
+        }
+        let deleter = container.newBackgroundContext()
+        try deleter.performAndWait {
+            deleter.delete(try deleter.existingObject(with: nature))
+            try deleter.save()
+        }
+        let seen = Mutex<ContextSaveChanges?>(nil)
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveNotification, object: saver, queue: nil
+        ) { note in seen.withLock { $0 = ContextSaveChanges(note) } }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        let (temporary, permanent) = try saver.performAndWait {
+            let periodical = try #require(saver.registeredObjects.compactMap { $0 as? Periodical }.first)
+            periodical.name = "Nature, again"  // its row was deleted: the policy inserts it again
+            let patron = Patron(context: saver)
+            patron.name = "Ada"
+            let temporary = patron.objectID
+            try saver.save()
+            return (temporary, patron.objectID)
+        }
+        let changes = try #require(seen.withLock { $0 })
+        #expect(changes.temporaryObjectIDs[temporary] == permanent)
+        #expect(changes.temporaryObjectIDs[temporary]?.entity.name == "Patron")
+    }
 }

@@ -38,7 +38,7 @@ extension ManagedObjectContext {
             query.arguments = [.integer(owner.objectID.key)]
             query.orderBy = "Z_PK"
             // The fault fired: its members are known until a refresh, save, merge or reset.
-            let fired = try store(for: destination).fetch(query, in: queryGeneration).map { materialize($0) }
+            let fired = try store(for: owner.objectID).fetch(query, in: queryGeneration).map { materialize($0) }
             fired.forEach(add)
             prefetchedMembers[key] = fired
         }

@@ -77,7 +77,7 @@ extension ManagedObjectContext {
             query.whereClause = "\(destination.quotedColumns[slot]) = ?"
             query.arguments = [.integer(owner.objectID.key)]
             query.orderBy = "Z_PK"
-            for row in try store(for: destination).fetchKeyedRows(
+            for row in try store(for: owner.objectID).fetchKeyedRows(
                 query, keys: [SortKey(slot: slot, ascending: true, through: [])], in: queryGeneration)
             {
                 // An object this context holds counts as it has it (deleted, or moved elsewhere).
@@ -134,7 +134,7 @@ extension ManagedObjectContext {
         query.whereClause = "\(relationship.destination.quotedColumns[slot]) = ?"
         query.arguments = [.integer(ownerID.key)]
         query.orderBy = "Z_PK"
-        return try store(for: relationship.destination).fetch(query, in: queryGeneration)
+        return try store(for: ownerID).fetch(query, in: queryGeneration)
     }
 
     /// Applies the delete rules of `object`'s relationships, as its deletion begins: nullify

@@ -147,10 +147,11 @@ extension ManagedObjectContext {
         let stores = coordinator.openStores()
         let outcome: SaveOutcome
         if stores.count == 1 && stores[0].model.configurationName == nil {
+            try request.checkIDs(belongTo: stores[0])
             outcome = try stores[0].save(request)
         } else {
             // Several stores: each object is written to its entity's store, all or none.
-            let saves = try StoreSaves(request, stores: stores, storeOf: coordinator.store(for:))
+            let saves = try StoreSaves(request, storeOf: coordinator.store(for:))
             outcome = saves.merged(try SQLiteStore.save(saves.parts))
         }
 

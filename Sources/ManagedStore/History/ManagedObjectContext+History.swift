@@ -10,11 +10,11 @@ extension ManagedObjectContext {
     /// for transaction in result.transactions ?? [] { … }
     /// ```
     ///
-    /// Of a coordinator with several stores, the request reads (or purges) its
-    /// ``PersistentHistoryChangeRequest/affectedStores``, all of them when nil, except that a
-    /// request after a token reads the token's store. Several stores' results are one result:
-    /// their transactions (or changes, or object IDs) store after store in the order the stores
-    /// were added, their counts summed.
+    /// Each store keeps its own history, its transactions numbered apart from another store's:
+    /// of a coordinator with several stores, a request after a token reads the token's store,
+    /// and any other names one store by ``PersistentHistoryChangeRequest/affectedStores`` (else
+    /// ``ManagedStoreError/wrongStore(reason:)``), so that no history is read as a whole that
+    /// is one store's part of it.
     @discardableResult
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         checkQueue()
@@ -34,34 +34,12 @@ extension ManagedObjectContext {
             }
             stores = stores.filter { store in affected.contains { $0 === store.persistentStore } }
         }
-        if stores.count == 1 { return try stores[0].execute(request, in: queryGeneration) }
-        let results = try stores.map { try $0.execute(request, in: queryGeneration) }
-        return PersistentHistoryResult(combining: results)
-    }
-}
-
-extension PersistentHistoryResult {
-    /// The results of one request on several stores (at least one) as one, of the first's kind.
-    init(combining results: [PersistentHistoryResult]) {
-        switch results[0] {
-        case .status:
-            self = .status(
-                results.allSatisfy { result in
-                    guard case .status(let done) = result else { return false }
-                    return done
-                })
-        case .count:
-            self = .count(results.reduce(0) { $0 + ($1.count ?? 0) })
-        case .objectIDs:
-            self = .objectIDs(
-                results.flatMap { result -> [ManagedObjectID] in
-                    guard case .objectIDs(let ids) = result else { return [] }
-                    return ids
-                })
-        case .changes:
-            self = .changes(results.flatMap { $0.changes ?? [] })
-        case .transactions:
-            self = .transactions(results.flatMap { $0.transactions ?? [] })
+        guard stores.count == 1 else {
+            throw ManagedStoreError.wrongStore(
+                reason:
+                    "each of the coordinator's \(stores.count) stores keeps its own history, numbered apart: name one with the request's affectedStores (a request after a token reads the token's store)"
+            )
         }
+        return try stores[0].execute(request, in: queryGeneration)
     }
 }

@@ -22,8 +22,8 @@ public struct PersistentHistoryChangeRequest: Sendable {
     }
 
     let operation: Operation
-    /// The stores the request reads or purges (Core Data's `affectedStores`); nil: every
-    /// store of the coordinator. A request after a token reads the token's store.
+    /// The store the request reads or purges (Core Data's `affectedStores`), one; nil: the
+    /// coordinator's only store. A request after a token reads the token's store.
     public var affectedStores: [PersistentStore]?
     /// What the request returns (default ``PersistentHistoryResultType/transactionsAndChanges``;
     /// a purge returns ``PersistentHistoryResultType/statusOnly`` or ``PersistentHistoryResultType/count``).

@@ -30,6 +30,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The configuration this model is the slice of, for a store added with one (nil: the
     /// whole model, Core Data's default configuration).
     let configurationName: String?
+    /// For a configuration's slice, the names of the whole model's entities it does not hold:
+    /// a store file that holds any of them is another configuration's (or the whole model's),
+    /// and is refused rather than migrated, which would drop their tables.
+    let entityNamesOutsideConfiguration: Set<String>
 
     /// A model of `entities`, and of `views` over their tables. Entity names must be unique,
     /// each class may stand for one entity, and view names must be unique.
@@ -109,6 +113,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         let (names, configurationProblems) = Self.configurationEntityNames(configurations, of: entities, in: byName)
         self.configurationEntityNames = names
         self.configurationName = nil
+        self.entityNamesOutsideConfiguration = []
         self.problems = problems + configurationProblems
     }
 
@@ -125,6 +130,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.derivedAttributes = model.derivedAttributes.filter { names.contains($0.entityName) }
         self.configurationEntityNames = [configuration: entities.map(\.name)]
         self.configurationName = configuration
+        self.entityNamesOutsideConfiguration = Set(model.entities.map(\.name)).subtracting(names)
         self.problems = []
     }
 

@@ -101,6 +101,7 @@ public final class PersistentStoreCoordinator: Sendable {
             }
         } catch {
             monitor?.cancel()
+            try? store.close()
             throw error
         }
         if let monitor { remoteChangeMonitors.withLock { $0[store.persistentStore.number] = monitor } }

@@ -38,7 +38,7 @@ final class QueryGeneration: Sendable {
         }
     }
 
-    /// The read transactions, one per file store, in the coordinator's order of its stores.
+    /// The read transactions, one per file store, in ``SQLiteStore/lockOrder(_:_:)``'s order.
     let pins: [Pin]
 
     /// A generation of `stores` as they are now (nil when all are in memory, where a context
@@ -46,7 +46,7 @@ final class QueryGeneration: Sendable {
     /// (their writers are held, in the order saves take them), so that the generation never
     /// sees one store of a save without the other; another process's saves are not held.
     static func pinning(_ stores: [SQLiteStore]) throws -> QueryGeneration? {
-        let files = stores.filter { !$0.inMemory }
+        let files = stores.filter { !$0.inMemory }.sorted(by: SQLiteStore.lockOrder)
         guard !files.isEmpty else { return nil }
         if files.count == 1 { return QueryGeneration(pins: [try files[0].makeGeneration()]) }
         func pin(from index: Int) throws -> [Pin] {
@@ -72,6 +72,7 @@ final class QueryGeneration: Sendable {
     /// Whether the generation pins every file store of `stores` and no other.
     func covers(_ stores: [SQLiteStore]) -> Bool {
         let files = stores.filter { !$0.inMemory }
-        return files.count == pins.count && zip(files, pins).allSatisfy { $0.persistentStore === $1.store }
+        return files.count == pins.count
+            && files.allSatisfy { file in pins.contains { $0.store === file.persistentStore } }
     }
 }

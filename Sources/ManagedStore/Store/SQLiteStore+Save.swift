@@ -31,9 +31,9 @@ extension SQLiteStore {
 
 extension SQLiteStore {
     /// Writes each part's save to its store, all in one go: the stores' write transactions are
-    /// opened one inside the other (in the order given, which is the coordinator's, so that
-    /// saves never wait for each other in a circle), and committed only once every part has
-    /// run, the last store's first. A part that fails rolls back every part. Only a failure of
+    /// opened one inside the other (in the order given, ``lockOrder(_:_:)``'s, so that saves
+    /// never wait for each other in a circle), and committed only once every part has run, the
+    /// last store's first. A part that fails rolls back every part. Only a failure of
     /// a commit itself (an I/O error) can leave the stores committed before it, as a save
     /// across stores is in Core Data: not one transaction.
     static func save(_ parts: [(store: SQLiteStore, request: SaveRequest)]) throws -> [SaveOutcome] {
@@ -269,6 +269,8 @@ struct SaveTransaction {
                 try insertRow(id, values: update.values, version: newVersion)
                 let row = RowSnapshot(id: id, version: newVersion, values: update.values)
                 outcome.insertedRows.append(row)
+                // No temporary ID: the list runs beside insertedRows, row for row.
+                outcome.insertedTemporaryIDs.append(nil)
                 return .row(row)
             case .mergeByPropertyStoreTrump, .rollback:
                 return .deleted

@@ -142,6 +142,13 @@ final class SQLiteStore: Sendable {
         return try QueryGeneration.Pin(connection: openReader(), store: persistentStore)
     }
 
+    /// The order in which a save or a query generation of several stores takes their writers:
+    /// by the identifiers the files keep, the same in every coordinator and every process, so
+    /// that two of them never wait for each other's store in a circle.
+    static func lockOrder(_ first: SQLiteStore, _ second: SQLiteStore) -> Bool {
+        first.persistentStore.identifier < second.persistentStore.identifier
+    }
+
     /// Runs `body` holding the writer, so that no save through this store's coordinator
     /// commits meanwhile (a read-only store has no writer to hold).
     func holdingWriter<T>(_ body: () throws -> T) throws -> T {

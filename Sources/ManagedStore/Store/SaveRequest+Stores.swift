@@ -10,13 +10,13 @@ struct StoreSaves {
         var deletes: [Int] = []
     }
 
-    /// The parts, in the order of `stores` (the coordinator's), each with its positions.
+    /// The parts, in the order of their stores' identifiers (see ``SQLiteStore/lockOrder(_:)``).
     private(set) var parts: [(store: SQLiteStore, request: SaveRequest)] = []
     private var positions: [Positions] = []
     private let whole: SaveRequest
 
     /// `request` split by the store of each object (`store(id)`); a link goes with its owner.
-    init(_ request: SaveRequest, stores: [SQLiteStore], storeOf store: (ManagedObjectID) throws -> SQLiteStore) throws {
+    init(_ request: SaveRequest, storeOf store: (ManagedObjectID) throws -> SQLiteStore) throws {
         whole = request
         var index: [ObjectIdentifier: Int] = [:]
         func part(_ id: ManagedObjectID) throws -> Int {
@@ -45,11 +45,8 @@ struct StoreSaves {
             positions[at].deletes.append(position)
         }
         for link in request.links { parts[try part(link.owner)].request.links.append(link) }
-        // The coordinator's order, which every save and pin takes the stores' writers in.
-        let order = Dictionary(uniqueKeysWithValues: stores.enumerated().map { (ObjectIdentifier($1), $0) })
-        let sorted = zip(parts, positions).sorted {
-            (order[ObjectIdentifier($0.0.store)] ?? .max) < (order[ObjectIdentifier($1.0.store)] ?? .max)
-        }
+        for part in parts { try part.request.checkIDs(belongTo: part.store) }
+        let sorted = zip(parts, positions).sorted { SQLiteStore.lockOrder($0.0.store, $1.0.store) }
         parts = sorted.map(\.0)
         positions = sorted.map(\.1)
     }
@@ -78,5 +75,26 @@ struct StoreSaves {
             result.adoptedIDs += outcome.adoptedIDs
         }
         return result
+    }
+}
+
+extension SaveRequest {
+    /// Throws ``ManagedStoreError/storeNotFound(url:)`` for a permanent ID of a store other
+    /// than `store`: one removed from the coordinator since its object was read, whose key
+    /// would name a row of another file.
+    func checkIDs(belongTo store: SQLiteStore) throws {
+        let number = store.persistentStore.number
+        func check(_ id: ManagedObjectID) throws {
+            guard id.isTemporaryID || id.storeNumber == number else {
+                throw ManagedStoreError.storeNotFound(url: id.persistentStore?.url ?? store.url)
+            }
+        }
+        for insert in inserts { try check(insert.objectID) }
+        for update in updates { try check(update.objectID) }
+        for delete in deletes { try check(delete.objectID) }
+        for link in links {
+            try check(link.owner)
+            try check(link.member)
+        }
     }
 }

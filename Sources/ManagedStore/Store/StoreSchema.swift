@@ -35,6 +35,14 @@ enum StoreSchema {
             }
             guard model.schemaLines != schemaLines else { return nil }
             guard let stored = StoredEntity.parse(schemaLines) else { throw incompatibility(with: model, url: url) }
+            let others = stored.map(\.name).filter { model.entityNamesOutsideConfiguration.contains($0) }
+            if let configuration = model.configurationName, !others.isEmpty {
+                throw ManagedStoreError.incompatibleModel(
+                    url: url,
+                    differences: [
+                        "the store holds \(others.joined(separator: ", ")), which configuration \(configuration) does not: it is the store of another configuration, or of the whole model, and was left as it was"
+                    ])
+            }
             return try InferredMigration(from: stored, to: model, url: url)
         }
 
