@@ -19,21 +19,16 @@ extension ManagedObjectContext {
     public func execute(_ request: PersistentHistoryChangeRequest) throws -> PersistentHistoryResult {
         checkQueue()
         guard let coordinator = persistentStoreCoordinator else { throw ManagedStoreError.noPersistentStore }
-        var stores = coordinator.openStores()
-        guard !stores.isEmpty else { throw ManagedStoreError.noPersistentStore }
+        let open = coordinator.openStores()
+        guard !open.isEmpty else { throw ManagedStoreError.noPersistentStore }
         if let token = request.token {
-            guard let store = stores.first(where: { $0.persistentStore.identifier == token.storeIdentifier }) else {
+            guard let store = open.first(where: { $0.persistentStore.identifier == token.storeIdentifier }) else {
                 throw ManagedStoreError.foreignHistoryToken(
-                    token: token, storeIdentifier: stores.map(\.persistentStore.identifier).joined(separator: ", "))
+                    token: token, storeIdentifier: open.map(\.persistentStore.identifier).joined(separator: ", "))
             }
             return try store.execute(request, in: queryGeneration)
         }
-        if let affected = request.affectedStores {
-            if let missing = affected.first(where: { store in !stores.contains { $0.persistentStore === store } }) {
-                throw ManagedStoreError.storeNotFound(url: missing.url)
-            }
-            stores = stores.filter { store in affected.contains { $0 === store.persistentStore } }
-        }
+        let stores = try coordinator.openStores(among: request.affectedStores)
         guard stores.count == 1 else {
             throw ManagedStoreError.wrongStore(
                 reason:

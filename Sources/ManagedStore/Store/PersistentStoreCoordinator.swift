@@ -285,15 +285,27 @@ public final class PersistentStoreCoordinator: Sendable {
     func store(for id: ManagedObjectID) throws -> SQLiteStore {
         let number = id.storeNumber
         if number == 0 { return try store(for: id.entity) }
-        let found = backend.withLock { stores in stores.list.first { $0.persistentStore.number == number } }
-        if let found { return found }
-        let url = id.persistentStore?.url ?? URL(fileURLWithPath: "/dev/null")
-        throw backend.withLock { $0.list.isEmpty } ? ManagedStoreError.noPersistentStore : .storeNotFound(url: url)
+        return try backend.withLock { stores in
+            if let found = stores.list.first(where: { $0.persistentStore.number == number }) { return found }
+            if stores.list.isEmpty { throw ManagedStoreError.noPersistentStore }
+            throw ManagedStoreError.storeNotFound(url: id.persistentStore?.url ?? URL(fileURLWithPath: "/dev/null"))
+        }
     }
 
     /// Every open store, in the order they were added.
     func openStores() -> [SQLiteStore] {
         backend.withLock { $0.list }
+    }
+
+    /// The open stores among `stores` (every open store for nil or none), in the order they
+    /// were added; ``ManagedStoreError/storeNotFound(url:)`` for one that is not open here.
+    func openStores(among stores: [PersistentStore]?) throws -> [SQLiteStore] {
+        let open = openStores()
+        guard let stores, !stores.isEmpty else { return open }
+        if let missing = stores.first(where: { store in !open.contains { $0.persistentStore === store } }) {
+            throw ManagedStoreError.storeNotFound(url: missing.url)
+        }
+        return open.filter { store in stores.contains { $0 === store.persistentStore } }
     }
 
     // MARK: Automatic merging
@@ -346,12 +358,7 @@ extension PersistentStoreCoordinator {
     ) throws
         -> PersistentHistoryToken
     {
-        let open = openStores()
-        let chosen =
-            (stores ?? []).isEmpty ? open : open.filter { store in stores!.contains { $0 === store.persistentStore } }
-        if let missing = stores?.first(where: { store in !open.contains { $0.persistentStore === store } }) {
-            throw ManagedStoreError.storeNotFound(url: missing.url)
-        }
+        let chosen = try openStores(among: stores)
         guard let store = chosen.first else { throw ManagedStoreError.noPersistentStore }
         guard chosen.count == 1 else {
             throw ManagedStoreError.wrongStore(
